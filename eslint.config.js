@@ -1,0 +1,39 @@
+'use strict';
+const js = require('@eslint/js');
+const globals = require('globals');
+const prettier = require('eslint-config-prettier');
+
+module.exports = [
+  { ignores: ['**/node_modules/**', '.lab/**', '.tools/**', 'results/**', 'coverage/**'] },
+  js.configs.recommended,
+  {
+    files: ['**/*.js'],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: {
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'prefer-const': 'error',
+      eqeqeq: ['error', 'always'],
+      strict: ['error', 'global'],
+    },
+  },
+  {
+    files: ['**/test/**/*.js', '**/*.test.js'],
+    languageOptions: { globals: { ...globals.jest } },
+  },
+  {
+    // k6 scripts are ES modules run by k6's JavaScript runtime, not by Node.
+    files: ['k6/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        __ENV: 'readonly',
+        __VU: 'readonly',
+        __ITER: 'readonly',
+        open: 'readonly',
+        console: 'readonly',
+      },
+    },
+    rules: { strict: 'off' },
+  },
+  prettier,
+];

@@ -1,0 +1,113 @@
+'use strict';
+// Certificates for the lab and the tests, made with openssl and never committed. RSA 2048 by
+// default because that is what OpenShift's router default certificate and the service CA issue:
+// the handshake cost the benchmark measures depends on the key type.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { requireTool } = require('./tools');
+
+function openssl(args) {
+  try {
+    execFileSync(requireTool('openssl'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    throw new Error(`openssl ${args[0]} failed: ${String(err.stderr || err.message).trim()}`, { cause: err });
+  }
+}
+
+const keyArgs = (keyType) =>
+  keyType === 'ec' ? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'] : ['-newkey', 'rsa:2048'];
+
+/** A self-signed CA: writes <name>.key and <name>.crt in dir; returns their paths. */
+function createCA(dir, name, { commonName = name, days = 365, keyType = 'rsa' } = {}) {
+  fs.mkdirSync(dir, { recursive: true });
+  const key = path.join(dir, `${name}.key`);
+  const cert = path.join(dir, `${name}.crt`);
+  openssl([
+    'req',
+    '-x509',
+    ...keyArgs(keyType),
+    '-nodes',
+    '-sha256',
+    '-days',
+    String(days),
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
+  fs.chmodSync(key, 0o600);
+  return { key, cert };
+}
+
+/**
+ * A serving certificate signed by `ca` for the DNS names (and IPs) given: writes <name>.key,
+ * <name>.crt (leaf only) and <name>.pem (leaf + key, the form HAProxy loads).
+ */
+function createServerCert(dir, name, { ca, dnsNames = [], ipAddresses = [], days = 365, keyType = 'rsa' }) {
+  if (!dnsNames.length && !ipAddresses.length) throw new Error(`certificate ${name} needs at least one name`);
+  fs.mkdirSync(dir, { recursive: true });
+  const key = path.join(dir, `${name}.key`);
+  const cert = path.join(dir, `${name}.crt`);
+  const pem = path.join(dir, `${name}.pem`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-cert-'));
+  try {
+    const csr = path.join(tmp, 'req.csr');
+    const ext = path.join(tmp, 'ext.cnf');
+    const san = [...dnsNames.map((d) => `DNS:${d}`), ...ipAddresses.map((ip) => `IP:${ip}`)].join(',');
+    fs.writeFileSync(
+      ext,
+      [
+        'basicConstraints=critical,CA:FALSE',
+        'keyUsage=critical,digitalSignature,keyEncipherment',
+        'extendedKeyUsage=serverAuth',
+        `subjectAltName=${san}`,
+      ].join('\n'),
+    );
+    openssl([
+      'req',
+      '-new',
+      ...keyArgs(keyType),
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      csr,
+      '-subj',
+      `/CN=${dnsNames[0] || ipAddresses[0]}`,
+    ]);
+    openssl([
+      'x509',
+      '-req',
+      '-sha256',
+      '-days',
+      String(days),
+      '-in',
+      csr,
+      '-CA',
+      ca.cert,
+      '-CAkey',
+      ca.key,
+      '-set_serial',
+      `0x${Date.now().toString(16)}${Math.floor(Math.random() * 0xffff).toString(16)}`,
+      '-extfile',
+      ext,
+      '-out',
+      cert,
+    ]);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  fs.chmodSync(key, 0o600);
+  fs.writeFileSync(pem, fs.readFileSync(cert, 'utf8') + fs.readFileSync(key, 'utf8'), { mode: 0o600 });
+  return { key, cert, pem };
+}
+
+module.exports = { createCA, createServerCert };

@@ -1,0 +1,137 @@
+'use strict';
+// Real redis-server processes for the tests and the lab: arguments, readiness, and forming a
+// Redis Cluster of 3 primaries + 3 replicas (the bank's topology) with redis-cli.
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const fs = require('node:fs');
+const path = require('node:path');
+const { requireTool } = require('./tools');
+const { sleep, freePorts } = require('./ports');
+const { startChild } = require('./processes');
+
+const run = promisify(execFile);
+
+/** Arguments for a loopback-only, non-persistent redis-server (benchmark and test data). */
+function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0.1' }) {
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    bind,
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'no',
+    '--logfile',
+    '',
+  ];
+  if (password) args.push('--requirepass', password, '--masterauth', password);
+  if (cluster) {
+    args.push(
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      `nodes-${port}.conf`,
+      '--cluster-node-timeout',
+      '2000',
+    );
+  }
+  return args;
+}
+
+async function redisCli(port, password, ...args) {
+  const auth = password ? ['-a', password, '--no-auth-warning'] : [];
+  const { stdout } = await run(
+    requireTool('redis-cli'),
+    ['-h', '127.0.0.1', '-p', String(port), ...auth, ...args],
+    {
+      timeout: 30000,
+    },
+  );
+  return stdout.trim();
+}
+
+/** Waits until redis-server on `port` answers PING. */
+async function waitForRedis(port, { password, timeoutMs = 10000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      last = await redisCli(port, password, 'ping');
+      if (last === 'PONG') return;
+    } catch (err) {
+      last = err.message;
+    }
+    await sleep(50);
+  }
+  throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms: ${last}`);
+}
+
+/** Forms a cluster of 3 primaries + 3 replicas on `ports` and waits until it is healthy. */
+async function formCluster(ports, { password, timeoutMs = 30000 } = {}) {
+  if (ports.length !== 6) throw new Error(`a lab cluster needs 6 nodes, got ${ports.length}`);
+  const nodes = ports.map((p) => `127.0.0.1:${p}`);
+  await redisCli(
+    ports[0],
+    password,
+    '--cluster',
+    'create',
+    ...nodes,
+    '--cluster-replicas',
+    '1',
+    '--cluster-yes',
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const infos = await Promise.all(ports.map((p) => redisCli(p, password, 'cluster', 'info')));
+    const replicas = await Promise.all(ports.map((p) => redisCli(p, password, 'role')));
+    const ok = infos.every((i) => /cluster_state:ok/.test(i));
+    const connected = replicas.filter((r) => r.startsWith('slave') && /connected/.test(r)).length;
+    if (ok && connected === 3) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the Redis cluster on ports ${ports.join(',')} did not become healthy in ${timeoutMs} ms`,
+      );
+    }
+    await sleep(200);
+  }
+}
+
+/**
+ * For tests: starts redis-server (or a 6-node cluster) on free ports in `dir`.
+ * Returns { ports, url, clusterNodes, stop() }.
+ */
+async function startTestRedis({ dir, password, cluster = false } = {}) {
+  fs.mkdirSync(dir, { recursive: true });
+  const ports = await freePorts(cluster ? 6 : 1);
+  const server = requireTool('redis-server');
+  const children = ports.map((port) => {
+    const nodeDir = path.join(dir, String(port));
+    fs.mkdirSync(nodeDir, { recursive: true });
+    return startChild(server, redisServerArgs({ port, dir: nodeDir, password, cluster }));
+  });
+  const stop = () => Promise.all(children.map((c) => c.stop()));
+  try {
+    await Promise.all(ports.map((port) => waitForRedis(port, { password })));
+    if (cluster) await formCluster(ports, { password });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    ports,
+    port: ports[0],
+    url: `redis://127.0.0.1:${ports[0]}`,
+    clusterNodes: ports.map((p) => `127.0.0.1:${p}`).join(','),
+    children,
+    stop,
+  };
+}
+
+module.exports = { redisServerArgs, redisCli, waitForRedis, formCluster, startTestRedis };
