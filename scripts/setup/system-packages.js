@@ -56,16 +56,9 @@ function installSystemPackages(what, packagesByManager, log) {
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const exec = (argv) => {
-    log(`  $ ${[...prefix, ...argv].join(' ')}`);
-    const r = spawnSync(
-      prefix[0] || argv[0],
-      [...prefix.slice(1), ...(prefix.length ? argv : argv.slice(1))],
-      {
-        stdio: ['ignore', 'inherit', 'inherit'],
-        env,
-      },
-    );
-    return r.status === 0;
+    const [cmd, ...args] = [...prefix, ...argv];
+    log(`  $ ${[cmd, ...args].join(' ')}`);
+    return spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env }).status === 0;
   };
   if (manager.name === 'apt' && !aptUpdated) {
     aptUpdated = true;
