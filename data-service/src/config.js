@@ -1,0 +1,139 @@
+'use strict';
+// Configuration from the environment, validated once at start. A bad value throws a ConfigError
+// that names the variable, so a misconfigured pod fails fast and says why instead of limping.
+const fs = require('node:fs');
+const os = require('node:os');
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+class ConfigError extends Error {
+  constructor(variable, problem) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+/** The value of `name`, or undefined when unset or empty (an empty variable means "default"). */
+function read(env, name) {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env, name, fallback, { min, max }) {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function port(env, name, fallback) {
+  return integer(env, name, fallback, { min: 0, max: 65535 });
+}
+
+function readableFile(env, name) {
+  const file = read(env, name);
+  if (file === undefined) return undefined;
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    if (!fs.statSync(file).isFile()) throw new Error('not a regular file');
+  } catch (err) {
+    throw new ConfigError(
+      name,
+      `must name a readable PEM file, got ${JSON.stringify(file)} (${err.message})`,
+    );
+  }
+  return file;
+}
+
+function redisUrl(env) {
+  const raw = read(env, 'REDIS_URL') || 'redis://127.0.0.1:6379';
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', `must be a URL like redis://host:6379, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL', `must use redis:// or rediss://, got ${JSON.stringify(raw)}`);
+  }
+  if (!url.hostname) throw new ConfigError('REDIS_URL', `has no host: ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+function clusterNodes(env) {
+  const raw = read(env, 'REDIS_CLUSTER_NODES');
+  if (raw === undefined) return undefined;
+  return raw.split(',').map((entry) => {
+    const node = entry.trim();
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(node);
+    if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) {
+      throw new ConfigError(
+        'REDIS_CLUSTER_NODES',
+        `must be a comma-separated list of host:port, got ${JSON.stringify(node)} in ${JSON.stringify(raw)}`,
+      );
+    }
+    return { host: match[1].replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+  });
+}
+
+function logLevel(env) {
+  const raw = read(env, 'LOG_LEVEL');
+  if (raw === undefined) return 'info';
+  const level = raw.toLowerCase();
+  if (!LOG_LEVELS.includes(level)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+  }
+  return level;
+}
+
+function instanceName(env) {
+  const raw = read(env, 'INSTANCE_NAME');
+  if (raw === undefined) return os.hostname();
+  if (raw.length > 253 || !/^[\x20-\x7e]+$/.test(raw)) {
+    throw new ConfigError('INSTANCE_NAME', 'must be at most 253 printable ASCII characters');
+  }
+  return raw;
+}
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+function loadConfig(env = process.env) {
+  const tlsCertFile = readableFile(env, 'TLS_CERT_FILE');
+  const tlsKeyFile = readableFile(env, 'TLS_KEY_FILE');
+  if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) {
+    throw new ConfigError(
+      tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE',
+      'must be set together with the other: the HTTPS listener needs both TLS_CERT_FILE and TLS_KEY_FILE',
+    );
+  }
+  const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65000, { min: 1000, max: 3600000 });
+  const config = {
+    port: port(env, 'PORT', 8080),
+    tlsPort: port(env, 'TLS_PORT', 8443),
+    tlsCertFile,
+    tlsKeyFile,
+    tls: Boolean(tlsCertFile),
+    redisUrl: redisUrl(env),
+    redisClusterNodes: clusterNodes(env),
+    redisPassword: read(env, 'REDIS_PASSWORD'),
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 1000, { min: 10, max: 60000 }),
+    instanceName: instanceName(env),
+    logLevel: logLevel(env),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 65536, { min: 2, max: 16 * 1024 * 1024 }),
+    drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 5000, { min: 0, max: 600000 }),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, { min: 0, max: 600000 }),
+    keepAliveTimeoutMs,
+    // Node must receive a request's headers within headersTimeout; it has to exceed
+    // keepAliveTimeout or an idle keep-alive connection could be cut by the wrong timer.
+    headersTimeoutMs: keepAliveTimeoutMs + 1000,
+    tlsReloadIntervalMs: integer(env, 'TLS_RELOAD_INTERVAL_MS', 30000, { min: 100, max: 3600000 }),
+  };
+  if (config.tls && config.port !== 0 && config.port === config.tlsPort) {
+    throw new ConfigError('TLS_PORT', `must differ from PORT (both are ${config.port})`);
+  }
+  return Object.freeze(config);
+}
+
+module.exports = { loadConfig, ConfigError, LOG_LEVELS };

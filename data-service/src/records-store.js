@@ -1,0 +1,54 @@
+'use strict';
+// Records in Redis: one JSON string per record at `record:<id>`. Each operation is a single-key
+// command, so it works unchanged on Redis Cluster (no hash tags needed: no multi-key commands).
+// Every command is timed into the response's Server-Timing and the Redis histogram, and a Redis
+// that cannot answer becomes a 503 problem instead of a hung or 500 response.
+const { ReplyError } = require('ioredis');
+const { Problem } = require('./problem');
+const { addRedisTime } = require('./timing');
+
+const keyOf = (id) => `record:${id}`;
+
+// Replies that mean "Redis is there but cannot serve now" rather than "we sent nonsense".
+const UNAVAILABLE_REPLY = /^(CLUSTERDOWN|LOADING|MASTERDOWN|TRYAGAIN|READONLY|NOAUTH|WRONGPASS|BUSY)/;
+
+function unavailable(err) {
+  return new Problem(503, 'redis-unavailable', `Redis did not answer: ${err.message}`, {
+    headers: { 'Retry-After': '1' },
+    cause: err,
+  });
+}
+
+function createRecordStore({ redis, metrics }) {
+  async function run(res, command, call) {
+    const start = process.hrtime.bigint();
+    let outcome = 'ok';
+    try {
+      return await call();
+    } catch (err) {
+      outcome = 'error';
+      if (err instanceof ReplyError && !UNAVAILABLE_REPLY.test(err.message)) throw err;
+      throw unavailable(err);
+    } finally {
+      const ns = process.hrtime.bigint() - start;
+      if (res !== undefined) addRedisTime(res, ns);
+      metrics.observeRedis(command, outcome, Number(ns) / 1e9);
+    }
+  }
+
+  return {
+    /** The stored JSON text, or null when absent. */
+    get: (res, id) => run(res, 'get', () => redis.get(keyOf(id))),
+    /** Stores a new record; false if the id exists already (SET NX). */
+    create: async (res, id, json) => (await run(res, 'set', () => redis.set(keyOf(id), json, 'NX'))) === 'OK',
+    /** Replaces an existing record; false if absent (SET XX: atomic, no read-then-write race). */
+    replace: async (res, id, json) =>
+      (await run(res, 'set', () => redis.set(keyOf(id), json, 'XX'))) === 'OK',
+    /** Deletes a record; false if absent. */
+    remove: async (res, id) => (await run(res, 'del', () => redis.del(keyOf(id)))) === 1,
+    /** PING, for readiness. */
+    ping: () => run(undefined, 'ping', () => redis.ping()),
+  };
+}
+
+module.exports = { createRecordStore, keyOf };

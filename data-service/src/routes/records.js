@@ -1,0 +1,108 @@
+'use strict';
+// Records CRUD. Input is checked completely before Redis is touched: a bad id, body or content
+// type never reaches Redis. Stored records are returned as the exact JSON text Redis holds, so
+// a read costs no parse and no stringify.
+const crypto = require('node:crypto');
+const express = require('express');
+const { Problem } = require('../problem');
+const { methodNotAllowed } = require('./method-not-allowed');
+
+// Ids are the server's own UUIDs (crypto.randomUUID: version 4, lower case).
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function checkId(id) {
+  if (!ID_PATTERN.test(id)) {
+    const shown = id.length > 64 ? `${id.slice(0, 64)}…` : id;
+    throw new Problem(
+      400,
+      'invalid-id',
+      `record ids are lower-case UUIDs as returned by POST /api/records, got ${JSON.stringify(shown)}`,
+    );
+  }
+  return id;
+}
+
+/** The parsed JSON object body, or a 4xx problem saying why there is none. */
+function objectBody(req) {
+  if (req.body === undefined) {
+    const type = req.headers['content-type'];
+    throw new Problem(
+      415,
+      'unsupported-media-type',
+      type === undefined
+        ? 'the request has no Content-Type; send a JSON object as application/json'
+        : `Content-Type must be application/json, got ${JSON.stringify(type)}`,
+    );
+  }
+  const body = req.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    const kind = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+    throw new Problem(400, 'not-an-object', `the body must be a JSON object, got ${kind}`);
+  }
+  return body;
+}
+
+function sendJson(res, status, json) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+/** Registers /api/records and /api/records/:id on `app`. */
+function registerRecords(app, { store, maxBodyBytes }) {
+  // Only application/json is parsed; strict mode accepts only objects and arrays at the top.
+  const json = express.json({ limit: maxBodyBytes, strict: true, type: 'application/json' });
+
+  app
+    .route('/api/records')
+    .post(json, async (req, res) => {
+      const body = objectBody(req);
+      if (Object.hasOwn(body, 'id')) {
+        throw new Problem(400, 'bad-request', 'the id is assigned by the server: leave "id" out of the body');
+      }
+      const id = crypto.randomUUID();
+      const text = JSON.stringify({ id, ...body });
+      if (!(await store.create(res, id, text))) {
+        throw new Problem(500, 'internal', `generated id ${id} already exists`);
+      }
+      res.setHeader('Location', `/api/records/${id}`);
+      sendJson(res, 201, text);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  app
+    .route('/api/records/:id')
+    .get(async (req, res) => {
+      const id = checkId(req.params.id);
+      const text = await store.get(res, id);
+      if (text === null) throw new Problem(404, 'record-not-found', `no record has id ${id}`);
+      sendJson(res, 200, text);
+    })
+    .put(json, async (req, res) => {
+      const id = checkId(req.params.id);
+      const body = objectBody(req);
+      if (Object.hasOwn(body, 'id') && body.id !== id) {
+        throw new Problem(
+          400,
+          'bad-request',
+          `the body's id ${JSON.stringify(body.id)} differs from the id in the path (${id})`,
+        );
+      }
+      const text = JSON.stringify({ id, ...body });
+      if (!(await store.replace(res, id, text))) {
+        throw new Problem(404, 'record-not-found', `no record has id ${id}`);
+      }
+      sendJson(res, 200, text);
+    })
+    .delete(async (req, res) => {
+      const id = checkId(req.params.id);
+      if (!(await store.remove(res, id)))
+        throw new Problem(404, 'record-not-found', `no record has id ${id}`);
+      res.statusCode = 204;
+      res.end();
+    })
+    .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
+}
+
+module.exports = { registerRecords, ID_PATTERN };

@@ -1,0 +1,36 @@
+'use strict';
+// Which instance answered and what the connection looked like from here: lets the lab show
+// where TLS ended (tls, tlsServername) and what the router added (X-Forwarded-*, Forwarded).
+const FORWARDED_HEADERS = [
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-port',
+  'x-forwarded-proto',
+  'forwarded',
+];
+
+function whoamiHandler({ instanceName }) {
+  return (req, res) => {
+    const socket = req.socket;
+    const forwarded = {};
+    for (const name of FORWARDED_HEADERS) {
+      if (req.headers[name] !== undefined) forwarded[name] = req.headers[name];
+    }
+    const body = JSON.stringify({
+      instance: instanceName,
+      tls: socket.encrypted === true,
+      // On a TLS socket Node sets servername to the SNI the client sent (false without SNI).
+      tlsServername: typeof socket.servername === 'string' ? socket.servername : null,
+      httpVersion: req.httpVersion,
+      peer: { address: socket.remoteAddress, port: socket.remotePort },
+      forwarded,
+    });
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  };
+}
+
+module.exports = { whoamiHandler, FORWARDED_HEADERS };

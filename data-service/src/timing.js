@@ -1,0 +1,58 @@
+'use strict';
+// Server-Timing on every response, the request duration histogram and debug request logs, all
+// from one hook: the response's writeHead. Node calls writeHead for every response (res.end and
+// res.write call it implicitly), so errors, 404s and responses written without Express helpers
+// are covered, and headers are still mutable at that moment. The hook lives on the app's response
+// prototype, so a request costs one hrtime read and no closure.
+const http = require('node:http');
+
+const START = Symbol('requestStart');
+const REDIS_NS = Symbol('redisNanoseconds');
+const baseWriteHead = http.ServerResponse.prototype.writeHead;
+
+const ms = (ns) => (Number(ns) / 1e6).toFixed(3);
+
+/** Adds `ns` nanoseconds of Redis time to the response's Server-Timing redis entry. */
+function addRedisTime(res, ns) {
+  res[REDIS_NS] = (res[REDIS_NS] || 0n) + ns;
+}
+
+/**
+ * Installs the hook on `app.response` and returns the middleware that stamps the start time.
+ * @param {object} app Express application
+ * @param {object} deps { metrics, logger, beforeHeaders(res) optional: e.g. Connection: close }
+ */
+function installTiming(app, { metrics, logger, beforeHeaders }) {
+  const logRequests = logger.isLevelEnabled('debug');
+
+  app.response.writeHead = function writeHeadWithTiming(statusCode) {
+    const start = this[START];
+    if (start !== undefined && !this.headersSent) {
+      const appNs = process.hrtime.bigint() - start;
+      const redisNs = this[REDIS_NS];
+      this.setHeader(
+        'Server-Timing',
+        redisNs === undefined ? `app;dur=${ms(appNs)}` : `app;dur=${ms(appNs)}, redis;dur=${ms(redisNs)}`,
+      );
+      if (beforeHeaders !== undefined) beforeHeaders(this);
+      const req = this.req;
+      const route = req.route === undefined ? 'unmatched' : req.baseUrl + req.route.path;
+      const seconds = Number(appNs) / 1e9;
+      metrics.observeRequest(req.method, route, statusCode, seconds);
+      if (logRequests) {
+        logger.debug(
+          { method: req.method, url: req.originalUrl, route, status: statusCode, ms: seconds * 1000 },
+          'request',
+        );
+      }
+    }
+    return baseWriteHead.apply(this, arguments);
+  };
+
+  return function stampStart(req, res, next) {
+    res[START] = process.hrtime.bigint();
+    next();
+  };
+}
+
+module.exports = { installTiming, addRedisTime };

@@ -1,0 +1,103 @@
+'use strict';
+// The HTTPS listener's certificate, reloaded without a restart when its files change. OpenShift's
+// service CA rotates the serving certificate by updating the secret; Kubernetes then swaps the
+// mounted files atomically through the `..data` symlink, which replaces directory entries rather
+// than writing the files. So we watch the directories (not the files) and, because fs.watch is
+// not reliable everywhere (network and overlay filesystems), also poll the content. A half-updated
+// pair (new cert, old key) fails validation and is simply retried on the next event.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const tls = require('node:tls');
+
+const MIN_VERSION = 'TLSv1.2';
+
+function readPair(certFile, keyFile) {
+  const cert = fs.readFileSync(certFile);
+  const key = fs.readFileSync(keyFile);
+  // Throws when the key does not match the certificate or either is not PEM.
+  tls.createSecureContext({ cert, key, minVersion: MIN_VERSION });
+  const x509 = new crypto.X509Certificate(cert);
+  return {
+    cert,
+    key,
+    serialNumber: x509.serialNumber,
+    fingerprint256: x509.fingerprint256,
+    validTo: x509.validTo,
+    digest: crypto.createHash('sha256').update(cert).update(key).digest('hex'),
+  };
+}
+
+/** Options for https.createServer from the current files (throws when they are unusable). */
+function tlsServerOptions(certFile, keyFile) {
+  const pair = readPair(certFile, keyFile);
+  return { pair, options: { cert: pair.cert, key: pair.key, minVersion: MIN_VERSION } };
+}
+
+/**
+ * Watches certFile/keyFile and calls server.setSecureContext with the new pair when it changes.
+ * Returns { stop(), current() }.
+ */
+function watchCertificate(server, { certFile, keyFile, initial, logger, pollIntervalMs = 30000 }) {
+  let current = initial;
+  let timer;
+  let stopped = false;
+
+  const reload = (reason) => {
+    if (stopped) return;
+    let pair;
+    try {
+      pair = readPair(certFile, keyFile);
+    } catch (err) {
+      logger.warn(
+        { err: { message: err.message }, reason },
+        'certificate files unusable; keeping the current one',
+      );
+      return;
+    }
+    if (pair.digest === current.digest) return;
+    server.setSecureContext({ cert: pair.cert, key: pair.key, minVersion: MIN_VERSION });
+    logger.info(
+      { reason, serialNumber: pair.serialNumber, fingerprint256: pair.fingerprint256, validTo: pair.validTo },
+      'TLS certificate reloaded',
+    );
+    current = pair;
+  };
+
+  // Events come in bursts (rename, symlink swap, two files): settle before reading.
+  const soon = (reason) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => reload(reason), 100);
+    timer.unref();
+  };
+
+  const watchers = [];
+  for (const dir of new Set([path.dirname(certFile), path.dirname(keyFile)])) {
+    try {
+      const watcher = fs.watch(dir, { persistent: false }, () => soon('files changed'));
+      watcher.on('error', (err) =>
+        logger.warn({ err: { message: err.message }, dir }, 'fs.watch failed; polling'),
+      );
+      watchers.push(watcher);
+    } catch (err) {
+      logger.warn(
+        { err: { message: err.message }, dir },
+        'cannot watch the certificate directory; polling only',
+      );
+    }
+  }
+  const poll = setInterval(() => reload('poll'), pollIntervalMs);
+  poll.unref();
+
+  return {
+    current: () => current,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(poll);
+      for (const watcher of watchers) watcher.close();
+    },
+  };
+}
+
+module.exports = { tlsServerOptions, watchCertificate, MIN_VERSION };
