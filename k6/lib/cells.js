@@ -1,0 +1,83 @@
+'use strict';
+// The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner
+// (require): terminations, connection modes, page sizes, cell names and route host names.
+// One file, so a cell is spelled the same in k6 tags, results.json and the report.
+
+const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
+const CONNECTIONS = ['keepalive', 'close'];
+const DEFAULT_SIZES = ['1k', '4k'];
+const MAX_PAGE_BYTES = 1024 * 1024; // the data service serves up to 1 MiB
+
+/** '1k' → 1024, '4096' → 4096, '1m' → 1048576; throws on anything else. */
+function parseSize(token) {
+  const match = /^(\d+)([km]?)$/i.exec(String(token).trim());
+  if (!match) throw new Error(`page size must look like 1024, 1k, 4k or 64k, not '${token}'`);
+  const unit = { '': 1, k: 1024, m: 1024 * 1024 }[match[2].toLowerCase()];
+  const bytes = Number(match[1]) * unit;
+  if (bytes < 1 || bytes > MAX_PAGE_BYTES) {
+    throw new Error(`page size must be between 1 byte and 1 MiB, not '${token}'`);
+  }
+  return bytes;
+}
+
+/** 1024 → '1k', 1048576 → '1m', 1000 → '1000': the form used in cell names and URLs. */
+function sizeLabel(bytes) {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)}m`;
+  if (bytes % 1024 === 0) return `${bytes / 1024}k`;
+  return String(bytes);
+}
+
+function cellName(termination, pageBytes, connection) {
+  return `${termination}:${sizeLabel(pageBytes)}:${connection}`;
+}
+
+/** 'edge:1k:keepalive' → { termination, pageSize, connection, name }; throws on a bad name. */
+function parseCellName(name) {
+  const parts = String(name).split(':');
+  if (parts.length !== 3) {
+    throw new Error(`cell '${name}' must be termination:size:connection, e.g. edge:1k:keepalive`);
+  }
+  const [termination, size, connection] = parts;
+  if (!TERMINATIONS.includes(termination)) {
+    throw new Error(`cell '${name}': termination must be one of ${TERMINATIONS.join(', ')}`);
+  }
+  if (!CONNECTIONS.includes(connection)) {
+    throw new Error(`cell '${name}': connection must be one of ${CONNECTIONS.join(', ')}`);
+  }
+  const pageSize = parseSize(size);
+  return { name: cellName(termination, pageSize, connection), termination, pageSize, connection };
+}
+
+/** Tags every k6 metric of a cell carries, so thresholds and outputs can select one cell. */
+function cellTags(termination, pageBytes, connection) {
+  return {
+    cell: cellName(termination, pageBytes, connection),
+    termination,
+    page_size: sizeLabel(pageBytes),
+    connection,
+  };
+}
+
+/** OpenShift's Route name for a termination: data-service-edge, … */
+function routeName(termination) {
+  return `data-service-${termination}`;
+}
+
+/** OpenShift's default host: <route>-<namespace>.<apps domain>. */
+function routeHost(termination, namespace, appsDomain) {
+  return `${routeName(termination)}-${namespace}.${appsDomain}`;
+}
+
+module.exports = {
+  TERMINATIONS,
+  CONNECTIONS,
+  DEFAULT_SIZES,
+  MAX_PAGE_BYTES,
+  parseSize,
+  sizeLabel,
+  cellName,
+  parseCellName,
+  cellTags,
+  routeName,
+  routeHost,
+};

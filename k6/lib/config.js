@@ -1,0 +1,51 @@
+// Environment parsing for the k6 scripts (`k6 run -e NAME=value`). A bad value stops the script
+// at init with a message that names the variable, instead of a silently wrong test.
+
+export function envString(env, name, fallback) {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : String(value);
+}
+
+export function envInt(env, name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+  const raw = envString(env, name, undefined);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, not '${raw}'`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new Error(`${name} must be between ${min} and ${max}, not ${value}`);
+  return value;
+}
+
+export function envNumber(env, name, fallback, { min = 0, max = Number.MAX_VALUE } = {}) {
+  const raw = envString(env, name, undefined);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`${name} must be a number between ${min} and ${max}, not '${raw}'`);
+  }
+  return value;
+}
+
+export function envEnum(env, name, allowed, fallback) {
+  const value = envString(env, name, fallback);
+  if (!allowed.includes(value)) {
+    throw new Error(`${name} must be one of ${allowed.join(', ')}, not '${value}'`);
+  }
+  return value;
+}
+
+export function envBool(env, name, fallback) {
+  const raw = envString(env, name, undefined);
+  if (raw === undefined) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, not '${raw}'`);
+}
+
+/** A k6 duration such as `30s`, `1m30s` or `500ms`. */
+export function envDuration(env, name, fallback) {
+  const value = envString(env, name, fallback);
+  if (!/^(\d+(ms|s|m|h))+$/.test(value)) {
+    throw new Error(`${name} must be a duration such as 30s, 2m or 500ms, not '${value}'`);
+  }
+  return value;
+}

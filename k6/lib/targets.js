@@ -1,0 +1,67 @@
+// Where the scripts send traffic: the local lab (default) or a cluster.
+//
+//   lab:     route hosts under APPS_DOMAIN (apps.lab.localhost) are mapped to 127.0.0.1 with
+//            k6's `hosts` option, on LAB_HTTP_PORT / LAB_HTTPS_PORT; no /etc/hosts edits.
+//   cluster: -e APPS_DOMAIN=apps.example.com -e NAMESPACE=router-lab (hosts follow OpenShift's
+//            <route>-<namespace>.<apps domain>), or explicit -e URL_EDGE=https://… per route.
+import cells from './cells.js';
+import { envEnum, envInt, envString } from './config.js';
+
+const URL_VARS = {
+  http: 'URL_HTTP',
+  edge: 'URL_EDGE',
+  passthrough: 'URL_PASSTHROUGH',
+  reencrypt: 'URL_REENCRYPT',
+};
+
+function parseUrl(name, value) {
+  const match = /^(https?):\/\/([^/:]+)(:\d+)?(\/.*)?$/.exec(value);
+  if (!match) throw new Error(`${name} must be an http(s) URL such as https://host:443, not '${value}'`);
+  return { scheme: match[1], host: match[2], base: `${match[1]}://${match[2]}${match[3] || ''}` };
+}
+
+/**
+ * { mode, appsDomain, namespace, hosts, routes: { http: { termination, url, host, scheme } … } }
+ * `hosts` is the k6 `hosts` option (empty for a cluster, where DNS resolves the routes).
+ */
+export function resolveTargets(env) {
+  const explicit = cells.TERMINATIONS.some((t) => envString(env, URL_VARS[t], undefined) !== undefined);
+  const named = envString(env, 'APPS_DOMAIN', undefined) !== undefined;
+  const mode = envEnum(env, 'TARGET', ['lab', 'cluster'], explicit || named ? 'cluster' : 'lab');
+  const appsDomain = envString(env, 'APPS_DOMAIN', mode === 'lab' ? 'apps.lab.localhost' : undefined);
+  const namespace = envString(env, 'NAMESPACE', 'router-lab');
+  const httpPort = envInt(env, 'LAB_HTTP_PORT', 9080, { min: 1, max: 65535 });
+  const httpsPort = envInt(env, 'LAB_HTTPS_PORT', 9443, { min: 1, max: 65535 });
+  const address = envString(env, 'LAB_ADDRESS', '127.0.0.1');
+
+  const routes = {};
+  const hosts = {};
+  for (const termination of cells.TERMINATIONS) {
+    const override = envString(env, URL_VARS[termination], undefined);
+    let route;
+    if (override) {
+      route = parseUrl(URL_VARS[termination], override);
+    } else {
+      if (!appsDomain) {
+        throw new Error(`set APPS_DOMAIN (and NAMESPACE) or ${URL_VARS[termination]} to reach a cluster`);
+      }
+      const host = cells.routeHost(termination, namespace, appsDomain);
+      const scheme = termination === 'http' ? 'http' : 'https';
+      const port = mode === 'lab' ? `:${scheme === 'http' ? httpPort : httpsPort}` : '';
+      route = { scheme, host, base: `${scheme}://${host}${port}` };
+    }
+    routes[termination] = { termination, url: route.base, host: route.host, scheme: route.scheme };
+    if (mode === 'lab') hosts[route.host] = address;
+  }
+  return { mode, appsDomain, namespace, hosts, routes };
+}
+
+/**
+ * Passthrough hands the client the service's own certificate (on OpenShift the service-ca cert,
+ * issued for <service>.<namespace>.svc), which can never match the route host: the only route
+ * where verification has to be skipped. Edge and re-encrypt are verified against the trust
+ * store, which for the lab is the lab CA passed as SSL_CERT_FILE.
+ */
+export function needsInsecureTls(termination) {
+  return termination === 'passthrough';
+}
