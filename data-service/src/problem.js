@@ -75,6 +75,9 @@ function fromClientError(err) {
     case 'request.size.invalid':
       return new Problem(400, 'bad-request', 'the body length does not match Content-Length');
     default:
+      // The router rejects a path whose percent-encoding does not decode.
+      if (err instanceof URIError)
+        return new Problem(400, 'bad-request', `the path is not valid: ${err.message}`);
       return new Problem(err.status, 'bad-request', err.expose ? err.message : 'bad request');
   }
 }

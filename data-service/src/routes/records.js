@@ -51,8 +51,9 @@ function sendJson(res, status, json) {
 
 /** Registers /api/records and /api/records/:id on `app`. */
 function registerRecords(app, { store, maxBodyBytes }) {
-  // Only application/json is parsed; strict mode accepts only objects and arrays at the top.
-  const json = express.json({ limit: maxBodyBytes, strict: true, type: 'application/json' });
+  // Only application/json is parsed. Not strict: any JSON parses, and objectBody() then says
+  // exactly what the top-level value was instead of a parser message about its first byte.
+  const json = express.json({ limit: maxBodyBytes, strict: false, type: 'application/json' });
 
   app
     .route('/api/records')
