@@ -1,0 +1,378 @@
+'use strict';
+// The local lab's programmatic API: up, down, status. The CLIs (up.js, down.js, status.js) and
+// the matrix runner use these; options come from LAB_* knobs in `env` (default process.env).
+const fs = require('node:fs');
+const path = require('node:path');
+const { freePort, freePorts, isListening } = require('../lib/ports');
+const { resolveLabOptions, portKnob, OPENSHIFT_DEFAULTS } = require('./options');
+const { describePlacement } = require('./placement');
+const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
+const { preflight } = require('./preflight');
+const { createLabCerts } = require('./lab-certs');
+const {
+  renderRouterConfig,
+  writeRouterConfig,
+  checkRouterConfig,
+  hasPrometheusExporter,
+  routerPaths,
+} = require('./router-config');
+const {
+  startRedis,
+  startServices,
+  startRouter,
+  waitUntil,
+  throwIfAborted,
+  AbortedError,
+} = require('./stack');
+const { listRecords, processState, stopRecorded, logFile } = require('./pids');
+const { readLabState, writeLabState, removeLabState } = require('./state');
+const { probeRoute, probeInstance, backendServers } = require('./health');
+
+const REDIS_CLUSTER_SIZE = 6;
+const REDIS_BUS_OFFSET = 10000; // Redis Cluster's bus port is the client port + 10000
+/** Order in which lab:down stops things: traffic first, then the services, then their data. */
+const STOP_ORDER = ['router', 'service', 'redis'];
+
+const noop = () => {};
+
+/** A free port whose Redis Cluster bus port (+10000) is free too. */
+async function freeRedisPort() {
+  for (;;) {
+    const port = await freePort();
+    const bus = port + REDIS_BUS_OFFSET;
+    if (bus <= 65535 && !(await isListening(bus))) return port;
+  }
+}
+
+/** Fixed or free ports for everything; returns { ports, instances, redisPorts }. */
+async function allocatePorts(opts) {
+  const ports = { ...opts.ports };
+  for (const key of ['http', 'https', 'stats']) if (ports[key] === 0) ports[key] = await freePort();
+  const instances = [];
+  const servicePorts = opts.ports.serviceBase === 0 ? await freePorts(opts.replicas * 2) : null;
+  for (let i = 0; i < opts.replicas; i++) {
+    instances.push({
+      name: `data-service-${i + 1}`,
+      port: servicePorts ? servicePorts[2 * i] : opts.ports.serviceBase + 2 * i,
+      tlsPort: servicePorts ? servicePorts[2 * i + 1] : opts.ports.serviceBase + 2 * i + 1,
+    });
+  }
+  const redisCount = opts.redisMode === 'cluster' ? REDIS_CLUSTER_SIZE : 1;
+  const redisPorts = [];
+  for (let i = 0; i < redisCount; i++) {
+    redisPorts.push(opts.ports.redis === 0 ? await freeRedisPort() : opts.ports.redis + i);
+  }
+  return { ports, instances, redisPorts };
+}
+
+/** Every port the lab will listen on, with what it is for and the knob that moves it. */
+function wantedPorts({ ports, instances, redisPorts }, redisMode) {
+  const wanted = [
+    { port: ports.http, what: 'router HTTP', knob: portKnob('http') },
+    { port: ports.https, what: 'router HTTPS', knob: portKnob('https') },
+    { port: ports.stats, what: 'router stats', knob: portKnob('stats') },
+  ];
+  for (const inst of instances) {
+    wanted.push({ port: inst.port, what: `${inst.name} HTTP`, knob: portKnob('serviceBase') });
+    wanted.push({ port: inst.tlsPort, what: `${inst.name} HTTPS`, knob: portKnob('serviceBase') });
+  }
+  redisPorts.forEach((port, i) => {
+    wanted.push({ port, what: `redis-${i + 1}`, knob: portKnob('redis') });
+    if (redisMode === 'cluster') {
+      wanted.push({
+        port: port + REDIS_BUS_OFFSET,
+        what: `redis-${i + 1} cluster bus`,
+        knob: portKnob('redis'),
+      });
+    }
+  });
+  return wanted;
+}
+
+/** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
+function fingerprint(opts) {
+  return {
+    replicas: opts.replicas,
+    redisMode: opts.redisMode,
+    threads: opts.threads,
+    passthroughBalance: opts.passthroughBalance,
+    placement: describePlacement(opts.placement),
+  };
+}
+
+/** Stops every recorded process of the lab in labDir, router first. */
+async function stopAll(labDir, log = noop) {
+  const records = listRecords(labDir);
+  const rank = (r) => {
+    const role = r.role || r.name.replace(/-\d+$/, '').replace('data-service', 'service');
+    const i = STOP_ORDER.indexOf(role);
+    return i === -1 ? STOP_ORDER.length : i;
+  };
+  const stopped = [];
+  for (let level = 0; level <= STOP_ORDER.length; level++) {
+    const batch = records.filter((r) => rank(r) === level);
+    const results = await Promise.all(batch.map((r) => stopRecorded(labDir, r)));
+    batch.forEach((r, i) => {
+      stopped.push({ name: r.name, pid: r.pid, result: results[i] });
+      const how = {
+        stopped: 'stopped',
+        killed: 'killed (did not stop in time)',
+        gone: 'had already exited',
+        'not-running': 'had already exited',
+        foreign: 'left alone: its pid now belongs to another program',
+      }[results[i]];
+      log(`  ${r.name.padEnd(16)} pid ${String(r.pid).padEnd(8)} ${how}`);
+    });
+  }
+  return stopped;
+}
+
+/** Is every process of a recorded lab still running? Returns the names that are not. */
+function deadProcesses(labDir) {
+  return listRecords(labDir)
+    .filter((r) => processState(r) !== 'running')
+    .map((r) => r.name);
+}
+
+/**
+ * Brings the lab up, or reports the running one (idempotent). Options: env (LAB_* knobs, default
+ * process.env), log (progress lines, default console.log), signal (AbortSignal: stop what was
+ * started and throw). Resolves with the lab state (lab.json), plus alreadyRunning when it was.
+ */
+async function up({ env = process.env, log = console.log, signal } = {}) {
+  const opts = resolveLabOptions(env);
+  const { labDir } = opts;
+
+  const existing = readLabState(labDir);
+  if (existing) {
+    const dead = deadProcesses(labDir);
+    if (dead.length) {
+      throw new Error(
+        `the lab in ${labDir} is only partly running (${dead.join(', ')} stopped): ` +
+          `run 'npm run lab:down', then 'npm run lab:up'`,
+      );
+    }
+    const want = fingerprint(opts);
+    const differs = JSON.stringify(existing.options) !== JSON.stringify(want);
+    log(`The lab is already running (started ${existing.startedAt}); nothing to do.`);
+    if (differs) {
+      log(
+        `Note: it runs with ${JSON.stringify(existing.options)}, not the ${JSON.stringify(want)} ` +
+          `asked for now. Run 'npm run lab:down' first to apply new settings.`,
+      );
+    }
+    return { ...existing, alreadyRunning: true };
+  }
+  if (listRecords(labDir).length) {
+    log(`Found processes of an earlier, unfinished lab:up in ${labDir}; stopping them first:`);
+    await stopAll(labDir, log);
+  }
+
+  const step = (text) => log(`• ${text}`);
+  const allocation = await allocatePorts(opts);
+  const { ports, instances, redisPorts } = allocation;
+  const { runDir } = routerPaths(labDir);
+
+  step('Preflight checks');
+  const checks = await preflight(opts, { ports: wantedPorts(allocation, opts.redisMode), runDir });
+  for (const note of checks.notes) log(`  note: ${note}`);
+  for (const warning of checks.warnings) log(`  warning: ${warning}`);
+  if (checks.errors.length) {
+    const err = new Error(`the lab cannot start:\n${checks.errors.map((e) => `  - ${e}`).join('\n')}`);
+    err.preflight = checks;
+    throw err;
+  }
+  const maxconn = checks.maxconn;
+
+  for (const dir of ['logs', 'pids']) fs.mkdirSync(path.join(labDir, dir), { recursive: true });
+  const placement = describePlacement(opts.placement);
+  try {
+    throwIfAborted(signal);
+    step(`Certificates in ${path.join(labDir, 'certs')}: lab CA, *.${APPS_DOMAIN}, service CA`);
+    const certs = createLabCerts(labDir);
+
+    const routes = labRoutes({ httpPort: ports.http, httpsPort: ports.https });
+    const router = {
+      httpPort: ports.http,
+      httpsPort: ports.https,
+      statsPort: ports.stats,
+      threads: opts.threads,
+      maxconn,
+      passthroughBalance: opts.passthroughBalance,
+      checkIntervalMs: opts.checkIntervalMs,
+    };
+    const rendered = renderRouterConfig({
+      labDir,
+      router,
+      routes,
+      instances,
+      certs,
+      prometheus: hasPrometheusExporter(),
+    });
+    const config = writeRouterConfig(labDir, rendered);
+    checkRouterConfig(config);
+    step(`Router configuration ${config} (haproxy -c: valid)`);
+
+    step(
+      `Redis ${opts.redisMode} on port${redisPorts.length > 1 ? 's' : ''} ${redisPorts.join(', ')}` +
+        (opts.redisMode === 'cluster' ? ' (3 primaries + 3 replicas)' : ''),
+    );
+    await startRedis(labDir, { mode: opts.redisMode, ports: redisPorts, cpus: placement.redis, signal });
+
+    step(
+      `${instances.length} data-service instance(s): ` +
+        instances.map((i) => `${i.name} (:${i.port} http, :${i.tlsPort} https)`).join(', '),
+    );
+    await startServices(labDir, {
+      instances,
+      redis: { mode: opts.redisMode, ports: redisPorts },
+      certs,
+      logLevel: opts.logLevel,
+      drainDelayMs: opts.drainDelayMs,
+      cpus: placement.service,
+      signal,
+    });
+
+    step(
+      `Router (HAProxy, ${opts.threads} thread(s), maxconn ${maxconn}) on :${ports.http} and :${ports.https}`,
+    );
+    await startRouter(labDir, { config, ports, cpus: placement.router, signal });
+
+    step('Waiting until every route answers through the router and every server is UP');
+    await waitUntil(
+      async () => {
+        const servers = await backendServers(ports.stats, routes);
+        if (servers.length !== routes.length * instances.length) return false;
+        if (!servers.every((s) => s.status === 'UP')) return false;
+        const probes = await Promise.all(routes.map((r) => probeRoute(r, { labCA: certs.labCA })));
+        return probes.every((p) => p.ok);
+      },
+      { timeoutMs: 30000, what: 'every route answering 200 with every server UP', signal, intervalMs: 250 },
+    );
+
+    const records = Object.fromEntries(listRecords(labDir).map((r) => [r.name, r]));
+    const state = {
+      labDir,
+      startedAt: new Date().toISOString(),
+      appsDomain: APPS_DOMAIN,
+      namespace: NAMESPACE,
+      router: {
+        pid: records.router.pid,
+        httpPort: ports.http,
+        httpsPort: ports.https,
+        statsPort: ports.stats,
+        statsUrl: `http://127.0.0.1:${ports.stats}/`,
+        metricsUrl: rendered.config.includes('prometheus-exporter')
+          ? `http://127.0.0.1:${ports.stats}/metrics`
+          : null,
+        threads: opts.threads,
+        maxconn,
+        maxconnRequested: opts.maxconn,
+        passthroughBalance: opts.passthroughBalance,
+        checkIntervalMs: opts.checkIntervalMs,
+        cpus: placement.router,
+        config,
+        log: logFile(labDir, 'router'),
+      },
+      routes: routes.map(({ name, termination, host, url, backend }) => ({
+        name,
+        termination,
+        host,
+        url,
+        backend,
+      })),
+      certs: { labCA: certs.labCA, serviceCA: certs.serviceCA, dir: certs.dir },
+      instances: instances.map((i) => ({
+        name: i.name,
+        pid: records[i.name].pid,
+        port: i.port,
+        tlsPort: i.tlsPort,
+        cpus: placement.service,
+        log: logFile(labDir, i.name),
+      })),
+      redis: {
+        mode: opts.redisMode,
+        ports: redisPorts,
+        pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
+        cpus: placement.redis,
+      },
+      placement,
+      drainDelayMs: opts.drainDelayMs,
+      options: fingerprint(opts),
+      openshiftDefaults: OPENSHIFT_DEFAULTS,
+    };
+    writeLabState(labDir, state);
+    return state;
+  } catch (err) {
+    log(
+      err instanceof AbortedError
+        ? 'Interrupted: stopping what was started'
+        : 'Start-up failed: stopping what was started',
+    );
+    await stopAll(labDir, log);
+    removeLabState(labDir);
+    throw err;
+  }
+}
+
+/** Stops exactly what lab:up started (by pid file and record), even if some already died. */
+async function down({ env = process.env, log = console.log } = {}) {
+  const { labDir } = resolveLabOptions(env);
+  const stopped = await stopAll(labDir, log);
+  removeLabState(labDir);
+  fs.rmSync(routerPaths(labDir).runDir, { recursive: true, force: true });
+  return { labDir, stopped };
+}
+
+/**
+ * The lab's state with live health: { running, labDir, state, processes, routes, servers,
+ * leftovers }. `running` is true when lab.json exists and every process and route is healthy.
+ */
+async function status({ env = process.env } = {}) {
+  const { labDir } = resolveLabOptions(env);
+  const state = readLabState(labDir);
+  const records = listRecords(labDir);
+  if (!state) {
+    return {
+      running: false,
+      labDir,
+      state: null,
+      leftovers: records
+        .filter((r) => processState(r) === 'running')
+        .map((r) => ({ name: r.name, pid: r.pid })),
+    };
+  }
+  const instancesByName = Object.fromEntries(state.instances.map((i) => [i.name, i]));
+  const processes = await Promise.all(
+    records.map(async (r) => {
+      const alive = processState(r);
+      let health = alive === 'running' ? 'running' : alive === 'foreign' ? 'gone (pid reused)' : 'gone';
+      if (alive === 'running' && instancesByName[r.name])
+        health = await probeInstance(instancesByName[r.name]);
+      const cpus =
+        r.role === 'router'
+          ? state.router.cpus
+          : r.role === 'service'
+            ? state.placement.service
+            : state.redis.cpus;
+      return { name: r.name, role: r.role, pid: r.pid, health, cpus: cpus || null };
+    }),
+  );
+  const routes = await Promise.all(
+    state.routes.map(async (route) => ({
+      ...route,
+      probe: await probeRoute(route, { labCA: state.certs.labCA }),
+    })),
+  );
+  let servers;
+  try {
+    servers = await backendServers(state.router.statsPort, state.routes);
+  } catch (err) {
+    servers = [{ backend: '-', server: '-', status: `stats unavailable: ${err.message}` }];
+  }
+  const running =
+    processes.every((p) => p.health === 'running' || p.health === 'ready') && routes.every((r) => r.probe.ok);
+  return { running, labDir, state, processes, routes, servers, leftovers: [] };
+}
+
+module.exports = { up, down, status, readLabState, resolveLabOptions };

@@ -1,0 +1,74 @@
+'use strict';
+// LAB_CPUS: which cores the router, the data-service instances and Redis run on (with taskset).
+// On a cluster the router has its own infra nodes; on one workstation everything shares cores
+// with the load generator, and pinning is how you keep them apart. Format:
+//   router=0,service=1,redis=1        one core each
+//   router=0-1,service=2,3,redis=3    ranges, and lists (a bare number continues the last role)
+// Cores no role names are "free": left to the load generator.
+
+const ROLES = ['router', 'service', 'redis'];
+
+function placementError(problem) {
+  const err = new Error(
+    `LAB_CPUS ${problem}; expected e.g. router=0,service=1,redis=1 (roles: ${ROLES.join(', ')})`,
+  );
+  err.variable = 'LAB_CPUS';
+  return err;
+}
+
+function parseCores(text, cpuCount) {
+  const range = /^(\d+)(?:-(\d+))?$/.exec(text);
+  if (!range) throw placementError(`has a bad core list ${JSON.stringify(text)}`);
+  const from = Number(range[1]);
+  const to = range[2] === undefined ? from : Number(range[2]);
+  if (to < from) throw placementError(`has a backwards range ${JSON.stringify(text)}`);
+  if (to >= cpuCount) {
+    throw placementError(`names core ${to}, but this machine has cores 0-${cpuCount - 1} only`);
+  }
+  const cores = [];
+  for (let c = from; c <= to; c++) cores.push(c);
+  return cores;
+}
+
+/** Parses LAB_CPUS; returns null when unset, else { router, service, redis, free } core lists. */
+function parsePlacement(raw, cpuCount) {
+  if (raw === undefined || raw === '') return null;
+  const placement = { router: [], service: [], redis: [] };
+  let role = null;
+  for (const token of raw.split(',').map((t) => t.trim())) {
+    if (!token) throw placementError(`has an empty entry in ${JSON.stringify(raw)}`);
+    let cores = token;
+    if (token.includes('=')) {
+      [role, cores] = token.split('=', 2).map((s) => s.trim());
+      if (!ROLES.includes(role)) throw placementError(`has an unknown role ${JSON.stringify(role)}`);
+      if (placement[role].length) throw placementError(`names ${role} twice`);
+    } else if (!role) {
+      throw placementError(`must start with a role, got ${JSON.stringify(token)}`);
+    }
+    for (const core of parseCores(cores, cpuCount)) {
+      if (!placement[role].includes(core)) placement[role].push(core);
+    }
+  }
+  const used = new Set([...placement.router, ...placement.service, ...placement.redis]);
+  placement.free = [];
+  for (let c = 0; c < cpuCount; c++) if (!used.has(c)) placement.free.push(c);
+  return placement;
+}
+
+/** A taskset core list ("0,2-3" style, here simply "0,2,3") or null for "not pinned". */
+function tasksetList(cores) {
+  return cores && cores.length ? cores.join(',') : null;
+}
+
+/** The placement as recorded in lab.json and printed by lab:status. */
+function describePlacement(placement) {
+  if (!placement) return { router: null, service: null, redis: null, free: null };
+  return {
+    router: tasksetList(placement.router),
+    service: tasksetList(placement.service),
+    redis: tasksetList(placement.redis),
+    free: tasksetList(placement.free),
+  };
+}
+
+module.exports = { parsePlacement, tasksetList, describePlacement, ROLES };

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+'use strict';
+// npm run lab:up: Redis, the data-service instances and the router, on this machine.
+const { parseArgs, fail } = require('./cli');
+const { up } = require('./index');
+const { formatLab } = require('./format');
+
+const USAGE = `Usage: npm run lab:up [-- --help]
+
+Starts the local router lab: redis-server, LAB_REPLICAS data-service instances and HAProxy with
+the OpenShift router's topology, then waits until all four Routes answer. Prints each Route's URL.
+If the lab is already running it says so and changes nothing. Ctrl-C stops whatever was started.`;
+
+async function main() {
+  parseArgs(process.argv.slice(2), { usage: USAGE });
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (!controller.signal.aborted) console.log('\nCtrl-C: stopping what was started...');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const state = await up({ signal: controller.signal });
+    if (!state.alreadyRunning) console.log('\nThe lab is up.');
+    console.log(formatLab(state));
+  } catch (err) {
+    fail(err, err.name === 'AbortedError' ? 130 : 1);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main();
