@@ -6,6 +6,9 @@
 const Redis = require('ioredis');
 
 const RECONNECT_CAP_MS = 2000;
+// Clients being closed on purpose: their 'close' is not an outage.
+const closing = new WeakSet();
+
 const backoff = (attempt) => Math.min(50 * 2 ** Math.min(attempt, 10), RECONNECT_CAP_MS);
 
 function createRedis(config, logger) {
@@ -43,8 +46,10 @@ function createRedis(config, logger) {
 
   // ioredis emits 'error' on every failed reconnect; log state changes, not each attempt.
   let lastError = '';
+  let wasReady = false;
   client.on('ready', () => {
     lastError = '';
+    wasReady = true;
     logger.info({ redis: describe(config) }, 'redis ready');
   });
   client.on('error', (err) => {
@@ -52,6 +57,10 @@ function createRedis(config, logger) {
       lastError = err.message;
       logger.warn({ err: { message: err.message, code: err.code } }, 'redis error');
     }
+  });
+  client.on('close', () => {
+    if (wasReady && !closing.has(client)) logger.warn('redis connection lost; reconnecting');
+    wasReady = false;
   });
   client.on('end', () => logger.info('redis connection closed'));
   return client;
@@ -66,6 +75,7 @@ function describe(config) {
 /** Closes the client: QUIT politely, but never wait longer than timeoutMs. */
 async function closeRedis(client, timeoutMs = 1000) {
   if (client.status === 'end') return;
+  closing.add(client);
   let timer;
   try {
     await Promise.race([

@@ -1,0 +1,94 @@
+'use strict';
+// Redis Cluster mode against a real local cluster of 6 redis-server processes (3 primaries +
+// 3 replicas, formed with redis-cli --cluster create), with AUTH, and AUTH failures reported.
+const request = require('supertest');
+const { redisCli } = require('../../scripts/lib/redis-server');
+const { testRedis, buildApp, startService, serverTiming } = require('./helpers');
+
+const PASSWORD = 'lab-cluster-secret';
+
+let cluster;
+beforeAll(async () => {
+  cluster = await testRedis({ cluster: true, password: PASSWORD });
+}, 60000);
+afterAll(() => cluster?.stop());
+
+async function primaries() {
+  const roles = await Promise.all(cluster.ports.map((p) => redisCli(p, PASSWORD, 'role')));
+  return cluster.ports.filter((_, i) => roles[i].startsWith('master'));
+}
+
+describe('in-process app on the cluster', () => {
+  let svc;
+  beforeAll(async () => {
+    svc = await buildApp({ REDIS_CLUSTER_NODES: cluster.clusterNodes, REDIS_PASSWORD: PASSWORD });
+  });
+  afterAll(() => svc?.close());
+
+  test('CRUD works and records spread over all three primaries', async () => {
+    const ids = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await request(svc.app)
+        .post('/api/records')
+        .send({ customer: `c-${i}` });
+      expect(res.status).toBe(201);
+      expect(serverTiming(res.headers['server-timing']).redis).toBeGreaterThan(0);
+      ids.push(res.body.id);
+    }
+    const primaryPorts = await primaries();
+    expect(primaryPorts).toHaveLength(3);
+    const sizes = await Promise.all(
+      primaryPorts.map(async (p) => Number(await redisCli(p, PASSWORD, 'dbsize'))),
+    );
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(60);
+    for (const size of sizes) expect(size).toBeGreaterThan(0);
+
+    const read = await request(svc.app).get(`/api/records/${ids[7]}`);
+    expect(read.body).toEqual({ id: ids[7], customer: 'c-7' });
+    expect((await request(svc.app).put(`/api/records/${ids[7]}`).send({ customer: 'c-7b' })).status).toBe(
+      200,
+    );
+    expect((await request(svc.app).get(`/api/records/${ids[7]}`)).body.customer).toBe('c-7b');
+    for (const id of ids) expect((await request(svc.app).delete(`/api/records/${id}`)).status).toBe(204);
+    expect((await request(svc.app).get(`/api/records/${ids[0]}`)).status).toBe(404);
+  });
+
+  test('readyz is 200 on a healthy cluster', async () => {
+    expect((await request(svc.app).get('/readyz')).status).toBe(200);
+  });
+});
+
+test('the real process serves records from the cluster', async () => {
+  const service = await startService({
+    REDIS_CLUSTER_NODES: cluster.clusterNodes,
+    REDIS_PASSWORD: PASSWORD,
+    DRAIN_DELAY_MS: '0',
+  });
+  try {
+    const created = await fetch(`${service.base}/api/records`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ customer: 'process' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    const read = await fetch(`${service.base}/api/records/${id}`);
+    expect(await read.json()).toEqual({ id, customer: 'process' });
+    expect((await fetch(`${service.base}/readyz`)).status).toBe(200);
+  } finally {
+    expect((await service.stop()).code).toBe(0);
+  }
+});
+
+test('a wrong password: not ready, and record calls answer 503 naming the cause', async () => {
+  const svc = await buildApp({ REDIS_CLUSTER_NODES: cluster.clusterNodes, REDIS_PASSWORD: 'wrong' });
+  try {
+    const ready = await request(svc.app).get('/readyz');
+    expect(ready.status).toBe(503);
+    const res = await request(svc.app).get('/api/records/00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(503);
+    expect(res.body.type).toBe('urn:router-lab:problem:redis-unavailable');
+  } finally {
+    await svc.close();
+  }
+});
