@@ -139,7 +139,7 @@ function fitMaxconn(requested, limits = fileLimits()) {
 /** The ephemeral port range and what it means for connection-per-request load. */
 function checkEphemeralPorts() {
   let range;
-  let twReuse = null;
+  let twReuse;
   try {
     range = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
     twReuse = Number(fs.readFileSync('/proc/sys/net/ipv4/tcp_tw_reuse', 'utf8').trim());

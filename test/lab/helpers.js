@@ -1,0 +1,145 @@
+'use strict';
+// Shared by the lab tests: a lab environment on a temp LAB_DIR with a free port for every
+// listener (never 9080/9443/1936, so a running lab is not disturbed), TLS inspection, and a
+// bounded keep-alive load loop.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const tls = require('node:tls');
+const { request, keepAliveAgent } = require('../../scripts/lab/client');
+const { isAlive } = require('../../scripts/lib/processes');
+const { isListening } = require('../../scripts/lib/ports');
+
+/** A fresh env for a test lab: temp LAB_DIR, every port 0 (free ports chosen at lab:up). */
+function labEnv(overrides = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-'));
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LAB_DIR: dir,
+    LAB_HTTP_PORT: '0',
+    LAB_HTTPS_PORT: '0',
+    LAB_STATS_PORT: '0',
+    LAB_SERVICE_BASE_PORT: '0',
+    LAB_REDIS_PORT: '0',
+    LAB_REPLICAS: '2',
+    ...overrides,
+  };
+}
+
+/** Collects progress lines instead of printing them (shown when a test fails). */
+function quietLog() {
+  const lines = [];
+  const log = (line) => lines.push(line);
+  log.lines = lines;
+  return log;
+}
+
+const route = (state, termination) => state.routes.find((r) => r.termination === termination);
+
+/** The certificate the router presents for `servername` on the HTTPS port (no verification). */
+function peerCertificate(state, servername) {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect(
+      { host: '127.0.0.1', port: state.router.httpsPort, servername, rejectUnauthorized: false },
+      () => {
+        const cert = socket.getPeerCertificate();
+        socket.end();
+        resolve(cert);
+      },
+    );
+    socket.once('error', reject);
+  });
+}
+
+/** Does `cert` (a PEM file) verify the chain for `servername`? Returns the TLS error code or null. */
+function verifyWith(state, servername, caFile) {
+  return new Promise((resolve) => {
+    const socket = tls.connect(
+      { host: '127.0.0.1', port: state.router.httpsPort, servername, ca: fs.readFileSync(caFile) },
+      () => {
+        socket.end();
+        resolve(null);
+      },
+    );
+    socket.once('error', (err) => resolve(err.code || err.message));
+  });
+}
+
+/** GET /api/whoami through a route, trusting the CA that route's clients must trust. */
+async function whoami(state, termination, { agent = false, caFile } = {}) {
+  const r = route(state, termination);
+  const ca = fs.readFileSync(
+    caFile || (termination === 'passthrough' ? state.certs.serviceCA : state.certs.labCA),
+  );
+  // Passthrough serves the service-ca certificate, which names data-service.router-lab.svc, not the
+  // route host: exactly what a client sees on OpenShift. Verify the chain, skip the name.
+  const extra = termination === 'passthrough' ? { rejectUnauthorized: false } : {};
+  const res = await request(`${r.url}/api/whoami`, { ca, agent, ...extra });
+  if (res.status !== 200) throw new Error(`${r.name}: /api/whoami answered ${res.status}`);
+  return res.json();
+}
+
+/**
+ * Sends requests to `url` from `concurrency` keep-alive loops until `until()` is true or
+ * `maxMs` passes. Returns { total, ok, failures: [..], byInstance: { name: count } }.
+ */
+async function loadLoop(url, { concurrency = 8, maxMs = 30000, until = () => false, ca, onResponse } = {}) {
+  const secure = url.startsWith('https:');
+  const agent = keepAliveAgent({ secure, ca, maxSockets: concurrency });
+  const result = { total: 0, ok: 0, failures: [], byInstance: {} };
+  const deadline = Date.now() + maxMs;
+  const worker = async () => {
+    while (Date.now() < deadline && !until()) {
+      result.total++;
+      try {
+        const res = await request(url, { agent, ca, timeoutMs: 10000 });
+        if (res.status === 200) {
+          result.ok++;
+          const { instance } = res.json();
+          result.byInstance[instance] = (result.byInstance[instance] || 0) + 1;
+          if (onResponse) onResponse(instance);
+        } else {
+          result.failures.push(`HTTP ${res.status}`);
+        }
+      } catch (err) {
+        result.failures.push(err.code || err.message);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+  return result;
+}
+
+/** Every pid and port of a lab state: to prove lab:down left nothing behind. */
+function labFootprint(state) {
+  const pids = [state.router.pid, ...state.instances.map((i) => i.pid), ...state.redis.pids];
+  const ports = [
+    state.router.httpPort,
+    state.router.httpsPort,
+    state.router.statsPort,
+    ...state.instances.flatMap((i) => [i.port, i.tlsPort]),
+    ...state.redis.ports,
+  ];
+  return { pids, ports };
+}
+
+async function aliveOrListening({ pids, ports }) {
+  const alive = pids.filter((pid) => isAlive(pid));
+  const listening = [];
+  for (const port of ports) if (await isListening(port)) listening.push(port);
+  return { alive, listening };
+}
+
+module.exports = {
+  labEnv,
+  quietLog,
+  route,
+  peerCertificate,
+  verifyWith,
+  whoami,
+  loadLoop,
+  labFootprint,
+  aliveOrListening,
+};
