@@ -13,7 +13,10 @@ function ms(value) {
 export function briefText(data, title, extraLines = []) {
   const reqs = metric(data, 'http_reqs');
   const failed = metric(data, 'http_req_failed');
-  const ok = metric(data, 'http_req_duration{expected_response:true}');
+  // request_total (router-matrix) includes connection set-up; other scripts have only k6's own.
+  const ok = data.metrics.request_total
+    ? metric(data, 'request_total')
+    : metric(data, 'http_req_duration{expected_response:true}');
   const service = metric(data, 'service_time');
   const dropped = metric(data, 'dropped_iterations');
   const lines = [

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+'use strict';
+// npm run matrix: the router matrix against the lab or a cluster. See --help and docs/benchmark.md.
+const { parseMatrixArgs, USAGE, UsageError } = require('./matrix/options');
+const { runMatrix } = require('./matrix/run');
+const { formatCellTable } = require('./report/tables');
+const { renderReport } = require('./report/index');
+
+async function main() {
+  let opts;
+  try {
+    opts = parseMatrixArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`matrix: ${err.message}`);
+    process.exit(2);
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return;
+  }
+  const controller = new AbortController();
+  const onSignal = () => {
+    console.error('\nmatrix: interrupted, stopping k6 and writing what finished');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const { dir, results } = await runMatrix(opts, { signal: controller.signal });
+    if (opts.report) {
+      const files = renderReport(dir);
+      console.log(`\nreport: ${files.html}\n        ${files.md}`);
+    }
+    console.log(`\n${formatCellTable(results)}`);
+  } catch (err) {
+    console.error(`matrix: ${err.name === 'AbortError' ? 'interrupted' : err.message}`);
+    process.exitCode = err.name === 'AbortError' ? 130 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+main();

@@ -1,0 +1,106 @@
+'use strict';
+// Who limited a cell: the load generator, the data-service instances, or neither (then the
+// figure is the router's). Pure functions over what the runner measured, so they can be tested
+// with made-up numbers. Each verdict carries the reasons in words, for the report.
+
+const THRESHOLDS = {
+  // A process using this share of the cores it may run on has no headroom left.
+  cpuNearFull: 0.85,
+  // The host counts as full above this busy share of all its cores...
+  hostBusy: 0.9,
+  // ...and k6 as the limit then if it burns at least this share of the busy CPU time.
+  k6ShareOfBusy: 0.4,
+  // A Node.js instance runs JavaScript on one core.
+  instanceNearFullCore: 0.85,
+  // Service time counts as risen at this multiple of the lightest cell's, and at least this much.
+  serviceTimeRatio: 2,
+  serviceTimeMinRiseMs: 0.2,
+};
+
+const fmt = (v, digits = 2) => Number(v).toFixed(digits);
+
+/**
+ * m: { k6CpuCores, k6AllowedCores, hostBusyFraction, hostCores, otherCpuCores,
+ *      droppedIterations, executor, vusMax, maxVus }
+ */
+function generatorVerdict(m, t = THRESHOLDS) {
+  const reasons = [];
+  if (m.k6CpuCores !== undefined && m.k6AllowedCores) {
+    if (m.k6CpuCores >= t.cpuNearFull * m.k6AllowedCores) {
+      reasons.push(`k6 used ${fmt(m.k6CpuCores)} of the ${m.k6AllowedCores} cores it may use`);
+    } else if (m.hostBusyFraction !== undefined && m.hostBusyFraction >= t.hostBusy) {
+      const busyCores = m.hostBusyFraction * m.hostCores;
+      if (m.k6CpuCores >= t.k6ShareOfBusy * busyCores) {
+        reasons.push(
+          `the host's ${m.hostCores} cores were ${Math.round(m.hostBusyFraction * 100)} % busy and k6 ` +
+            `used ${fmt(m.k6CpuCores)} cores of them: k6 competes with the router for CPU`,
+        );
+      }
+    }
+  }
+  if (m.droppedIterations > 0) {
+    reasons.push(`${m.droppedIterations} iterations dropped: k6 could not start requests at the set rate`);
+  }
+  if (m.executor === 'constant-arrival-rate' && m.maxVus && m.vusMax >= m.maxVus) {
+    reasons.push(`all ${m.maxVus} VUs were in use (VUs exhausted)`);
+  }
+  return { saturated: reasons.length > 0, reasons };
+}
+
+/**
+ * m: { instances: [{ name, cpuCores }], serviceP50Ms, baselineServiceP50Ms, baselineCell }
+ */
+function backendVerdict(m, t = THRESHOLDS) {
+  const reasons = [];
+  for (const instance of m.instances || []) {
+    if (instance.cpuCores >= t.instanceNearFullCore) {
+      reasons.push(`${instance.name} used ${fmt(instance.cpuCores)} core (Node.js runs on one)`);
+    }
+  }
+  const base = m.baselineServiceP50Ms;
+  const now = m.serviceP50Ms;
+  if (base !== undefined && base !== null && now !== undefined && now !== null) {
+    if (now >= t.serviceTimeRatio * base && now - base >= t.serviceTimeMinRiseMs) {
+      reasons.push(
+        `service time p50 rose to ${fmt(now, 3)} ms from ${fmt(base, 3)} ms in the lightest cell` +
+          (m.baselineCell ? ` (${m.baselineCell})` : ''),
+      );
+    }
+  }
+  return { saturated: reasons.length > 0, reasons };
+}
+
+/**
+ * The host itself: busy, but not with the processes of the lab (other work on the machine).
+ * m: { hostBusyFraction, hostCores, labCpuCores (k6 + router + instances + redis) }
+ */
+function hostVerdict(m, t = THRESHOLDS) {
+  if (m.hostBusyFraction === null || m.hostBusyFraction === undefined || !m.hostCores) {
+    return { contended: false, reasons: [], otherCpuCores: null };
+  }
+  const busyCores = m.hostBusyFraction * m.hostCores;
+  const otherCpuCores = Math.max(0, busyCores - (m.labCpuCores || 0));
+  const reasons = [];
+  if (m.hostBusyFraction >= t.hostBusy && otherCpuCores >= 0.25 * m.hostCores) {
+    reasons.push(
+      `the host's ${m.hostCores} cores were ${Math.round(m.hostBusyFraction * 100)} % busy and ` +
+        `${fmt(otherCpuCores)} cores went to processes outside the test: the figures are lower and noisier than the router can do`,
+    );
+  }
+  return { contended: reasons.length > 0, reasons, otherCpuCores: Number(otherCpuCores.toFixed(2)) };
+}
+
+/** Adds the cross-check's evidence: wrk getting clearly more through the same cell. */
+function withCrossCheck(generator, crossCheck) {
+  if (!crossCheck || !crossCheck.rps || !crossCheck.flagged || crossCheck.gap <= 0) return generator;
+  return {
+    ...generator,
+    saturated: true,
+    reasons: [
+      ...generator.reasons,
+      `wrk got ${Math.round(crossCheck.rps)} req/s through the same cell, ${Math.round(crossCheck.gap * 100)} % more than k6`,
+    ],
+  };
+}
+
+module.exports = { THRESHOLDS, generatorVerdict, backendVerdict, hostVerdict, withCrossCheck };

@@ -1,0 +1,114 @@
+'use strict';
+// The cross-check: the same keep-alive cell driven by wrk, a C load generator that needs far
+// less CPU per request than k6. If the two disagree by more than 10 %, one of them (usually k6)
+// was the limit, not the router.
+const dns = require('node:dns').promises;
+const { spawn } = require('node:child_process');
+const { startCpuMonitor } = require('./cpu');
+const { sizeLabel } = require('../../k6/lib/cells');
+
+const GAP_FLAG = 0.1;
+
+function toMs(value, unit) {
+  return Number(value) * { us: 0.001, ms: 1, s: 1000, m: 60000 }[unit];
+}
+
+/** Parses `wrk --latency` output into { rps, requests, p50, p75, p90, p99, errors, non2xx }. */
+function parseWrkOutput(text) {
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(text);
+  if (!rps) throw new Error(`wrk printed no Requests/sec:\n${text.trim().slice(-1000)}`);
+  const result = { rps: Number(rps[1]) };
+  const requests = /(\d+) requests in/.exec(text);
+  result.requests = requests ? Number(requests[1]) : null;
+  for (const [label, key] of [
+    ['50%', 'p50'],
+    ['75%', 'p75'],
+    ['90%', 'p90'],
+    ['99%', 'p99'],
+  ]) {
+    const m = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(text);
+    result[key] = m ? Number(toMs(m[1], m[2]).toFixed(3)) : null;
+  }
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  result.errors = socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(text);
+  result.non2xx = non2xx ? Number(non2xx[1]) : 0;
+  return result;
+}
+
+/** Relative gap of k6 against wrk, flagged above 10 %. */
+function compareTools(k6Rps, wrkRps) {
+  if (!wrkRps) return { gap: null, flagged: false };
+  const gap = (wrkRps - k6Rps) / wrkRps;
+  return { gap: Number(gap.toFixed(3)), flagged: Math.abs(gap) > GAP_FLAG };
+}
+
+async function resolves(host) {
+  try {
+    await dns.lookup(host);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How wrk reaches a route: wrk takes the TLS SNI from the URL's host, so in the lab (where the
+ * route host is only known to k6's `hosts` option) it connects to 127.0.0.1 with a Host header.
+ * That works for http, edge and re-encrypt (routed by Host), not for passthrough (routed by SNI),
+ * unless the route host resolves on this machine. Returns { url, host } or { skip: reason }.
+ */
+async function wrkTarget(cell, route, target) {
+  const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
+  if (target.mode !== 'lab' || (await resolves(route.host)))
+    return { url: `${route.url}${pathPart}`, host: null };
+  if (cell.termination === 'passthrough') {
+    return {
+      skip: `wrk sends the URL's host as SNI and ${route.host} does not resolve here, so it cannot reach a passthrough route`,
+    };
+  }
+  const port = new URL(route.url).port;
+  const scheme = route.url.startsWith('https') ? 'https' : 'http';
+  return { url: `${scheme}://127.0.0.1:${port}${pathPart}`, host: route.host };
+}
+
+/** Runs wrk for durationSeconds with `connections` connections; resolves the parsed result. */
+function runWrk({ wrk, url, host, connections, threads, durationSeconds, watch = {} }) {
+  const args = [
+    '-t',
+    String(threads),
+    '-c',
+    String(Math.max(connections, threads)),
+    '-d',
+    `${durationSeconds}s`,
+  ];
+  args.push('--latency', '--timeout', '5s');
+  if (host) args.push('-H', `Host: ${host}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(wrk, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const monitor = startCpuMonitor({ wrk: child.pid, ...watch });
+    child.once('error', (err) => reject(new Error(`could not start wrk: ${err.message}`)));
+    child.once('exit', (code) => {
+      monitor.stop();
+      if (code !== 0) return reject(new Error(`wrk exited ${code}:\n${output.trim().slice(-1000)}`));
+      try {
+        const parsed = parseWrkOutput(output);
+        const cpu = monitor.result();
+        resolve({
+          ...parsed,
+          wrkCpuCores: cpu.cores.wrk === null ? null : Number(cpu.cores.wrk.toFixed(2)),
+          threads,
+          connections,
+        });
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+module.exports = { GAP_FLAG, parseWrkOutput, compareTools, wrkTarget, runWrk };

@@ -1,0 +1,167 @@
+'use strict';
+// Inline SVG charts for report.html, drawn here so the report needs no script and no network.
+// All charts are horizontal bar charts: one row per label, one or more bars per row.
+
+const COLORS = { http: '#4c78a8', edge: '#f58518', passthrough: '#54a24b', reencrypt: '#b279a2' };
+const REFERENCE_COLORS = ['#9ecae9', '#ffbf79', '#88d27a', '#d6a5c9', '#bab0ac', '#e1c16e'];
+
+function escapeXml(text) {
+  return String(text).replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c],
+  );
+}
+
+/** A "nice" axis maximum and tick step for values up to max. */
+function niceScale(max, ticks = 5) {
+  if (!(max > 0)) return { max: 1, step: 0.2 };
+  const raw = max / ticks;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw);
+  return { max: Math.ceil(max / step) * step, step };
+}
+
+function formatTick(v) {
+  if (v >= 1000) return `${Number((v / 1000).toFixed(1))}k`;
+  return String(Number(v.toFixed(2)));
+}
+
+/**
+ * rows: [{ label, bars: [{ value, color, text?, hatched? }], note? }]; bars of a row are drawn
+ * side by side (grouped). Returns an <svg> string.
+ */
+function barChart({ title, unit, rows, width = 760, barHeight = 14, labelWidth = 190, legend = [] }) {
+  const perRow = Math.max(1, ...rows.map((r) => r.bars.length));
+  const rowHeight = perRow * barHeight + 10;
+  const perLine = Math.max(1, Math.floor((width - labelWidth) / 170));
+  const legendLines = Math.ceil(legend.length / perLine);
+  const top = 34 + legendLines * 18;
+  const plotWidth = width - labelWidth - 150;
+  const height = top + rows.length * rowHeight + 30;
+  const max = Math.max(0, ...rows.flatMap((r) => r.bars.map((b) => b.value || 0)));
+  const scale = niceScale(max);
+  const x = (v) => labelWidth + (Math.max(0, v) / scale.max) * plotWidth;
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(title)}">`,
+    '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fff" fill-opacity="0.0"/><line x1="0" y1="0" x2="0" y2="6" stroke="#000" stroke-opacity="0.45" stroke-width="2"/></pattern></defs>',
+    `<text x="0" y="16" class="chart-title">${escapeXml(title)}</text>`,
+  ];
+  legend.forEach((item, i) => {
+    const lx = labelWidth + (i % perLine) * 170;
+    const ly = 26 + Math.floor(i / perLine) * 18;
+    parts.push(`<rect x="${lx}" y="${ly}" width="10" height="10" fill="${item.color}"/>`);
+    parts.push(`<text x="${lx + 14}" y="${ly + 9}" class="legend">${escapeXml(item.label)}</text>`);
+  });
+  for (let v = 0; v <= scale.max + 1e-9; v += scale.step) {
+    const gx = x(v).toFixed(1);
+    parts.push(`<line x1="${gx}" y1="${top - 4}" x2="${gx}" y2="${height - 26}" class="grid"/>`);
+    parts.push(
+      `<text x="${gx}" y="${height - 12}" class="tick" text-anchor="middle">${formatTick(v)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${labelWidth + plotWidth}" y="${height - 1}" class="tick" text-anchor="end">${escapeXml(unit)}</text>`,
+  );
+  rows.forEach((row, r) => {
+    const y0 = top + r * rowHeight;
+    parts.push(
+      `<text x="${labelWidth - 8}" y="${y0 + (row.bars.length * barHeight) / 2 + 4}" class="label" text-anchor="end">${escapeXml(row.label)}</text>`,
+    );
+    row.bars.forEach((bar, b) => {
+      const y = y0 + b * barHeight;
+      const w = Math.max(bar.value > 0 ? 1 : 0, x(bar.value || 0) - labelWidth);
+      parts.push(
+        `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="${bar.color}"><title>${escapeXml(bar.title || `${row.label}: ${bar.value}`)}</title></rect>`,
+      );
+      if (bar.hatched)
+        parts.push(
+          `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="url(#hatch)"/>`,
+        );
+      if (bar.text)
+        parts.push(
+          `<text x="${(labelWidth + w + 4).toFixed(1)}" y="${y + barHeight - 4}" class="value">${escapeXml(bar.text)}</text>`,
+        );
+    });
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function rpsChart(results) {
+  return barChart({
+    title: 'Requests per second per cell (hatched: the load generator or the backend was the limit)',
+    unit: 'req/s',
+    rows: results.cells.map((c) => {
+      const limited = c.generator.saturated || c.backend.saturated;
+      return {
+        label: c.name,
+        bars: [
+          {
+            value: c.rps,
+            color: COLORS[c.termination],
+            hatched: limited,
+            text: `${Math.round(c.rps)}${c.generator.saturated ? ' ⚠ generator' : ''}${c.backend.saturated ? ' ⚠ backend' : ''}`,
+            title: `${c.name}: ${c.rps} req/s`,
+          },
+        ],
+      };
+    }),
+    legend: Object.entries(COLORS).map(([label, color]) => ({ label, color })),
+  });
+}
+
+function latencyChart(results) {
+  return barChart({
+    title: 'Latency of successful requests per cell, p50 and p99 (connection set-up included)',
+    unit: 'ms',
+    rows: results.cells.map((c) => ({
+      label: c.name,
+      bars: [
+        { value: c.p50 || 0, color: COLORS[c.termination], text: `p50 ${c.p50} ms` },
+        { value: c.p99 || 0, color: '#bbbbbb', text: `p99 ${c.p99} ms` },
+      ],
+    })),
+    legend: [
+      { label: 'p50', color: '#4c78a8' },
+      { label: 'p99', color: '#bbbbbb' },
+    ],
+  });
+}
+
+/** One chart per comparison group: this run's ratio to http beside each reference's. */
+function ratioChart(group) {
+  const legend = [
+    { label: 'this run', color: '#333333' },
+    ...group.columns.map((col, i) => ({
+      label: `${col.title.replace(/:.*/, '')} ${col.label}`,
+      color: REFERENCE_COLORS[i % REFERENCE_COLORS.length],
+    })),
+  ];
+  return barChart({
+    title: `Throughput relative to http, ${group.sizeLabel} pages, ${group.connection}`,
+    unit: '× http',
+    rows: group.rows.map((row) => ({
+      label: row.termination,
+      bars: [
+        {
+          value: row.run ? row.run.ratio : 0,
+          color: '#333333',
+          hatched: row.run && row.run.saturated,
+          text: row.run
+            ? `${row.run.ratio.toFixed(2)}× this run${row.run.saturated ? ' ⚠' : ''}`
+            : 'not measured',
+        },
+        ...row.refs.map((ref, i) => ({
+          value: ref.ratio,
+          color: REFERENCE_COLORS[i % REFERENCE_COLORS.length],
+          text: `${ref.ratio.toFixed(2)}×`,
+          title: `${ref.title}, ${ref.label}: ${ref.value} req/s`,
+        })),
+      ],
+    })),
+    legend,
+    width: 900,
+  });
+}
+
+module.exports = { COLORS, escapeXml, niceScale, barChart, rpsChart, latencyChart, ratioChart };
