@@ -1,0 +1,123 @@
+'use strict';
+// The lab's knobs on real processes: OpenShift's default passthrough balancing (source) pins a
+// client to one replica; LAB_REDIS=cluster runs six redis-server processes; threads and maxconn
+// reach HAProxy. And Ctrl-C during lab:up leaves nothing running.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const lab = require('../../scripts/lab');
+const { listRecords } = require('../../scripts/lab/pids');
+const { request } = require('../../scripts/lab/client');
+const { isAlive } = require('../../scripts/lib/processes');
+const { labEnv, quietLog, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
+
+jest.setTimeout(120000);
+
+describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=1, LAB_MAXCONN=2000', () => {
+  const env = labEnv({
+    LAB_PASSTHROUGH_BALANCE: 'source',
+    LAB_REDIS: 'cluster',
+    LAB_ROUTER_THREADS: '1',
+    LAB_MAXCONN: '2000',
+  });
+  const log = quietLog();
+  let state;
+
+  beforeAll(async () => {
+    try {
+      state = await lab.up({ env, log });
+    } catch (err) {
+      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
+    }
+  });
+
+  afterAll(async () => {
+    if (state) {
+      await lab.down({ env, log: () => {} });
+      expect(await aliveOrListening(labFootprint(state))).toEqual({ alive: [], listening: [] });
+    }
+    fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+  });
+
+  test('balance source pins one client to one replica on passthrough, over fresh connections', async () => {
+    const seen = new Set();
+    for (let i = 0; i < 20; i++) seen.add((await whoami(state, 'passthrough')).instance);
+    expect(seen.size).toBe(1);
+    // ...while the http route (balance random, no cookie sent) still spreads the same client.
+    const spread = new Set();
+    for (let i = 0; i < 40 && spread.size < 2; i++) spread.add((await whoami(state, 'http')).instance);
+    expect(spread.size).toBe(2);
+  });
+
+  test('the knobs reach HAProxy and lab.json', () => {
+    const cfg = fs.readFileSync(state.router.config, 'utf8');
+    expect(cfg).toMatch(/^ {2}nbthread 1$/m);
+    expect(cfg).toMatch(/^ {2}maxconn 2000$/m);
+    expect(cfg).toContain('balance source\n  hash-type consistent');
+    expect(state.router).toMatchObject({ threads: 1, maxconn: 2000, passthroughBalance: 'source' });
+    expect(state.redis.mode).toBe('cluster');
+    expect(state.redis.ports).toHaveLength(6);
+    expect(state.redis.pids.every((pid) => isAlive(pid))).toBe(true);
+  });
+
+  test('records are stored in the Redis cluster through the edge route', async () => {
+    const edge = route(state, 'edge');
+    const ca = fs.readFileSync(state.certs.labCA);
+    const created = await new Promise((resolve, reject) => {
+      // POST with a JSON body: the client helper is GET-oriented, so use https directly.
+      const https = require('node:https');
+      const { loopback } = require('../../scripts/lab/client');
+      const req = https.request(
+        `${edge.url}/api/records`,
+        { method: 'POST', ca, lookup: loopback, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(body) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ customer: 'c-1', balance: 10 }));
+    });
+    expect(created.status).toBe(201);
+    const read = await request(`${edge.url}/api/records/${created.body.id}`, { ca, agent: false });
+    expect(read.status).toBe(200);
+    expect(read.json()).toMatchObject({ id: created.body.id, customer: 'c-1' });
+  });
+});
+
+describe('Ctrl-C during lab:up', () => {
+  test('stops whatever was already started and exits 130', async () => {
+    const env = labEnv();
+    try {
+      const child = spawn(process.execPath, [path.join(__dirname, '../../scripts/lab/up.js')], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let started = [];
+      const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+      child.stderr.on('data', (c) => (output += c));
+      await new Promise((resolve) => {
+        child.stdout.on('data', (chunk) => {
+          output += chunk;
+          // Interrupt once Redis runs and the data-service instances are being started.
+          if (/data-service instance/.test(output) && !started.length) {
+            started = listRecords(env.LAB_DIR).map((r) => r.pid);
+            child.kill('SIGINT');
+            resolve();
+          }
+        });
+      });
+      expect(await exited).toBe(130);
+      expect(started.length).toBeGreaterThan(0);
+      expect(started.filter((pid) => isAlive(pid))).toEqual([]);
+      expect(listRecords(env.LAB_DIR)).toEqual([]);
+      expect(lab.readLabState(env.LAB_DIR)).toBeNull();
+      expect(output).toMatch(/Ctrl-C: stopping what was started/);
+    } finally {
+      await lab.down({ env, log: () => {} });
+      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,117 @@
+'use strict';
+// What lab:up refuses, and how it says so: ports in use, bad knobs, missing tools, a file
+// descriptor limit too low for maxconn, and the ephemeral port range.
+const fs = require('node:fs');
+const net = require('node:net');
+const lab = require('../../scripts/lab');
+const { resolveLabOptions } = require('../../scripts/lab/options');
+const { parsePlacement } = require('../../scripts/lab/placement');
+const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../scripts/lab/preflight');
+const { listRecords } = require('../../scripts/lab/pids');
+const { freePort } = require('../../scripts/lib/ports');
+const { labEnv } = require('./helpers');
+
+describe('lab:up with a port already taken', () => {
+  let blocker;
+  let port;
+  const env = labEnv();
+
+  beforeAll(async () => {
+    port = await freePort();
+    blocker = net.createServer();
+    await new Promise((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => blocker.close(resolve));
+    fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+  });
+
+  test.each([
+    ['LAB_HTTP_PORT', 'router HTTP'],
+    ['LAB_STATS_PORT', 'router stats'],
+    ['LAB_SERVICE_BASE_PORT', 'data-service-1 HTTP'],
+  ])('%s: the message names the port, its use and the knob; nothing starts', async (knob, what) => {
+    const attempt = lab.up({ env: { ...env, [knob]: String(port) }, log: () => {} });
+    await expect(attempt).rejects.toThrow(`port ${port} (${what}) is already in use`);
+    await expect(attempt).rejects.toThrow(`${knob}=<port>`);
+    expect(listRecords(env.LAB_DIR)).toEqual([]);
+    expect(lab.readLabState(env.LAB_DIR)).toBeNull();
+  });
+});
+
+describe('knobs', () => {
+  test('defaults follow DESIGN.md and OpenShift 4', () => {
+    const opts = resolveLabOptions({ LAB_DIR: '/tmp/x' });
+    expect(opts).toMatchObject({
+      labDir: '/tmp/x',
+      ports: { http: 9080, https: 9443, stats: 1936 },
+      replicas: 2,
+      redisMode: 'standalone',
+      maxconn: 50000,
+      passthroughBalance: 'random',
+      placement: null,
+    });
+    expect(opts.threads).toBe(Math.min(4, opts.cpuCount));
+  });
+
+  test.each([
+    [{ LAB_REPLICAS: 'two' }, /LAB_REPLICAS must be an integer from 1 to 16, got "two"/],
+    [{ LAB_REDIS: 'sentinel' }, /LAB_REDIS must be one of standalone, cluster/],
+    [{ LAB_PASSTHROUGH_BALANCE: 'roundrobin' }, /LAB_PASSTHROUGH_BALANCE must be one of random, source/],
+    [{ LAB_HTTP_PORT: '70000' }, /LAB_HTTP_PORT must be an integer from 0 to 65535/],
+    [{ LAB_HTTP_PORT: '9443' }, /LAB_HTTPS_PORT \(9443\) is the same port as LAB_HTTP_PORT/],
+    [{ LAB_CPUS: 'router=999' }, /LAB_CPUS names core 999, but this machine has cores 0-/],
+    [{ LAB_CPUS: 'gpu=0' }, /LAB_CPUS has an unknown role "gpu"/],
+  ])('%j is refused with a message naming the variable', (env, message) => {
+    expect(() => resolveLabOptions(env)).toThrow(message);
+  });
+
+  test('LAB_CPUS places roles on cores and leaves the rest free', () => {
+    expect(parsePlacement('router=0-1,service=2,3,redis=3', 6)).toEqual({
+      router: [0, 1],
+      service: [2, 3],
+      redis: [3],
+      free: [4, 5],
+    });
+    expect(parsePlacement(undefined, 2)).toBeNull();
+  });
+});
+
+describe('preflight', () => {
+  test('maxconn is lowered to what the open-files limit holds, and the message says how to raise it', () => {
+    const fit = fitMaxconn(50000, { soft: 1024, hard: 20000 });
+    expect(fit.maxconn).toBe(9750);
+    expect(fit.warning).toMatch(/maxconn lowered from 50000 to 9750: the open-files hard limit is 20000/);
+    expect(fit.warning).toMatch(/2 file descriptors per connection/);
+    expect(fit.warning).toMatch(/ulimit -n 100500/);
+    expect(fitMaxconn(50000, { soft: 1024, hard: 1048576 })).toEqual({ maxconn: 50000 });
+  });
+
+  test('a missing tool is reported with how to install it', () => {
+    const saved = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      const errors = checkTools({ placement: { router: [0] } });
+      expect(errors).toContain(
+        "haproxy is not installed (looked in .tools/bin and on PATH): run 'npm run setup -- --for lab'",
+      );
+      expect(errors.join('\n')).toMatch(/LAB_CPUS is set but taskset is not installed/);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
+  test('the ephemeral port range is read and explained', () => {
+    const [low, high] = fs
+      .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    const { notes = [], warnings = [] } = checkEphemeralPorts();
+    const text = [...notes, ...warnings].join('\n');
+    expect(text).toContain(`ephemeral ports ${low}-${high} (${high - low + 1})`);
+    expect(text).toMatch(/TIME_WAIT/);
+    if (high - low + 1 < 28232) expect(text).toMatch(/sysctl -w net.ipv4.ip_local_port_range/);
+  });
+});
