@@ -5,20 +5,25 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const lab = require('../../scripts/lab');
+const lab = require('../../scripts/lab/index');
 const { listRecords } = require('../../scripts/lab/pids');
+const { availableCpus } = require('../../scripts/lab/options');
 const { request } = require('../../scripts/lab/client');
 const { isAlive } = require('../../scripts/lib/processes');
 const { labEnv, quietLog, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
 
 jest.setTimeout(120000);
 
-describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=1, LAB_MAXCONN=2000', () => {
+// Pinning needs two cores to mean anything; on one core the placement test is skipped.
+const twoCores = availableCpus() >= 2;
+
+describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=1, LAB_MAXCONN=2000, LAB_CPUS', () => {
   const env = labEnv({
     LAB_PASSTHROUGH_BALANCE: 'source',
     LAB_REDIS: 'cluster',
     LAB_ROUTER_THREADS: '1',
     LAB_MAXCONN: '2000',
+    ...(twoCores ? { LAB_CPUS: 'router=0,service=1,redis=1' } : {}),
   });
   const log = quietLog();
   let state;
@@ -58,6 +63,15 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
     expect(state.redis.mode).toBe('cluster');
     expect(state.redis.ports).toHaveLength(6);
     expect(state.redis.pids.every((pid) => isAlive(pid))).toBe(true);
+  });
+
+  (twoCores ? test : test.skip)('LAB_CPUS pins the router, the instances and Redis with taskset', () => {
+    const cores = (pid) =>
+      /Cpus_allowed_list:\s*(\S+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1];
+    expect(cores(state.router.pid)).toBe('0');
+    for (const instance of state.instances) expect(cores(instance.pid)).toBe('1');
+    for (const pid of state.redis.pids) expect(cores(pid)).toBe('1');
+    expect(state.placement).toMatchObject({ router: '0', service: '1', redis: '1' });
   });
 
   test('records are stored in the Redis cluster through the edge route', async () => {

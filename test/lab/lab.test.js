@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const lab = require('../../scripts/lab');
+const lab = require('../../scripts/lab/index');
 const { checkRouterConfig } = require('../../scripts/lab/router-config');
 const { backendServers } = require('../../scripts/lab/health');
 const { request } = require('../../scripts/lab/client');

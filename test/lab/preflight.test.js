@@ -3,7 +3,7 @@
 // descriptor limit too low for maxconn, and the ephemeral port range.
 const fs = require('node:fs');
 const net = require('node:net');
-const lab = require('../../scripts/lab');
+const lab = require('../../scripts/lab/index');
 const { resolveLabOptions } = require('../../scripts/lab/options');
 const { parsePlacement } = require('../../scripts/lab/placement');
 const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../scripts/lab/preflight');
