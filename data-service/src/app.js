@@ -25,7 +25,7 @@ function createApp({ config, redis, metrics, logger, lifecycle = { shuttingDown:
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  const stampStart = installTiming(app, {
+  installTiming(app, {
     metrics,
     logger,
     // Once the listeners are closing, every response also closes its connection, so in-flight
@@ -41,7 +41,6 @@ function createApp({ config, redis, metrics, logger, lifecycle = { shuttingDown:
       .get(handler)
       .all(methodNotAllowed(['GET']));
 
-  app.use(stampStart);
   registerPages(app);
   registerRecords(app, { store, maxBodyBytes: config.maxBodyBytes });
   get('/api/whoami', whoamiHandler({ instanceName: config.instanceName }));

@@ -1,0 +1,405 @@
+'use strict';
+// npm run bench:service: the data service against its two floors, on this machine, in this run.
+//
+//   node:http floor   a bare node:http handler doing the same Redis call
+//   Express floor     a bare Express 5 route (no middleware, etag off) doing the same call
+//   data service      node src/server.js with every feature on (metrics, Server-Timing,
+//                     logging at info, validation, problem details)
+//
+// Each target is its own process, all on the same Redis. Load comes from wrk (a Node client
+// cannot out-run a Node server on two cores). With two or more cores the servers get core 0
+// and wrk + Redis the rest, so every target runs on the same resources. Rounds interleave the
+// targets so background load hits them alike; the median round counts.
+//
+// Goals (issue 2): GET throughput >= 0.85x the Express floor; at half of the service's
+// saturation, service time (its own Server-Timing app value) p50 <= 0.5 ms and p99 <= 2 ms.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const Redis = require('ioredis');
+const { requireTool, findTool } = require('../../scripts/lib/tools');
+const { startTestRedis } = require('../../scripts/lib/redis-server');
+const { startChild } = require('../../scripts/lib/processes');
+const { freePorts, waitForPort } = require('../../scripts/lib/ports');
+
+const run = promisify(execFile);
+const HERE = __dirname;
+const GOAL_RATIO = 0.85;
+const GOAL_P50_MS = 0.5;
+const GOAL_P99_MS = 2;
+
+const HELP = `Usage: npm run bench:service -- [options]
+
+Measures GET /api/records/:id (a 1 kB record) and POST /api/records on the data service and on
+two floors doing the same Redis call (bare node:http, bare Express 5), then service time at half
+of saturation. Prints throughput ratios, latency and service-time percentiles, and the goals.
+
+Options:
+  --duration <s>      seconds per measurement (default 5)
+  --rounds <n>        interleaved rounds; the median counts (default 3)
+  --connections <n>   wrk connections at saturation (default 32)
+  --json <file>       also write the figures as JSON
+  --quick             1 round of 3 s (a smoke run; figures are rough)
+  -h, --help          this text
+`;
+
+function parseArgs(argv) {
+  const opts = { duration: 5, rounds: 3, connections: 32, json: null };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    const positive = (name, v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1)
+        throw new Error(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
+      return n;
+    };
+    if (arg === '-h' || arg === '--help') opts.help = true;
+    else if (arg === '--duration') opts.duration = positive(arg, value());
+    else if (arg === '--rounds') opts.rounds = positive(arg, value());
+    else if (arg === '--connections') opts.connections = positive(arg, value());
+    else if (arg === '--json') opts.json = value();
+    else if (arg === '--quick') Object.assign(opts, { duration: 3, rounds: 1 });
+    else throw new Error(`unknown option ${arg} (see --help)`);
+  }
+  return opts;
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+// ---------------------------------------------------------------------------------------------
+// wrk output
+
+function toMs(text) {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text);
+  if (!m) return NaN;
+  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
+}
+
+function parseWrk(out) {
+  const num = (re) => {
+    const m = re.exec(out);
+    return m ? Number(m[1]) : 0;
+  };
+  const pct = (p) => {
+    const m = new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out);
+    return m ? toMs(m[1]) : NaN;
+  };
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const timing = /^SERVICE_TIMING (.*)$/m.exec(out);
+  return {
+    rps: num(/Requests\/sec:\s+([\d.]+)/),
+    requests: num(/(\d+) requests in/),
+    p50: pct(50),
+    p90: pct(90),
+    p99: pct(99),
+    non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
+    socketErrors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    serviceTiming: timing ? JSON.parse(timing[1]) : null,
+  };
+}
+
+/** Percentile (ms) from 10 µs bins {bin: count}; the bin's upper edge, so never optimistic. */
+function binPercentile(bins, p) {
+  const entries = Object.entries(bins)
+    .map(([bin, count]) => [Number(bin), count])
+    .sort((a, b) => a[0] - b[0]);
+  const total = entries.reduce((a, [, c]) => a + c, 0);
+  if (total === 0) return NaN;
+  let seen = 0;
+  for (const [bin, count] of entries) {
+    seen += count;
+    if (seen >= (p / 100) * total) return (bin + 1) / 100;
+  }
+  return NaN;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const wrk = requireTool('wrk');
+  const redisServer = requireTool('redis-server');
+  const taskset = os.availableParallelism() >= 2 ? findTool('taskset') : null;
+  const serverCpus = taskset ? '0' : null;
+  const loadCpus = taskset ? `1-${os.availableParallelism() - 1}` : null;
+  const pinned = (file, args, cpus) => (cpus ? [taskset, ['-c', cpus, file, ...args]] : [file, args]);
+
+  const children = [];
+  let redis;
+  let dir;
+  const cleanup = async () => {
+    await Promise.all(children.map((c) => c.stop({ timeoutMs: 5000 })));
+    if (redis) await redis.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    log('\ninterrupted: stopping the servers and Redis');
+    cleanup().finally(() => process.exit(130));
+  });
+
+  try {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-bench-'));
+    log(
+      `redis-server ${redisServer}; wrk ${wrk}${taskset ? `; servers on cpu ${serverCpus}, wrk and Redis on cpu ${loadCpus}` : ''}`,
+    );
+    redis = await startTestRedis({ dir });
+    if (taskset) await run(taskset, ['-pc', loadCpus, String(redis.children[0].pid)]);
+    const client = new Redis(redis.url);
+    const id = crypto.randomUUID();
+    const record = JSON.stringify({ id, customer: 'bench', segment: 'retail', note: 'x'.repeat(920) });
+    const seed = async () => {
+      await client.flushall();
+      await client.set(`record:${id}`, record);
+    };
+    await seed();
+
+    const ports = await freePorts(3);
+    const env = {
+      PATH: process.env.PATH,
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'info',
+      DRAIN_DELAY_MS: '0',
+      INSTANCE_NAME: 'bench',
+    };
+    const targets = [
+      { name: 'node:http floor', key: 'http', args: [path.join(HERE, 'floors.js'), 'http'] },
+      { name: 'Express floor', key: 'express', args: [path.join(HERE, 'floors.js'), 'express'] },
+      { name: 'data service', key: 'service', args: [path.join(HERE, '..', 'src', 'server.js')] },
+    ];
+    for (const [i, target] of targets.entries()) {
+      target.port = ports[i];
+      const [file, args] = pinned(process.execPath, target.args, serverCpus);
+      target.child = startChild(file, args, { env: { ...env, PORT: String(target.port), TLS_PORT: '0' } });
+      children.push(target.child);
+    }
+    for (const target of targets) {
+      await waitForPort(target.port, { what: target.name, timeoutMs: 15000 }).catch((err) => {
+        throw new Error(`${err.message}\n${target.child.output()}`);
+      });
+      const res = await fetch(`http://127.0.0.1:${target.port}/api/records/${id}`);
+      if (res.status !== 200 || (await res.text()) !== record) {
+        throw new Error(`${target.name} does not serve the seeded record (status ${res.status})`);
+      }
+    }
+
+    const wrkRun = async (target, { op, seconds, connections, script, paceMs }) => {
+      const url = `http://127.0.0.1:${target.port}${op === 'GET' ? `/api/records/${id}` : '/api/records'}`;
+      const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
+      if (script) args.push('-s', path.join(HERE, script));
+      const [file, argv] = pinned(wrk, [...args, url], loadCpus);
+      const { stdout } = await run(file, argv, {
+        env: { ...process.env, PACE_MS: String(paceMs || 0) },
+        timeout: (seconds + 30) * 1000,
+      });
+      const result = parseWrk(stdout);
+      if (op === 'POST') await seed();
+      if (result.non2xx || result.socketErrors) {
+        log(
+          `  warning: ${target.name} ${op}: ${result.non2xx} non-2xx responses, ${result.socketErrors} socket errors`,
+        );
+      }
+      return result;
+    };
+
+    log(`warming up each target (JIT) ...`);
+    for (const target of targets) {
+      await wrkRun(target, { op: 'GET', seconds: 2, connections: opts.connections });
+      await wrkRun(target, { op: 'POST', seconds: 1, connections: opts.connections, script: 'post.lua' });
+    }
+
+    const results = Object.fromEntries(targets.map((t) => [t.key, { GET: [], POST: [] }]));
+    for (let round = 1; round <= opts.rounds; round++) {
+      for (const op of ['GET', 'POST']) {
+        for (const target of targets) {
+          log(
+            `round ${round}/${opts.rounds}: ${op} ${target.name} (${opts.duration} s, ${opts.connections} connections)`,
+          );
+          const r = await wrkRun(target, {
+            op,
+            seconds: opts.duration,
+            connections: opts.connections,
+            script: op === 'POST' ? 'post.lua' : undefined,
+          });
+          log(`  ${Math.round(r.rps)} requests/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+          results[target.key][op].push(r);
+        }
+      }
+    }
+
+    const summary = {};
+    for (const target of targets) {
+      summary[target.key] = {};
+      for (const op of ['GET', 'POST']) {
+        const runs = results[target.key][op];
+        summary[target.key][op] = {
+          rps: median(runs.map((r) => r.rps)),
+          p50: median(runs.map((r) => r.p50)),
+          p99: median(runs.map((r) => r.p99)),
+          errors: runs.reduce((a, r) => a + r.non2xx + r.socketErrors, 0),
+        };
+      }
+    }
+
+    // Service time at half of the service's GET saturation: paced connections, Server-Timing.
+    const service = targets[2];
+    const targetRate = summary.service.GET.rps / 2;
+    const paceMs = 1;
+    let connections = Math.max(1, Math.round((targetRate * (paceMs + 0.3)) / 1000));
+    let paced;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      log(`half saturation: ~${Math.round(targetRate)} requests/s target, ${connections} paced connections`);
+      paced = await wrkRun(service, {
+        op: 'GET',
+        seconds: Math.max(opts.duration, 5),
+        connections,
+        script: 'service-time.lua',
+        paceMs,
+      });
+      const ratio = paced.rps / targetRate;
+      if (ratio > 0.85 && ratio < 1.15) break;
+      connections = Math.max(1, Math.round(connections / ratio));
+    }
+    const timing = paced.serviceTiming;
+    const half = {
+      rps: paced.rps,
+      fractionOfSaturation: paced.rps / summary.service.GET.rps,
+      clientP50: paced.p50,
+      clientP99: paced.p99,
+      appP50: binPercentile(timing.app, 50),
+      appP90: binPercentile(timing.app, 90),
+      appP99: binPercentile(timing.app, 99),
+      redisP50: binPercentile(timing.redis, 50),
+      redisP99: binPercentile(timing.redis, 99),
+      missingServerTiming: timing.missing,
+    };
+
+    await client.quit();
+    report({ opts, summary, half, serverCpus, loadCpus });
+  } finally {
+    await cleanup();
+  }
+}
+
+function report({ opts, summary, half, serverCpus, loadCpus }) {
+  const f = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+  const rows = [
+    ['node:http floor', summary.http],
+    ['Express floor', summary.express],
+    ['data service', summary.service],
+  ];
+  const out = [];
+  out.push('');
+  out.push(
+    `Data service benchmark: ${os.cpus().length} cores (${os.cpus()[0].model.trim()}), node ${process.version}, ` +
+      `${opts.rounds} round(s) x ${opts.duration} s, ${opts.connections} connections, median round` +
+      (serverCpus ? `; servers on cpu ${serverCpus}, wrk + Redis on cpu ${loadCpus}` : ''),
+  );
+  out.push(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other work on the machine skews every figure)`,
+  );
+  out.push('');
+  out.push(
+    '| target | GET req/s | GET p50 ms | GET p99 ms | POST req/s | POST p50 ms | POST p99 ms | errors |',
+  );
+  out.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [name, s] of rows) {
+    out.push(
+      `| ${name} | ${Math.round(s.GET.rps)} | ${f(s.GET.p50)} | ${f(s.GET.p99)} | ${Math.round(s.POST.rps)} | ${f(s.POST.p50)} | ${f(s.POST.p99)} | ${s.GET.errors + s.POST.errors} |`,
+    );
+  }
+  const ratio = (a, b) => a / b;
+  const getVsExpress = ratio(summary.service.GET.rps, summary.express.GET.rps);
+  const postVsExpress = ratio(summary.service.POST.rps, summary.express.POST.rps);
+  const getVsHttp = ratio(summary.service.GET.rps, summary.http.GET.rps);
+  const postVsHttp = ratio(summary.service.POST.rps, summary.http.POST.rps);
+  const expressVsHttp = ratio(summary.express.GET.rps, summary.http.GET.rps);
+  out.push('');
+  out.push('Throughput ratios (data service / floor):');
+  out.push(`  GET  vs Express floor   ${f(getVsExpress)}x    vs node:http floor ${f(getVsHttp)}x`);
+  out.push(`  POST vs Express floor   ${f(postVsExpress)}x    vs node:http floor ${f(postVsHttp)}x`);
+  out.push(`  (Express floor vs node:http floor, GET: ${f(expressVsHttp)}x)`);
+  out.push('');
+  out.push(
+    `Service time at half of saturation: ${Math.round(half.rps)} GET/s (${f(half.fractionOfSaturation * 100, 0)}% of the service's saturation), ` +
+      `from the service's own Server-Timing:`,
+  );
+  out.push(
+    `  app   p50 ${f(half.appP50, 3)} ms   p90 ${f(half.appP90, 3)} ms   p99 ${f(half.appP99, 3)} ms` +
+      `   (redis p50 ${f(half.redisP50, 3)} ms, p99 ${f(half.redisP99, 3)} ms; client-side p50 ${f(half.clientP50)} ms, p99 ${f(half.clientP99)} ms)`,
+  );
+  if (half.missingServerTiming)
+    out.push(`  warning: ${half.missingServerTiming} responses had no Server-Timing`);
+  out.push('');
+  const verdict = (ok) => (ok ? 'PASS' : 'FAIL');
+  const goals = [
+    [`GET throughput >= ${GOAL_RATIO}x the Express floor`, `${f(getVsExpress)}x`, getVsExpress >= GOAL_RATIO],
+    [
+      `service time p50 <= ${GOAL_P50_MS} ms at half saturation`,
+      `${f(half.appP50, 3)} ms`,
+      half.appP50 <= GOAL_P50_MS,
+    ],
+    [
+      `service time p99 <= ${GOAL_P99_MS} ms at half saturation`,
+      `${f(half.appP99, 3)} ms`,
+      half.appP99 <= GOAL_P99_MS,
+    ],
+  ];
+  out.push('Goals:');
+  for (const [goal, value, ok] of goals) out.push(`  ${verdict(ok)}  ${goal}: ${value}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  if (opts.json) {
+    fs.writeFileSync(
+      opts.json,
+      `${JSON.stringify(
+        {
+          when: new Date().toISOString(),
+          machine: {
+            cores: os.cpus().length,
+            model: os.cpus()[0].model.trim(),
+            node: process.version,
+            loadavg: os.loadavg(),
+          },
+          options: opts,
+          summary,
+          ratios: { getVsExpress, postVsExpress, getVsHttp, postVsHttp, expressVsHttp },
+          halfSaturation: half,
+          goals: goals.map(([goal, value, ok]) => ({ goal, value, pass: ok })),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    log(`figures written to ${opts.json}`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`bench:service: ${err.message}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { parseWrk, binPercentile, parseArgs };
