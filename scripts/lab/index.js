@@ -101,7 +101,7 @@ function fingerprint(opts) {
 }
 
 /** Stops every recorded process of the lab in labDir, router first. */
-async function stopAll(labDir, log = noop) {
+async function stopAll(labDir, log = noop, { timeoutMs = 15000 } = {}) {
   const records = listRecords(labDir);
   const rank = (r) => {
     const role = r.role || r.name.replace(/-\d+$/, '').replace('data-service', 'service');
@@ -111,7 +111,7 @@ async function stopAll(labDir, log = noop) {
   const stopped = [];
   for (let level = 0; level <= STOP_ORDER.length; level++) {
     const batch = records.filter((r) => rank(r) === level);
-    const results = await Promise.all(batch.map((r) => stopRecorded(labDir, r)));
+    const results = await Promise.all(batch.map((r) => stopRecorded(labDir, r, { timeoutMs })));
     batch.forEach((r, i) => {
       stopped.push({ name: r.name, pid: r.pid, result: results[i] });
       const how = {
@@ -281,7 +281,13 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         url,
         backend,
       })),
-      certs: { labCA: certs.labCA, serviceCA: certs.serviceCA, dir: certs.dir },
+      certs: {
+        labCA: certs.labCA,
+        serviceCA: certs.serviceCA,
+        dir: certs.dir,
+        serviceCert: certs.serviceCert,
+        serviceKey: certs.serviceKey,
+      },
       instances: instances.map((i) => ({
         name: i.name,
         pid: records[i.name].pid,
@@ -298,6 +304,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       },
       placement,
       drainDelayMs: opts.drainDelayMs,
+      logLevel: opts.logLevel,
       options: fingerprint(opts),
       openshiftDefaults: OPENSHIFT_DEFAULTS,
     };
@@ -309,7 +316,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         ? 'Interrupted: stopping what was started'
         : 'Start-up failed: stopping what was started',
     );
-    await stopAll(labDir, log);
+    await stopAll(labDir, log, { timeoutMs: opts.drainDelayMs + 10000 });
     removeLabState(labDir);
     throw err;
   }
@@ -317,11 +324,63 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
 
 /** Stops exactly what lab:up started (by pid file and record), even if some already died. */
 async function down({ env = process.env, log = console.log } = {}) {
-  const { labDir } = resolveLabOptions(env);
-  const stopped = await stopAll(labDir, log);
+  const { labDir, drainDelayMs } = resolveLabOptions(env);
+  const state = readLabState(labDir);
+  // A draining instance keeps serving for its drain delay before it exits: wait that long.
+  const stopped = await stopAll(labDir, log, {
+    timeoutMs: (state ? state.drainDelayMs : drainDelayMs) + 10000,
+  });
   removeLabState(labDir);
   fs.rmSync(routerPaths(labDir).runDir, { recursive: true, force: true });
   return { labDir, stopped };
+}
+
+/** The router's view of one instance: the status of its server in each of the four backends. */
+async function instanceServerStates(state, instance) {
+  const ports = [`:${instance.port}`, `:${instance.tlsPort}`];
+  const servers = await backendServers(state.router.statsPort, state.routes);
+  return servers.filter((s) => ports.some((p) => s.server.endsWith(p))).map((s) => s.status);
+}
+
+/**
+ * A rolling restart, like `oc rollout restart deployment/data-service`: one instance at a time,
+ * SIGTERM (it turns unready, the router takes it out, it drains and exits), start it again on
+ * the same ports, and wait until the router has it UP in every backend before the next one.
+ */
+async function rollout({ env = process.env, log = console.log, signal } = {}) {
+  const { labDir } = resolveLabOptions(env);
+  const state = readLabState(labDir);
+  if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
+  for (const [i, instance] of state.instances.entries()) {
+    throwIfAborted(signal);
+    const record = listRecords(labDir).find((r) => r.name === instance.name);
+    const begin = Date.now();
+    log(`• ${instance.name}: SIGTERM; it answers /readyz 503 and keeps serving ${state.drainDelayMs} ms`);
+    if (record) await stopRecorded(labDir, record, { timeoutMs: state.drainDelayMs + 10000 });
+    log(
+      `  exited after ${Date.now() - begin} ms; starting it again on :${instance.port} and :${instance.tlsPort}`,
+    );
+    const [started] = await startServices(labDir, {
+      instances: [instance],
+      redis: state.redis,
+      certs: state.certs,
+      logLevel: state.logLevel,
+      drainDelayMs: state.drainDelayMs,
+      cpus: state.placement.service,
+      signal,
+    });
+    await waitUntil(
+      async () => {
+        const statuses = await instanceServerStates(state, instance);
+        return statuses.length === state.routes.length && statuses.every((s) => s === 'UP');
+      },
+      { timeoutMs: 30000, what: `the router marking ${instance.name} UP again`, signal, intervalMs: 100 },
+    );
+    log(`  ready and back in rotation (${Date.now() - begin} ms in all)`);
+    state.instances[i] = { ...instance, pid: started.pid };
+    writeLabState(labDir, state);
+  }
+  return state;
 }
 
 /**
@@ -375,4 +434,4 @@ async function status({ env = process.env } = {}) {
   return { running, labDir, state, processes, routes, servers, leftovers: [] };
 }
 
-module.exports = { up, down, status, readLabState, resolveLabOptions };
+module.exports = { up, down, status, rollout, readLabState, resolveLabOptions };

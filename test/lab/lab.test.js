@@ -202,6 +202,29 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
     expect(out.text).toMatch(new RegExp(`data-service-1\\s+${state.instances[0].pid}\\s+ready`));
   });
 
+  test('a rolling restart (lab:rollout) under load loses no request', async () => {
+    let done = false;
+    const ca = fs.readFileSync(state.certs.labCA);
+    const loads = ['http', 'reencrypt'].map((t) =>
+      loadLoop(`${route(state, t).url}/api/whoami`, { concurrency: 4, until: () => done, maxMs: 60000, ca }),
+    );
+    try {
+      await sleep(500);
+      const rolled = await lab.rollout({ env, log: () => {} });
+      await sleep(500);
+      expect(rolled.instances.map((i) => i.pid)).not.toEqual(state.instances.map((i) => i.pid));
+      expect(lab.readLabState(env.LAB_DIR).instances).toEqual(rolled.instances);
+      state = rolled;
+    } finally {
+      done = true;
+    }
+    for (const result of await Promise.all(loads)) {
+      expect(result.failures).toEqual([]);
+      expect(Object.keys(result.byInstance).sort()).toEqual(['data-service-1', 'data-service-2']);
+    }
+    expect((await lab.status({ env })).running).toBe(true);
+  });
+
   test('a replica that gets SIGTERM under load loses no request', async () => {
     const victim = state.instances[0];
     let victimExitedAt = 0;
