@@ -15,7 +15,7 @@ import { Counter, Trend } from 'k6/metrics';
 import cells from './lib/cells.js';
 import distribution from './lib/distribution.js';
 import { envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
-import { needsInsecureTls, resolveTargets } from './lib/targets.js';
+import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
 import { REFERENCE } from './lib/reference.js';
@@ -31,7 +31,7 @@ const p95Ms = envNumber(__ENV, 'P95_MS', 50, { min: 0 });
 const mix = parseMix(envString(__ENV, 'MIX', 'add=20,update=20,select=60'));
 
 const targets = resolveTargets(__ENV);
-const route = targets.routes[routeKey];
+const route = requireRoute(targets, routeKey);
 const base = `${route.url}/api/records`;
 const JSON_HEADERS = { headers: { 'Content-Type': 'application/json' } };
 

@@ -15,7 +15,7 @@ import { Counter, Trend } from 'k6/metrics';
 import cells from './lib/cells.js';
 import distribution from './lib/distribution.js';
 import { envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
-import { needsInsecureTls, resolveTargets } from './lib/targets.js';
+import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
 
@@ -30,7 +30,7 @@ const maxErrorRate = envNumber(__ENV, 'MAX_ERROR_RATE', 0.01, { min: 0, max: 1 }
 const p99Ms = envNumber(__ENV, 'P99_MS', 1000, { min: 0 });
 
 const targets = resolveTargets(__ENV);
-const route = targets.routes[termination];
+const route = requireRoute(targets, termination);
 const url = `${route.url}/api/pages/${cells.sizeLabel(pageBytes)}`;
 const tags = cellTags();
 const close = connection === 'close';

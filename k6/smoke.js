@@ -10,7 +10,7 @@ import http from 'k6/http';
 import { check } from 'k6';
 import cells from './lib/cells.js';
 import { envString } from './lib/config.js';
-import { needsInsecureTls, resolveTargets } from './lib/targets.js';
+import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 
 const routes = envString(__ENV, 'ROUTES', cells.TERMINATIONS.join(','))
   .split(',')
@@ -21,6 +21,7 @@ for (const name of routes) {
   }
 }
 const targets = resolveTargets(__ENV);
+for (const name of routes) requireRoute(targets, name);
 
 export const options = {
   vus: 1,
@@ -36,7 +37,7 @@ const SERVICE_SEES_TLS = { http: false, edge: false, passthrough: true, reencryp
 
 export default function () {
   for (const termination of routes) {
-    const route = targets.routes[termination];
+    const route = requireRoute(targets, termination);
     const res = http.get(`${route.url}/api/whoami`, { tags: { route: termination } });
     let body = {};
     try {
@@ -58,7 +59,7 @@ export default function () {
   }
   if (routes.includes('edge')) {
     // Edge routes redirect plain HTTP to HTTPS, like insecureEdgeTerminationPolicy: Redirect.
-    const edge = targets.routes.edge;
+    const edge = requireRoute(targets, 'edge');
     const plain = edge.url.replace(/^https:/, 'http:').replace(/:\d+$/, '');
     const httpPort = envString(__ENV, 'LAB_HTTP_PORT', '9080');
     const res = http.get(`${plain}${targets.mode === 'lab' ? `:${httpPort}` : ''}/api/whoami`, {

@@ -42,9 +42,7 @@ export function resolveTargets(env) {
     if (override) {
       route = parseUrl(URL_VARS[termination], override);
     } else {
-      if (!appsDomain) {
-        throw new Error(`set APPS_DOMAIN (and NAMESPACE) or ${URL_VARS[termination]} to reach a cluster`);
-      }
+      if (!appsDomain) continue; // requireRoute() says what is missing if a script needs it
       const host = cells.routeHost(termination, namespace, appsDomain);
       const scheme = termination === 'http' ? 'http' : 'https';
       const port = mode === 'lab' ? `:${scheme === 'http' ? httpPort : httpsPort}` : '';
@@ -54,6 +52,17 @@ export function resolveTargets(env) {
     if (mode === 'lab') hosts[route.host] = address;
   }
   return { mode, appsDomain, namespace, hosts, routes };
+}
+
+/** The route of a termination, or an error that says which variable would name it. */
+export function requireRoute(targets, termination) {
+  const route = targets.routes[termination];
+  if (!route) {
+    throw new Error(
+      `no URL for the ${termination} route: set APPS_DOMAIN (and NAMESPACE) or ${URL_VARS[termination]}`,
+    );
+  }
+  return route;
 }
 
 /**

@@ -17,8 +17,11 @@ function allCells(sizes) {
   return cells;
 }
 
-/** A --cells pattern such as 'http:*:close' → a predicate; throws UsageError when malformed. */
-function cellMatcher(pattern) {
+/**
+ * A --cells pattern such as 'http:*:close' → a predicate; throws UsageError when malformed.
+ * `sizes` are what '*' stands for in the size part.
+ */
+function cellMatcher(pattern, sizes = []) {
   const parts = pattern.split(':');
   if (parts.length !== 3) {
     throw new UsageError(`--cells: '${pattern}' must be termination:size:connection, e.g. edge:1k:keepalive`);
@@ -38,9 +41,11 @@ function cellMatcher(pattern) {
       throw new UsageError(`--cells: '${pattern}': ${err.message}`);
     }
   }
+  // A '*' size means the run's sizes (--sizes), not every size some other pattern names.
+  const sizeBytes = sizes.map(parseSize);
   return (cell) =>
     (t === '*' || cell.termination === t) &&
-    (bytes === null || cell.pageSize === bytes) &&
+    (bytes === null ? sizeBytes.includes(cell.pageSize) : cell.pageSize === bytes) &&
     (c === '*' || cell.connection === c);
 }
 
@@ -50,7 +55,7 @@ function cellMatcher(pattern) {
  */
 function planCells({ sizes, cells: patterns }) {
   if (!patterns) return allCells(sizes);
-  const matchers = patterns.map(cellMatcher);
+  const matchers = patterns.map((p) => cellMatcher(p, sizes));
   const extraSizes = patterns
     .map((p) => p.split(':')[1])
     .filter((s) => s !== '*')

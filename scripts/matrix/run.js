@@ -265,7 +265,8 @@ function describeCell(cell) {
     flags.push(`wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (gap > 10 %)' : ''}`);
   }
   const err = cell.errorRate ? `${(cell.errorRate * 100).toFixed(2)} % errors` : 'no errors';
-  return `${cell.name.padEnd(26)} ${String(Math.round(cell.rps)).padStart(7)} rps  p99 ${cell.p99 ?? '-'} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
+  const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
+  return `${cell.name.padEnd(26)} ${String(Math.round(cell.rps)).padStart(7)} rps  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }
 
 module.exports = { runMatrix, resolveTarget, runId, describeCell };

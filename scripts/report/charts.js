@@ -30,7 +30,7 @@ function formatTick(v) {
  * rows: [{ label, bars: [{ value, color, text?, hatched? }], note? }]; bars of a row are drawn
  * side by side (grouped). Returns an <svg> string.
  */
-function barChart({ title, unit, rows, width = 760, barHeight = 14, labelWidth = 190, legend = [] }) {
+function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth = 190, legend = [] }) {
   const perRow = Math.max(1, ...rows.map((r) => r.bars.length));
   const rowHeight = perRow * barHeight + 10;
   const perLine = Math.max(1, Math.floor((width - labelWidth) / 170));
@@ -87,6 +87,8 @@ function barChart({ title, unit, rows, width = 760, barHeight = 14, labelWidth =
   return parts.join('');
 }
 
+const ms = (v) => (v === null || v === undefined ? '–' : v < 10 ? v.toFixed(2) : v.toFixed(1));
+
 function rpsChart(results) {
   return barChart({
     title: 'Requests per second per cell (hatched: the load generator or the backend was the limit)',
@@ -117,8 +119,8 @@ function latencyChart(results) {
     rows: results.cells.map((c) => ({
       label: c.name,
       bars: [
-        { value: c.p50 || 0, color: COLORS[c.termination], text: `p50 ${c.p50} ms` },
-        { value: c.p99 || 0, color: '#bbbbbb', text: `p99 ${c.p99} ms` },
+        { value: c.p50 || 0, color: COLORS[c.termination], text: `p50 ${ms(c.p50)} ms` },
+        { value: c.p99 || 0, color: '#bbbbbb', text: `p99 ${ms(c.p99)} ms` },
       ],
     })),
     legend: [

@@ -13,8 +13,9 @@ function limitOf(cell) {
   const parts = [];
   if (cell.generator.saturated) parts.push('generator');
   if (cell.backend.saturated) parts.push('backend');
-  const limit = parts.length ? parts.join(' + ') : 'router';
-  return cell.host && cell.host.contended ? `${limit} (host busy)` : limit;
+  const contended = cell.host && cell.host.contended;
+  if (!parts.length) return contended ? 'host busy (other work)' : 'router';
+  return `${parts.join(' + ')}${contended ? ' (host busy)' : ''}`;
 }
 
 /** The main table: one row per cell. */

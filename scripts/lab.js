@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+'use strict';
+// npm run lab: the project's main job. Setup if needed, the local lab up, the router matrix, the
+// report, and the lab down again, also on failure or Ctrl-C.
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { ROOT } = require('./lib/paths');
+const { parseMatrixArgs, USAGE: MATRIX_USAGE, UsageError } = require('./matrix/options');
+
+const USAGE = `Usage: npm run lab -- [matrix options]
+
+Does everything, in order:
+  1. setup, if a tool is missing (npm run setup -- --for lab)
+  2. the local lab up (npm run lab:up): Redis, data-service instances, the HAProxy router
+  3. the router matrix (npm run matrix), all 16 default cells unless options say otherwise
+  4. the report: results/<run id>/report.html and report.md
+  5. the lab down, also when something fails or on Ctrl-C (a lab that was already running
+     before is left running)
+and prints where the report is and the matrix table. The default matrix takes about 12 minutes
+here; --quick about 2.
+
+Every option of the matrix is passed through:
+${MATRIX_USAGE.split('\n')
+  .slice(MATRIX_USAGE.split('\n').findIndex((l) => l.startsWith('Options:')) + 1)
+  .join('\n')}`;
+
+function setupIfNeeded() {
+  const setup = path.join(ROOT, 'scripts', 'setup', 'index.js');
+  const check = spawnSync(process.execPath, [setup, '--for', 'lab', '--check'], { stdio: 'ignore' });
+  if (check.status === 0) return;
+  console.log('• Setup: installing what the lab needs');
+  const run = spawnSync(process.execPath, [setup, '--for', 'lab'], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error('setup failed (see above); fix it, then run npm run lab again');
+}
+
+async function main() {
+  let opts;
+  try {
+    opts = parseMatrixArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`lab: ${err.message}`);
+    return 2;
+  }
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (opts.target !== 'lab') {
+    console.error(
+      'lab: npm run lab runs against the local lab; use npm run matrix -- --target cluster for a cluster',
+    );
+    return 2;
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (!controller.signal.aborted) console.error('\nlab: interrupted, stopping k6 and taking the lab down');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let lab;
+  let startedHere = false;
+  let exitCode = 0;
+  try {
+    setupIfNeeded();
+    // Required after setup, which may have just installed what they load.
+    lab = require('./lab/index');
+    const { runMatrix } = require('./matrix/run');
+    const { renderReport } = require('./report/index');
+    const { formatCellTable } = require('./report/tables');
+
+    const state = await lab.up({ signal: controller.signal });
+    startedHere = !state.alreadyRunning;
+    if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
+    const { dir, results } = await runMatrix(opts, { signal: controller.signal });
+    const files = renderReport(dir);
+    console.log(`\n${formatCellTable(results)}\n`);
+    console.log(`Report: ${files.html}\n        ${files.md}\nRaw k6 summaries: ${path.join(dir, 'raw')}`);
+  } catch (err) {
+    const interrupted = controller.signal.aborted || err.name === 'AbortError' || err.name === 'AbortedError';
+    console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
+    exitCode = interrupted ? 130 : 1;
+  } finally {
+    if (startedHere && lab) {
+      try {
+        await lab.down();
+      } catch (err) {
+        console.error(`lab: taking the lab down failed: ${err.message}; run npm run lab:down`);
+        exitCode = exitCode || 1;
+      }
+    }
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  return exitCode;
+}
+
+main().then((code) => {
+  process.exitCode = code;
+});

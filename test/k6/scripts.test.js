@@ -1,0 +1,88 @@
+'use strict';
+// Every k6 script parses and resolves its options in k6 itself (`k6 inspect`), with the lab
+// defaults and with a cluster target; bad input stops it with a message that names the variable.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync, spawnSync } = require('node:child_process');
+const { requireTool } = require('../../scripts/lib/tools');
+const { ROOT } = require('../../scripts/lib/paths');
+
+const K6_DIR = path.join(ROOT, 'k6');
+const scripts = fs.readdirSync(K6_DIR).filter((f) => f.endsWith('.js'));
+
+function inspect(script, env = {}) {
+  const args = ['inspect'];
+  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
+  args.push(path.join(K6_DIR, script));
+  return JSON.parse(execFileSync(requireTool('k6'), args, { encoding: 'utf8', timeout: 30000 }));
+}
+
+describe('k6 scripts', () => {
+  test('there are the three scripts', () => {
+    expect(scripts.sort()).toEqual(['data-service.js', 'router-matrix.js', 'smoke.js']);
+  });
+
+  test.each(scripts)('k6 inspect %s: lab hosts map to 127.0.0.1', (script) => {
+    const options = inspect(script);
+    expect(options.hosts['data-service-edge-router-lab.apps.lab.localhost']).toBe('127.0.0.1');
+    expect(Object.keys(options.hosts)).toHaveLength(4);
+  });
+
+  test('router-matrix: a close cell reuses no connection and verifies TLS; passthrough skips verification', () => {
+    const close = inspect('router-matrix.js', { TERMINATION: 'edge', CONNECTION: 'close', PAGE_SIZE: '4k' });
+    expect(close.noConnectionReuse).toBe(true);
+    expect(close.noVUConnectionReuse).toBe(true);
+    expect(close.insecureSkipTLSVerify).toBe(false);
+    expect(close.tags).toEqual({
+      cell: 'edge:4k:close',
+      termination: 'edge',
+      page_size: '4k',
+      connection: 'close',
+    });
+    expect(Object.keys(close.thresholds)).toEqual(
+      expect.arrayContaining(['http_req_failed', 'http_req_duration{expected_response:true}']),
+    );
+    expect(inspect('router-matrix.js', { TERMINATION: 'passthrough' }).insecureSkipTLSVerify).toBe(true);
+    const open = inspect('router-matrix.js', { RATE: '2000', MAX_VUS: '300' });
+    expect(open.scenarios.cell).toMatchObject({ executor: 'constant-arrival-rate', rate: 2000, maxVUs: 300 });
+  });
+
+  test('data-service: 5000 TPS open model by default, dropped iterations thresholded', () => {
+    const options = inspect('data-service.js');
+    expect(options.scenarios.bank).toMatchObject({
+      executor: 'constant-arrival-rate',
+      rate: 5000,
+      timeUnit: '1s',
+    });
+    expect(options.thresholds.dropped_iterations).toEqual(['count==0']);
+  });
+
+  test('a cluster target needs no hosts mapping', () => {
+    const options = inspect('smoke.js', { APPS_DOMAIN: 'apps.example.com', NAMESPACE: 'bank' });
+    expect(options.hosts).toEqual({});
+  });
+
+  test.each([
+    [
+      'router-matrix.js',
+      { TERMINATION: 'tls' },
+      /TERMINATION must be one of http, edge, passthrough, reencrypt/,
+    ],
+    ['router-matrix.js', { PAGE_SIZE: 'big' }, /page size must look like/],
+    ['router-matrix.js', { DURATION: 'forever' }, /DURATION must be a duration/],
+    ['data-service.js', { MIX: 'add=1,delete=2' }, /MIX must look like/],
+    ['smoke.js', { URL_EDGE: 'ftp://x' }, /URL_EDGE must be an http\(s\) URL/],
+    ['smoke.js', { URL_EDGE: 'https://edge.example.com' }, /no URL for the http route: set APPS_DOMAIN/],
+    [
+      'router-matrix.js',
+      { URL_EDGE: 'https://edge.example.com', TERMINATION: 'edge', RATE: 'lots' },
+      /RATE must be a whole number/,
+    ],
+  ])('%s with %j stops with a clear message', (script, env, message) => {
+    const args = ['inspect'];
+    for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
+    const run = spawnSync(requireTool('k6'), [...args, path.join(K6_DIR, script)], { encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(run.stdout + run.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,122 @@
+'use strict';
+// The matrix against a real lab (redis-server, data-service instances, HAProxy, real TLS) in a
+// temporary LAB_DIR on free ports: the whole --quick matrix, then a deliberately saturated and an
+// easy open-model cell to see the generator verdict flip on real measurements.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { ROOT } = require('../../scripts/lib/paths');
+const { isAlive } = require('../../scripts/lib/processes');
+const lab = require('../../scripts/lab/index');
+
+jest.setTimeout(300000);
+
+const labDir = fs.mkdtempSync(path.join(os.tmpdir(), 'matrix-lab-'));
+const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'matrix-out-'));
+const env = {
+  ...process.env,
+  LAB_DIR: labDir,
+  LAB_HTTP_PORT: '0',
+  LAB_HTTPS_PORT: '0',
+  LAB_STATS_PORT: '0',
+  LAB_SERVICE_BASE_PORT: '0',
+  LAB_REDIS_PORT: '0',
+};
+let state;
+
+function runMatrix(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'matrix.js'), ...args], { env });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+const readResults = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
+
+beforeAll(async () => {
+  state = await lab.up({ env, log: () => {} });
+});
+
+afterAll(async () => {
+  await lab.down({ env, log: () => {} });
+  const pids = [state.router.pid, ...state.instances.map((i) => i.pid), ...(state.redis.pids || [])];
+  expect(pids.filter(isAlive)).toEqual([]);
+  fs.rmSync(labDir, { recursive: true, force: true });
+  fs.rmSync(outRoot, { recursive: true, force: true });
+});
+
+test('--quick measures all 16 cells without errors and writes the results directory', async () => {
+  const out = path.join(outRoot, 'quick');
+  const started = Date.now();
+  const { code, output } = await runMatrix(['--quick', '--out', out]);
+  expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+  expect(Date.now() - started).toBeLessThan(240000); // 2 minutes on an idle machine; margin for a busy one
+  expect(output).toMatch(/\[cell 16\/16\]/);
+
+  const results = readResults(out);
+  expect(results.complete).toBe(true);
+  expect(results.cells.map((c) => c.name).sort()).toHaveLength(16);
+  for (const cell of results.cells) {
+    expect({ cell: cell.name, errorRate: cell.errorRate, errors: cell.errors }).toEqual({
+      cell: cell.name,
+      errorRate: 0,
+      errors: {},
+    });
+    expect(cell.rps).toBeGreaterThan(20);
+    expect(cell.p50).toBeGreaterThan(0);
+    expect(cell.p99).toBeGreaterThanOrEqual(cell.p50);
+    expect(cell.serviceTimeMs.p50).toBeGreaterThanOrEqual(0);
+    expect(typeof cell.generator.saturated).toBe('boolean');
+    expect(cell.generator.k6CpuCores).toBeGreaterThan(0);
+    expect(cell.router.cpuCores).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(out, cell.raw[0]))).toBe(true);
+  }
+  // A close cell over TLS does a full handshake per request; keep-alive amortises it away.
+  const close = results.cells.find((c) => c.name === 'edge:1k:close');
+  const keep = results.cells.find((c) => c.name === 'edge:1k:keepalive');
+  expect(close.decomposition.tlsHandshakeMs.p50).toBeGreaterThan(0);
+  expect(keep.decomposition.tlsHandshakeMs.p50).toBe(0);
+  expect(results.environment).toMatchObject({
+    cores: os.cpus().length,
+    router: { threads: state.router.threads },
+  });
+  expect(results.environment.k6).toMatch(/^1\./);
+  expect(results.reference.tables).toHaveLength(3);
+  expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('| passthrough:4k:close |');
+  expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<svg');
+});
+
+test('the generator verdict: a rate k6 cannot reach is flagged, an easy one is not', async () => {
+  const hard = path.join(outRoot, 'hard');
+  const easy = path.join(outRoot, 'easy');
+  // 5 VUs cannot start 50000 requests/s: iterations are dropped and every VU is busy.
+  const common = [
+    '--cells',
+    'http:1k:keepalive',
+    '--duration',
+    '3',
+    '--warmup',
+    '0',
+    '--samples',
+    '1',
+    '--no-report',
+  ];
+  expect(
+    (await runMatrix([...common, '--rate', '50000', '--vus', '5', '--max-vus', '5', '--out', hard])).code,
+  ).toBe(0);
+  expect(
+    (await runMatrix([...common, '--rate', '50', '--vus', '5', '--max-vus', '20', '--out', easy])).code,
+  ).toBe(0);
+  const [hardCell] = readResults(hard).cells;
+  const [easyCell] = readResults(easy).cells;
+  expect(hardCell.generator.saturated).toBe(true);
+  expect(hardCell.generator.droppedIterations).toBeGreaterThan(0);
+  expect(hardCell.generator.reasons.join(' ')).toMatch(/iterations dropped/);
+  expect(easyCell.generator.droppedIterations).toBe(0);
+  expect(easyCell.generator.saturated).toBe(false);
+  expect(easyCell.rps).toBeGreaterThan(40);
+});

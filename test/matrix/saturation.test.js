@@ -1,0 +1,169 @@
+'use strict';
+const {
+  generatorVerdict,
+  backendVerdict,
+  hostVerdict,
+  withCrossCheck,
+} = require('../../scripts/matrix/saturation');
+const { buildCellResult, applyBackendVerdicts } = require('../../scripts/matrix/cell-result');
+
+describe('load generator saturation', () => {
+  const easy = {
+    k6CpuCores: 0.3,
+    k6AllowedCores: 2,
+    hostBusyFraction: 0.4,
+    hostCores: 2,
+    droppedIterations: 0,
+    executor: 'constant-vus',
+    vusMax: 32,
+    maxVus: 32,
+  };
+
+  test('an easy cell is not flagged', () => {
+    expect(generatorVerdict(easy)).toEqual({ saturated: false, reasons: [] });
+  });
+
+  test('k6 near the cores it may use', () => {
+    const v = generatorVerdict({ ...easy, k6CpuCores: 1.8, hostBusyFraction: 0.95 });
+    expect(v.saturated).toBe(true);
+    expect(v.reasons[0]).toMatch(/k6 used 1\.80 of the 2 cores/);
+  });
+
+  test('a full host where k6 takes the biggest share', () => {
+    const v = generatorVerdict({ ...easy, k6CpuCores: 1.1, hostBusyFraction: 0.99 });
+    expect(v.saturated).toBe(true);
+    expect(v.reasons[0]).toMatch(/99 % busy and k6 used 1\.10 cores/);
+  });
+
+  test('a full host where k6 is a bystander is not the generator', () => {
+    expect(generatorVerdict({ ...easy, k6CpuCores: 0.3, hostBusyFraction: 0.99 }).saturated).toBe(false);
+  });
+
+  test('dropped iterations and exhausted VUs in the open model', () => {
+    const v = generatorVerdict({
+      ...easy,
+      executor: 'constant-arrival-rate',
+      droppedIterations: 120,
+      vusMax: 500,
+      maxVus: 500,
+    });
+    expect(v.reasons).toEqual([
+      expect.stringMatching(/120 iterations dropped/),
+      expect.stringMatching(/all 500 VUs were in use/),
+    ]);
+  });
+
+  test('the wrk cross-check marks k6 as the limit only when wrk got clearly more', () => {
+    const base = { saturated: false, reasons: [] };
+    expect(withCrossCheck(base, { rps: 20000, gap: 0.5, flagged: true }).reasons[0]).toMatch(/wrk got 20000/);
+    expect(withCrossCheck(base, { rps: 10500, gap: 0.05, flagged: false }).saturated).toBe(false);
+    expect(withCrossCheck(base, { rps: 8000, gap: -0.25, flagged: true }).saturated).toBe(false);
+    expect(withCrossCheck(base, { skipped: 'passthrough' })).toBe(base);
+  });
+});
+
+describe('backend saturation', () => {
+  test('an instance near one core', () => {
+    const v = backendVerdict({ instances: [{ name: 'data-service-1', cpuCores: 0.97 }] });
+    expect(v.saturated).toBe(true);
+    expect(v.reasons[0]).toMatch(/data-service-1 used 0\.97 core/);
+  });
+
+  test('service time rising against the lightest cell, with a floor against noise', () => {
+    expect(backendVerdict({ instances: [], serviceP50Ms: 1.2, baselineServiceP50Ms: 0.1 }).saturated).toBe(
+      true,
+    );
+    // Doubling from 0.01 to 0.03 ms is noise, not a saturated service.
+    expect(backendVerdict({ instances: [], serviceP50Ms: 0.03, baselineServiceP50Ms: 0.01 }).saturated).toBe(
+      false,
+    );
+    expect(
+      backendVerdict({
+        instances: [{ name: 'a', cpuCores: 0.3 }],
+        serviceP50Ms: 0.1,
+        baselineServiceP50Ms: 0.1,
+      }),
+    ).toEqual({
+      saturated: false,
+      reasons: [],
+    });
+  });
+});
+
+describe('host contention', () => {
+  test('other work on a busy host is called out', () => {
+    const v = hostVerdict({ hostBusyFraction: 1, hostCores: 2, labCpuCores: 0.8 });
+    expect(v.contended).toBe(true);
+    expect(v.otherCpuCores).toBeCloseTo(1.2);
+    expect(hostVerdict({ hostBusyFraction: 1, hostCores: 2, labCpuCores: 1.9 }).contended).toBe(false);
+    expect(hostVerdict({ hostBusyFraction: 0.5, hostCores: 2, labCpuCores: 0.1 }).contended).toBe(false);
+  });
+});
+
+describe('a cell result from raw samples', () => {
+  function sample({ rps, seconds = 2, k6Cores, serviceP50, failed = 0, status0 = 0 }) {
+    const count = Math.round(rps * seconds);
+    const trend = (v) => ({
+      count,
+      avg: v,
+      min: v / 2,
+      max: v * 4,
+      med: v,
+      'p(50)': v,
+      'p(90)': v * 2,
+      'p(99)': v * 3,
+    });
+    return {
+      k6AllowedCores: 2,
+      cpu: {
+        cores: { k6: k6Cores, router: 0.5, 'data-service-1': 0.2 },
+        hostBusyFraction: 0.5,
+        hostCores: 2,
+      },
+      summary: {
+        state: { testRunDurationMs: seconds * 1000 },
+        metrics: {
+          http_reqs: { values: { count, rate: rps } },
+          http_req_failed: { values: { rate: failed / count, passes: failed, fails: count - failed } },
+          request_total: { values: trend(2) },
+          'http_req_duration{expected_response:true}': { values: trend(1.5) },
+          service_time: { values: trend(serviceP50) },
+          errors_status_0: { values: { count: status0 } },
+          errors_status_502: { values: { count: 0 } },
+          vus_max: { values: { max: 32 } },
+        },
+      },
+    };
+  }
+
+  test('rates, errors by status and verdicts', () => {
+    const cell = { name: 'edge:1k:keepalive', termination: 'edge', pageSize: 1024, connection: 'keepalive' };
+    const result = buildCellResult(
+      cell,
+      [sample({ rps: 1000, k6Cores: 1.9, serviceP50: 0.1, failed: 4, status0: 4 })],
+      {
+        instanceNames: ['data-service-1'],
+        executor: 'constant-vus',
+        maxVus: 32,
+      },
+    );
+    expect(result.rps).toBe(1000);
+    expect(result.errorRate).toBeCloseTo(0.002);
+    expect(result.errors).toEqual({ 0: 4 });
+    expect(result.generator.saturated).toBe(true);
+    expect(result.p50).toBeCloseTo(2, 1);
+
+    const heavy = buildCellResult(
+      { ...cell, name: 'edge:4k:close' },
+      [sample({ rps: 300, k6Cores: 0.2, serviceP50: 1.5 })],
+      {
+        instanceNames: ['data-service-1'],
+      },
+    );
+    const [light, loaded] = applyBackendVerdicts([result, heavy]);
+    expect(light.backend.saturated).toBe(false);
+    expect(loaded.backend.saturated).toBe(true);
+    expect(loaded.backend.reasons[0]).toMatch(/lightest cell \(edge:1k:keepalive\)/);
+    expect(loaded.generator.saturated).toBe(false);
+  });
+});
