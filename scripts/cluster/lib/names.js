@@ -1,0 +1,20 @@
+'use strict';
+// Names the deploy scripts and the tests share with the manifests (DESIGN.md).
+
+module.exports = {
+  /** The project the docs use; the scripts default to the current one (Developer Sandbox). */
+  DEFAULT_NAMESPACE: 'router-lab',
+  APP: 'data-service',
+  /** Created by scripts/cluster/deploy.js with a random password, never committed. */
+  REDIS_SECRET: 'redis-auth',
+  REDIS_SECRET_KEY: 'password',
+  /** Created by the service CA operator from the Service's serving-cert annotation. */
+  SERVING_CERT_SECRET: 'data-service-tls',
+  TERMINATIONS: ['http', 'edge', 'passthrough', 'reencrypt'],
+  routeName: (termination) => `data-service-${termination}`,
+  REDIS_CLUSTER_JOB: 'redis-cluster-form',
+  TESTRUN: 'router-matrix',
+  RESULTS_PVC: 'k6-results',
+  INGRESS_CONTROLLER: 'router-lab',
+  SHARD_LABEL: 'router-lab.io/shard',
+};
