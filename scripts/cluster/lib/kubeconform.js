@@ -20,7 +20,15 @@ function validateAll(texts) {
       files[name] = path.join(dir, `${i}.yaml`);
       fs.writeFileSync(files[name], texts[name]);
     });
-    const args = ['-strict', '-summary', '-verbose', '-output', 'json', '-kubernetes-version', KUBERNETES_SCHEMA_VERSION];
+    const args = [
+      '-strict',
+      '-summary',
+      '-verbose',
+      '-output',
+      'json',
+      '-kubernetes-version',
+      KUBERNETES_SCHEMA_VERSION,
+    ];
     for (const location of schemaLocations()) args.push('-schema-location', location);
     const r = spawnSync(requireTool('kubeconform'), [...args, ...Object.values(files)], {
       encoding: 'utf8',
@@ -30,7 +38,9 @@ function validateAll(texts) {
     try {
       report = JSON.parse(r.stdout);
     } catch {
-      throw new Error(`kubeconform gave no JSON report (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`);
+      throw new Error(
+        `kubeconform gave no JSON report (exit ${r.status}): ${(r.stderr || r.stdout || '').trim()}`,
+      );
     }
     const results = {};
     for (const [name, file] of Object.entries(files)) {

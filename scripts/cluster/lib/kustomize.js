@@ -41,11 +41,12 @@ function buildObjects(dir) {
 }
 
 /**
- * A temporary kustomization: `overlay` plus `components`, optionally with a name prefix or suffix.
+ * A temporary kustomization: `overlay` plus `components`, optionally with a name prefix or suffix
+ * and extra `patches` (Kustomize patch entries: { target, patch }).
  * No namespace field: it would also move the IngressController out of openshift-ingress-operator;
  * `oc apply -n` chooses the project instead. Returns its directory and a cleanup function.
  */
-function compose({ overlay, components = [], namePrefix, nameSuffix }) {
+function compose({ overlay, components = [], namePrefix, nameSuffix, patches = [] }) {
   if (!OVERLAYS.includes(overlay)) {
     throw new Error(`unknown overlay '${overlay}': choose one of ${OVERLAYS.join(', ')}`);
   }
@@ -62,6 +63,7 @@ function compose({ overlay, components = [], namePrefix, nameSuffix }) {
     ...(nameSuffix ? { nameSuffix } : {}),
     resources: [rel(overlayDir(overlay))],
     ...(components.length ? { components: components.map((c) => rel(componentDir(c))) } : {}),
+    ...(patches.length ? { patches } : {}),
   };
   fs.writeFileSync(path.join(dir, 'kustomization.yaml'), yaml.dump(doc));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
