@@ -3,7 +3,7 @@
 // the matrix runner use these; options come from LAB_* knobs in `env` (default process.env).
 const fs = require('node:fs');
 const path = require('node:path');
-const { freePort, freePorts, isListening } = require('../lib/ports');
+const { freePort, freePorts, isListening, sleep } = require('../lib/ports');
 const { resolveLabOptions, portKnob, OPENSHIFT_DEFAULTS } = require('./options');
 const { describePlacement } = require('./placement');
 const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
@@ -356,10 +356,25 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
     const record = listRecords(labDir).find((r) => r.name === instance.name);
     const begin = Date.now();
     log(`• ${instance.name}: SIGTERM; it answers /readyz 503 and keeps serving ${state.drainDelayMs} ms`);
-    if (record) await stopRecorded(labDir, record, { timeoutMs: state.drainDelayMs + 10000 });
+    // Watch the router while the instance drains: did it leave the rotation before it exited?
+    let outAt = null;
+    let exited = !record;
+    const stopping = record
+      ? stopRecorded(labDir, record, { timeoutMs: state.drainDelayMs + 10000 }).finally(() => (exited = true))
+      : Promise.resolve();
+    while (!exited && outAt === null) {
+      const statuses = await instanceServerStates(state, instance).catch(() => []);
+      if (statuses.length && statuses.every((st) => st.startsWith('DOWN'))) outAt = Date.now();
+      else await sleep(100);
+    }
+    await stopping;
     log(
-      `  exited after ${Date.now() - begin} ms; starting it again on :${instance.port} and :${instance.tlsPort}`,
+      outAt === null
+        ? `  exited after ${Date.now() - begin} ms, BEFORE the router took it out of rotation: ` +
+            `requests sent to it meanwhile may have failed (LAB_DRAIN_DELAY_MS is too short)`
+        : `  out of rotation after ${outAt - begin} ms, exited after ${Date.now() - begin} ms`,
     );
+    log(`  starting it again on :${instance.port} and :${instance.tlsPort}`);
     const [started] = await startServices(labDir, {
       instances: [instance],
       redis: state.redis,
@@ -369,10 +384,15 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
       cpus: state.placement.service,
       signal,
     });
+    if (outAt === null) {
+      // The router never marked it DOWN, so "UP" below would be stale: let a full round of
+      // checks (rise 2) reach the new process first.
+      await sleep(2 * state.router.checkIntervalMs);
+    }
     await waitUntil(
       async () => {
         const statuses = await instanceServerStates(state, instance);
-        return statuses.length === state.routes.length && statuses.every((s) => s === 'UP');
+        return statuses.length === state.routes.length && statuses.every((st) => st === 'UP');
       },
       { timeoutMs: 30000, what: `the router marking ${instance.name} UP again`, signal, intervalMs: 100 },
     );
