@@ -79,22 +79,29 @@ function startCpuMonitor(pids, { intervalMs = 250, trimMs = 500 } = {}) {
       take();
     },
     result() {
-      const last = samples[samples.length - 1];
-      let from = samples.find((s) => s.t >= samples[0].t + trimMs) || samples[0];
-      let to = [...samples].reverse().find((s) => s.t <= last.t - trimMs) || last;
-      if (to.t - from.t < 500) [from, to] = [samples[0], last];
-      const seconds = (to.t - from.t) / 1000;
+      // Each process is measured over its own window: the one that exited (k6) has no reading
+      // in the last sample.
+      const window = (readable) => {
+        const list = samples.filter(readable);
+        if (list.length < 2) return null;
+        const first = list[0];
+        const last = list[list.length - 1];
+        let from = list.find((x) => x.t >= first.t + trimMs) || first;
+        let to = [...list].reverse().find((x) => x.t <= last.t - trimMs) || last;
+        if (to.t - from.t < 500) [from, to] = [first, last];
+        return to.t > from.t ? { from, to, seconds: (to.t - from.t) / 1000 } : null;
+      };
       const cores = {};
       for (const name of Object.keys(pids)) {
-        const a = from.procs[name];
-        const b = to.procs[name];
-        cores[name] = a === null || b === null || seconds <= 0 ? null : (b - a) / seconds;
+        const w = window((x) => x.procs[name] !== null);
+        cores[name] = w ? (w.to.procs[name] - w.from.procs[name]) / w.seconds : null;
       }
+      const hw = window((x) => x.host !== null);
       let hostBusyFraction = null;
-      if (from.host && to.host && to.host.total > from.host.total) {
-        hostBusyFraction = (to.host.busy - from.host.busy) / (to.host.total - from.host.total);
+      if (hw && hw.to.host.total > hw.from.host.total) {
+        hostBusyFraction = (hw.to.host.busy - hw.from.host.busy) / (hw.to.host.total - hw.from.host.total);
       }
-      return { seconds, cores, hostBusyFraction, hostCores: os.cpus().length };
+      return { seconds: hw ? hw.seconds : 0, cores, hostBusyFraction, hostCores: os.cpus().length };
     },
   };
 }

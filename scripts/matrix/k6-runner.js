@@ -43,7 +43,8 @@ function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
   if (opts.rate) env.RATE = String(opts.rate);
   if (opts.maxVus) env.MAX_VUS = String(opts.maxVus);
   if (summaryPath) env.SUMMARY_PATH = summaryPath;
-  const args = ['run', '--quiet', '--no-color'];
+  // --address '': no REST API listener, so cells never fight over port 6565 with another k6.
+  const args = ['run', '--quiet', '--no-color', '--address', ''];
   for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
   args.push(SCRIPT);
   return args;
@@ -70,10 +71,13 @@ function runK6Sample({
   if (target.caFile) env.SSL_CERT_FILE = target.caFile;
   if (dashboard) {
     fs.mkdirSync(path.dirname(dashboard), { recursive: true });
+    // No listener (port -1); a period short enough that a short sample still has data points
+    // (with the default 10 s period, a sample under 10 s exports nothing).
     Object.assign(env, {
       K6_WEB_DASHBOARD: 'true',
       K6_WEB_DASHBOARD_EXPORT: dashboard,
       K6_WEB_DASHBOARD_PORT: '-1',
+      K6_WEB_DASHBOARD_PERIOD: `${Math.max(1, Math.round(durationSeconds / 10))}s`,
     });
   }
   const [file, argv] = cpus ? ['taskset', ['-c', cpus, k6, ...args]] : [k6, args];

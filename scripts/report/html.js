@@ -91,6 +91,13 @@ function renderHtml(results) {
   const saturation = t.saturationRows(results);
   if (saturation.rows.length)
     parts.push('<h3>Why a cell is marked</h3>', table(saturation, { wrapLast: true }));
+  const dashboards = results.cells.flatMap((c) => (c.dashboards || []).map((file) => [c.name, file]));
+  if (dashboards.length) {
+    parts.push('<h3>k6 web dashboards</h3><ul>');
+    for (const [name, file] of dashboards)
+      parts.push(`<li><a href="${escape(file)}">${escape(name)}: ${escape(file)}</a></li>`);
+    parts.push('</ul>');
+  }
   parts.push('<h2>Where the time goes (p50, ms)</h2>');
   parts.push(
     '<p><em>waiting</em> is the time to first byte after the request was sent; <em>service</em> is what the data service reported ' +
