@@ -83,6 +83,8 @@ function runK6Sample({
   const [file, argv] = cpus ? ['taskset', ['-c', cpus, k6, ...args]] : [k6, args];
   const started = Date.now();
   return new Promise((resolve, reject) => {
+    if (signal && signal.aborted)
+      return reject(Object.assign(new Error('interrupted'), { name: 'AbortError' }));
     const child = spawn(file, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const keep = (chunk) => {

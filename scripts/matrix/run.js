@@ -6,7 +6,6 @@ const path = require('node:path');
 const { RESULTS_DIR, labDir: defaultLabDir } = require('../lib/paths');
 const { requireTool, findTool } = require('../lib/tools');
 const { isAlive } = require('../lib/processes');
-const { sleep } = require('../lib/ports');
 const { readLabState } = require('../lab/state');
 const { TERMINATIONS, routeHost } = require('../../k6/lib/cells');
 const REFERENCE = require('../../k6/lib/reference.json');
@@ -83,6 +82,30 @@ function resolveTarget(opts, env = process.env) {
     },
     lab: null,
   };
+}
+
+function abortError() {
+  return Object.assign(new Error('interrupted'), { name: 'AbortError' });
+}
+
+function throwIfAborted(signal) {
+  if (signal && signal.aborted) throw abortError();
+}
+
+/** A pause that ends early (with AbortError) when the run is interrupted. */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      if (signal) signal.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(timer);
+      reject(abortError());
+    }
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function safeName(cellName) {
@@ -178,6 +201,7 @@ async function runMatrix(
 
   try {
     for (const [index, cell] of cells.entries()) {
+      throwIfAborted(signal);
       if (opts.warmup > 0) {
         progress.update(index, cell.name, 'warm-up');
         await runK6Sample({
@@ -192,6 +216,7 @@ async function runMatrix(
       }
       const samples = [];
       for (let s = 1; s <= opts.samples; s++) {
+        throwIfAborted(signal);
         progress.update(index, cell.name, `sample ${s}/${opts.samples}`);
         const rawFile = path.join('raw', `${safeName(cell.name)}-${s}.json`);
         const dashboard = opts.dashboard
@@ -227,7 +252,7 @@ async function runMatrix(
       progress.cellDone(index, describeCell(result));
       if (opts.cooldown > 0 && index < cells.length - 1) {
         progress.update(index + 1, cells[index + 1].name, 'cool-down');
-        await sleep(opts.cooldown * 1000);
+        await pause(opts.cooldown * 1000, signal);
       }
     }
     results.complete = true;
