@@ -27,7 +27,9 @@ function k6Files(dir = K6_DIR) {
 /** The relative files a script imports or open()s, resolved from its own folder. */
 function dependencies(file) {
   const text = fs.readFileSync(path.join(K6_DIR, file), 'utf8');
-  const refs = [...text.matchAll(/(?:\bfrom\s+|\bimport\s+|\bopen\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  const refs = [...text.matchAll(/(?:\bfrom\s+|\bimport\s+|\bopen\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
+    (m) => m[1],
+  );
   return refs.map((r) => path.posix.normalize(path.posix.join(path.posix.dirname(file), r)));
 }
 

@@ -16,15 +16,28 @@ const failures = (report) => report.resources.filter((r) => r.status !== 'status
 
 test('every overlay, every component and the prefixed fixture validate strictly', () => {
   const kinds = new Set();
-  const reports = validateAll(Object.fromEntries(Object.entries(builds).map(([name, objects]) => [name, toYaml(objects)])));
+  const reports = validateAll(
+    Object.fromEntries(Object.entries(builds).map(([name, objects]) => [name, toYaml(objects)])),
+  );
   for (const [name, objects] of Object.entries(builds)) {
     const report = reports[name];
     expect({ build: name, failures: failures(report) }).toEqual({ build: name, failures: [] });
-    expect({ build: name, ok: report.ok, valid: report.summary.valid }).toEqual({ build: name, ok: true, valid: objects.length });
+    expect({ build: name, ok: report.ok, valid: report.summary.valid }).toEqual({
+      build: name,
+      ok: true,
+      valid: objects.length,
+    });
     for (const o of objects) kinds.add(o.kind);
   }
   // The schemas that do not come with Kubernetes were all exercised.
-  for (const kind of ['Route', 'IngressController', 'BuildConfig', 'ImageStream', 'ServiceMonitor', 'TestRun']) {
+  for (const kind of [
+    'Route',
+    'IngressController',
+    'BuildConfig',
+    'ImageStream',
+    'ServiceMonitor',
+    'TestRun',
+  ]) {
     expect(kinds).toContain(kind);
   }
 }, 180000);
@@ -56,14 +69,21 @@ describe('the check can fail', () => {
   });
 
   test('a TestRun without parallelism is rejected by the project-written schema', () => {
-    const tr = { apiVersion: 'k6.io/v1alpha1', kind: 'TestRun', metadata: { name: 't' }, spec: { script: { localFile: '/x.js' } } };
+    const tr = {
+      apiVersion: 'k6.io/v1alpha1',
+      kind: 'TestRun',
+      metadata: { name: 't' },
+      spec: { script: { localFile: '/x.js' } },
+    };
     expect(validate(yaml.dump(tr)).ok).toBe(false);
     tr.spec.parallelism = 2;
     expect(validate(yaml.dump(tr)).ok).toBe(true);
   });
 
   test('a kind with no schema is an error, not skipped', () => {
-    const report = validate(yaml.dump({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }));
+    const report = validate(
+      yaml.dump({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }),
+    );
     expect(report.ok).toBe(false);
     expect(failures(report)[0].msg).toMatch(/could not find schema/);
   });

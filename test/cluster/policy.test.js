@@ -29,16 +29,21 @@ describe('security: every container runs under restricted-v2', () => {
         for (const field of ['runAsUser', 'runAsGroup', 'fsGroup']) {
           if (field in pod) problems.push(`${where}: pod sets ${field} (restricted-v2 assigns it)`);
         }
-        if (spec.hostNetwork || spec.hostPID || spec.hostIPC) problems.push(`${where}: uses a host namespace`);
-        for (const v of spec.volumes || []) if (v.hostPath) problems.push(`${where}: hostPath volume ${v.name}`);
+        if (spec.hostNetwork || spec.hostPID || spec.hostIPC)
+          problems.push(`${where}: uses a host namespace`);
+        for (const v of spec.volumes || [])
+          if (v.hostPath) problems.push(`${where}: hostPath volume ${v.name}`);
         for (const c of [...(spec.initContainers || []), ...spec.containers]) {
           const sc = c.securityContext || {};
           const cw = `${where} container ${c.name}`;
-          if (sc.allowPrivilegeEscalation !== false) problems.push(`${cw}: allowPrivilegeEscalation is not false`);
-          if (!(sc.capabilities && (sc.capabilities.drop || []).includes('ALL'))) problems.push(`${cw}: does not drop ALL`);
+          if (sc.allowPrivilegeEscalation !== false)
+            problems.push(`${cw}: allowPrivilegeEscalation is not false`);
+          if (!(sc.capabilities && (sc.capabilities.drop || []).includes('ALL')))
+            problems.push(`${cw}: does not drop ALL`);
           if (sc.capabilities && sc.capabilities.add) problems.push(`${cw}: adds capabilities`);
           if (sc.privileged) problems.push(`${cw}: privileged`);
-          if (sc.runAsNonRoot !== true && pod.runAsNonRoot !== true) problems.push(`${cw}: runAsNonRoot not set`);
+          if (sc.runAsNonRoot !== true && pod.runAsNonRoot !== true)
+            problems.push(`${cw}: runAsNonRoot not set`);
           const seccomp = (sc.seccompProfile || pod.seccompProfile || {}).type;
           if (seccomp !== 'RuntimeDefault') problems.push(`${cw}: seccomp is ${seccomp}, not RuntimeDefault`);
           if ('runAsUser' in sc || 'runAsGroup' in sc) problems.push(`${cw}: sets runAsUser/runAsGroup`);
@@ -53,12 +58,19 @@ describe('security: every container runs under restricted-v2', () => {
 
   test('the Redis password is never in the manifests: no Secret objects, no literal password', () => {
     each((objects, build) => {
-      expect({ build, secrets: ofKind(objects, 'Secret').map((s) => s.metadata.name) }).toEqual({ build, secrets: [] });
+      expect({ build, secrets: ofKind(objects, 'Secret').map((s) => s.metadata.name) }).toEqual({
+        build,
+        secrets: [],
+      });
       for (const { owner, spec } of podSpecs(objects)) {
         for (const c of spec.containers) {
           for (const e of c.env || []) {
             if (/PASSWORD|AUTH/.test(e.name)) {
-              expect({ owner, env: e.name, literal: 'value' in e }).toEqual({ owner, env: e.name, literal: false });
+              expect({ owner, env: e.name, literal: 'value' in e }).toEqual({
+                owner,
+                env: e.name,
+                literal: false,
+              });
               expect(e.valueFrom.secretKeyRef).toMatchObject({ key: names.REDIS_SECRET_KEY });
             }
           }
@@ -66,7 +78,10 @@ describe('security: every container runs under restricted-v2', () => {
       }
       for (const cm of ofKind(objects, 'ConfigMap')) {
         for (const [key, value] of Object.entries(cm.data || {})) {
-          expect({ key, hasPassword: /^\s*requirepass\s+[^\s%]/m.test(value) }).toEqual({ key, hasPassword: false });
+          expect({ key, hasPassword: /^\s*requirepass\s+[^\s%]/m.test(value) }).toEqual({
+            key,
+            hasPassword: false,
+          });
         }
       }
     });
@@ -93,9 +108,11 @@ describe('routes: one per termination, with the benchmark annotations', () => {
 
   test('overlays/all and overlays/sandbox carry all four Routes', () => {
     for (const b of ['all', 'sandbox', 'all+components']) {
-      expect(ofKind(builds[b], 'Route').map((r) => r.metadata.name).sort()).toEqual(
-        names.TERMINATIONS.map(names.routeName).sort(),
-      );
+      expect(
+        ofKind(builds[b], 'Route')
+          .map((r) => r.metadata.name)
+          .sort(),
+      ).toEqual(names.TERMINATIONS.map(names.routeName).sort());
     }
   });
 
@@ -145,13 +162,18 @@ describe('names resolve', () => {
         if (v.configMap) need(has('ConfigMap', v.configMap.name), `${owner}: ConfigMap ${v.configMap.name}`);
         if (v.secret) need(external.has(v.secret.secretName), `${owner}: Secret ${v.secret.secretName}`);
         if (v.persistentVolumeClaim) {
-          need(has('PersistentVolumeClaim', v.persistentVolumeClaim.claimName), `${owner}: PVC ${v.persistentVolumeClaim.claimName}`);
+          need(
+            has('PersistentVolumeClaim', v.persistentVolumeClaim.claimName),
+            `${owner}: PVC ${v.persistentVolumeClaim.claimName}`,
+          );
         }
       }
       for (const c of spec.containers) {
         for (const f of c.envFrom || []) {
-          if (f.configMapRef) need(has('ConfigMap', f.configMapRef.name), `${owner}: envFrom ConfigMap ${f.configMapRef.name}`);
-          if (f.secretRef) need(external.has(f.secretRef.name), `${owner}: envFrom Secret ${f.secretRef.name}`);
+          if (f.configMapRef)
+            need(has('ConfigMap', f.configMapRef.name), `${owner}: envFrom ConfigMap ${f.configMapRef.name}`);
+          if (f.secretRef)
+            need(external.has(f.secretRef.name), `${owner}: envFrom Secret ${f.secretRef.name}`);
         }
         for (const e of c.env || []) {
           const ref = e.valueFrom && e.valueFrom.secretKeyRef;
@@ -164,7 +186,10 @@ describe('names resolve', () => {
       need(svc, `Route ${route.metadata.name}: Service ${route.spec.to.name}`);
       if (svc) {
         const port = route.spec.port.targetPort;
-        need(svc.spec.ports.some((p) => p.name === port), `Route ${route.metadata.name}: port ${port}`);
+        need(
+          svc.spec.ports.some((p) => p.name === port),
+          `Route ${route.metadata.name}: port ${port}`,
+        );
       }
     }
     const workloads = podSpecs(objects);
@@ -174,7 +199,9 @@ describe('names resolve', () => {
       for (const p of svc.spec.ports) {
         if (typeof p.targetPort === 'string') {
           need(
-            pods.some((w) => w.spec.containers.some((c) => (c.ports || []).some((cp) => cp.name === p.targetPort))),
+            pods.some((w) =>
+              w.spec.containers.some((c) => (c.ports || []).some((cp) => cp.name === p.targetPort)),
+            ),
             `Service ${svc.metadata.name}: targetPort ${p.targetPort} is no container port`,
           );
         }
@@ -186,15 +213,22 @@ describe('names resolve', () => {
     }
     for (const kind of ['PodDisruptionBudget', 'NetworkPolicy']) {
       for (const o of ofKind(objects, kind)) {
-        const sel = kind === 'PodDisruptionBudget' ? o.spec.selector.matchLabels : o.spec.podSelector.matchLabels;
-        need(workloads.some((w) => selects(sel, w.labels)), `${kind} ${o.metadata.name}: selects no pods`);
+        const sel =
+          kind === 'PodDisruptionBudget' ? o.spec.selector.matchLabels : o.spec.podSelector.matchLabels;
+        need(
+          workloads.some((w) => selects(sel, w.labels)),
+          `${kind} ${o.metadata.name}: selects no pods`,
+        );
       }
     }
     for (const sm of ofKind(objects, 'ServiceMonitor')) {
       const svc = service.find((s) => selects(sm.spec.selector.matchLabels, s.metadata.labels));
       need(svc, `ServiceMonitor ${sm.metadata.name}: selects no Service`);
       for (const ep of sm.spec.endpoints) {
-        need(svc && svc.spec.ports.some((p) => p.name === ep.port), `ServiceMonitor ${sm.metadata.name}: port ${ep.port}`);
+        need(
+          svc && svc.spec.ports.some((p) => p.name === ep.port),
+          `ServiceMonitor ${sm.metadata.name}: port ${ep.port}`,
+        );
       }
     }
     for (const tr of ofKind(objects, 'TestRun')) {
@@ -205,14 +239,17 @@ describe('names resolve', () => {
   }
 
   test('in every build, every reference points at an object of the build (or a documented external Secret)', () => {
-    for (const b of buildNames()) expect({ build: b, dangling: dangling(builds[b]) }).toEqual({ build: b, dangling: [] });
+    for (const b of buildNames())
+      expect({ build: b, dangling: dangling(builds[b]) }).toEqual({ build: b, dangling: [] });
   });
 
   test('with namePrefix and nameSuffix, references follow the renamed objects (nameReference config)', () => {
     const objects = builds.prefixed;
     const renamed = (name) => /^lab-.*-x(-[a-z0-9]{10})?$/.test(name);
     for (const o of objects) {
-      expect({ kind: o.kind, name: o.metadata.name, renamed: renamed(o.metadata.name) }).toMatchObject({ renamed: true });
+      expect({ kind: o.kind, name: o.metadata.name, renamed: renamed(o.metadata.name) }).toMatchObject({
+        renamed: true,
+      });
     }
     for (const route of ofKind(objects, 'Route')) expect(route.spec.to.name).toBe('lab-data-service-x');
     const [tr] = ofKind(objects, 'TestRun');
@@ -226,7 +263,10 @@ describe('names resolve', () => {
   test('Redis DNS names in the service and Job settings match the StatefulSet and its Service', () => {
     for (const b of ['all', 'http', 'all+components']) {
       const sts = named(builds[b], 'StatefulSet', 'redis-cluster');
-      const hosts = Array.from({ length: sts.spec.replicas }, (_, i) => `${sts.metadata.name}-${i}.${sts.spec.serviceName}`);
+      const hosts = Array.from(
+        { length: sts.spec.replicas },
+        (_, i) => `${sts.metadata.name}-${i}.${sts.spec.serviceName}`,
+      );
       const connection = ofKind(builds[b], 'ConfigMap').find((c) => c.data && c.data.REDIS_CLUSTER_NODES);
       expect(connection.data.REDIS_CLUSTER_NODES.split(',')).toEqual(hosts.map((h) => `${h}:6379`));
       const job = named(builds[b], 'Job', names.REDIS_CLUSTER_JOB);
@@ -241,7 +281,8 @@ describe('names resolve', () => {
 });
 
 describe('replicas and topology', () => {
-  const configOf = (objects) => ofKind(objects, 'ConfigMap').find((c) => c.metadata.name.startsWith('data-service-config'));
+  const configOf = (objects) =>
+    ofKind(objects, 'ConfigMap').find((c) => c.metadata.name.startsWith('data-service-config'));
 
   test('the data service: 6 pods like the bank (2 on the sandbox), 0.3 core, probes, drain covered', () => {
     for (const b of [...names.TERMINATIONS, 'all', 'sandbox']) {
@@ -260,16 +301,22 @@ describe('replicas and topology', () => {
       const drainSeconds = (Number(cfg.DRAIN_DELAY_MS) + Number(cfg.SHUTDOWN_TIMEOUT_MS)) / 1000;
       expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(drainSeconds);
       expect(pod.topologySpreadConstraints.map((t) => t.topologyKey)).toContain('kubernetes.io/hostname');
-      expect(cfg.TLS_CERT_FILE.startsWith(c.volumeMounts.find((m) => m.name === 'serving-cert').mountPath)).toBe(true);
+      expect(
+        cfg.TLS_CERT_FILE.startsWith(c.volumeMounts.find((m) => m.name === 'serving-cert').mountPath),
+      ).toBe(true);
       const svc = named(builds[b], 'Service', names.APP);
       expect(svc.spec.ports.map((p) => [p.name, p.port])).toEqual([
         ['http', 8080],
         ['https', 8443],
       ]);
-      expect(svc.metadata.annotations['service.beta.openshift.io/serving-cert-secret-name']).toBe(names.SERVING_CERT_SECRET);
+      expect(svc.metadata.annotations['service.beta.openshift.io/serving-cert-secret-name']).toBe(
+        names.SERVING_CERT_SECRET,
+      );
       expect(named(builds[b], 'PodDisruptionBudget', names.APP)).toBeDefined();
       expect(named(builds[b], 'ServiceMonitor', names.APP).spec.endpoints[0].path).toBe('/metrics');
-      expect(named(builds[b], 'BuildConfig', names.APP).spec.strategy.dockerStrategy.dockerfilePath).toBe('Containerfile');
+      expect(named(builds[b], 'BuildConfig', names.APP).spec.strategy.dockerStrategy.dockerfilePath).toBe(
+        'Containerfile',
+      );
       expect(named(builds[b], 'ImageStream', names.APP).spec.lookupPolicy.local).toBe(true);
     }
   });
@@ -278,7 +325,9 @@ describe('replicas and topology', () => {
     const sts = named(builds.all, 'StatefulSet', 'redis-cluster');
     expect(sts.spec.replicas).toBe(6);
     const job = named(builds.all, 'Job', names.REDIS_CLUSTER_JOB);
-    const replicasPerPrimary = Number(job.spec.template.spec.containers[0].env.find((e) => e.name === 'CLUSTER_REPLICAS').value);
+    const replicasPerPrimary = Number(
+      job.spec.template.spec.containers[0].env.find((e) => e.name === 'CLUSTER_REPLICAS').value,
+    );
     expect(sts.spec.replicas / (1 + replicasPerPrimary)).toBe(3);
     expect(sts.spec.volumeClaimTemplates[0].spec.accessModes).toEqual(['ReadWriteOnce']);
     const config = ofKind(builds.all, 'ConfigMap').find((c) => c.metadata.name.startsWith('redis-config'));
@@ -301,7 +350,8 @@ describe('replicas and topology', () => {
       expect(route.spec.subdomain).toBe(route.metadata.name);
     }
     // Without the component, the default router keeps the routes.
-    for (const route of ofKind(builds.all, 'Route')) expect(route.metadata.labels[names.SHARD_LABEL]).toBeUndefined();
+    for (const route of ofKind(builds.all, 'Route'))
+      expect(route.metadata.labels[names.SHARD_LABEL]).toBeUndefined();
   });
 
   test('k6 TestRun: parallel runners, scripts from the ConfigMap, summaries to the PVC', () => {
@@ -328,9 +378,13 @@ describe('network policies', () => {
         return rule.from.map((f) => JSON.stringify(f)).join('|');
       });
       expect(peers).toEqual([
-        JSON.stringify({ namespaceSelector: { matchLabels: { 'policy-group.network.openshift.io/ingress': '' } } }),
+        JSON.stringify({
+          namespaceSelector: { matchLabels: { 'policy-group.network.openshift.io/ingress': '' } },
+        }),
         JSON.stringify({ podSelector: {} }),
-        JSON.stringify({ namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'monitoring' } } }),
+        JSON.stringify({
+          namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'monitoring' } },
+        }),
       ]);
       // Own namespace and monitoring reach /metrics (http) only.
       expect(np.spec.ingress[1].ports.map((p) => p.port)).toEqual(['http']);
@@ -346,7 +400,10 @@ describe('network policies', () => {
       for (const s of sources) {
         expect(Object.keys(s)).toEqual(['podSelector']);
       }
-      expect(sources.map((s) => s.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual(['data-service', 'redis']);
+      expect(sources.map((s) => s.podSelector.matchLabels['app.kubernetes.io/name']).sort()).toEqual([
+        'data-service',
+        'redis',
+      ]);
       // Every Redis pod, including the cluster-forming Job, carries the label the policy allows.
       for (const { owner, labels } of podSpecs(builds[b]).filter((p) => /redis/.test(p.owner))) {
         expect({ owner, name: labels['app.kubernetes.io/name'] }).toEqual({ owner, name: 'redis' });

@@ -47,7 +47,11 @@ class TestApiServer {
 
     const certs = path.join(this.dir, 'certs');
     const ca = createCA(certs, 'ca', { commonName: 'router-lab test apiserver CA' });
-    const serving = createServerCert(certs, 'apiserver', { ca, dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+    const serving = createServerCert(certs, 'apiserver', {
+      ca,
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+    });
     const saKey = path.join(certs, 'service-account.key');
     execFileSync(requireTool('openssl'), ['genrsa', '-out', saKey, '2048'], { stdio: 'ignore' });
     this.token = crypto.randomBytes(24).toString('hex');
@@ -82,7 +86,9 @@ class TestApiServer {
       const r = await this.request('GET', '/readyz').catch((err) => ({ status: 0, text: err.message }));
       if (r.status === 200) break;
       if (Date.now() > deadline) {
-        throw new Error(`kube-apiserver not ready after ${timeoutMs} ms: ${r.text}\n${apiserver.output().slice(-3000)}`);
+        throw new Error(
+          `kube-apiserver not ready after ${timeoutMs} ms: ${r.text}\n${apiserver.output().slice(-3000)}`,
+        );
       }
       await sleep(250);
     }
@@ -118,7 +124,9 @@ class TestApiServer {
           headers: {
             Authorization: `Bearer ${this.token}`,
             Accept: 'application/json',
-            ...(payload !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) } : {}),
+            ...(payload !== undefined
+              ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }
+              : {}),
           },
           timeout: 30000,
         },
@@ -134,7 +142,9 @@ class TestApiServer {
               json = undefined;
             }
             const raw = res.headers.warning;
-            const warnings = raw ? (Array.isArray(raw) ? raw : [raw]).flatMap((w) => w.split(/,(?=\s*\d{3} )/)) : [];
+            const warnings = raw
+              ? (Array.isArray(raw) ? raw : [raw]).flatMap((w) => w.split(/,(?=\s*\d{3} )/))
+              : [];
             resolve({ status: res.statusCode, json, text, warnings: warnings.map((w) => w.trim()) });
           });
         },
@@ -149,16 +159,23 @@ class TestApiServer {
   /** Creates the CRDs and waits until each is Established. */
   async installCrds(crds, { timeoutMs = 60000 } = {}) {
     for (const crd of crds) {
-      const r = await this.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd });
-      if (r.status !== 201) throw new Error(`creating CRD ${crd.metadata.name}: ${r.status} ${r.text.slice(0, 2000)}`);
+      const r = await this.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        body: crd,
+      });
+      if (r.status !== 201)
+        throw new Error(`creating CRD ${crd.metadata.name}: ${r.status} ${r.text.slice(0, 2000)}`);
     }
     const deadline = Date.now() + timeoutMs;
     for (const crd of crds) {
       for (;;) {
-        const r = await this.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
+        const r = await this.request(
+          'GET',
+          `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+        );
         const conditions = (r.json && r.json.status && r.json.status.conditions) || [];
         if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
-        if (Date.now() > deadline) throw new Error(`CRD ${crd.metadata.name} not established: ${JSON.stringify(conditions)}`);
+        if (Date.now() > deadline)
+          throw new Error(`CRD ${crd.metadata.name} not established: ${JSON.stringify(conditions)}`);
         await sleep(200);
       }
     }
@@ -174,14 +191,19 @@ class TestApiServer {
     for (const g of groups.json.groups) {
       for (const v of g.versions) {
         const r = await this.request('GET', `/apis/${v.groupVersion}`);
-        if (r.status === 200) lists.push({ base: `/apis/${v.groupVersion}`, groupVersion: v.groupVersion, list: r.json });
+        if (r.status === 200)
+          lists.push({ base: `/apis/${v.groupVersion}`, groupVersion: v.groupVersion, list: r.json });
       }
     }
     this.resources.clear();
     for (const { base, groupVersion, list } of lists) {
       for (const res of list.resources) {
         if (res.name.includes('/')) continue; // subresources
-        this.resources.set(`${groupVersion} ${res.kind}`, { plural: res.name, namespaced: res.namespaced, base });
+        this.resources.set(`${groupVersion} ${res.kind}`, {
+          plural: res.name,
+          namespaced: res.namespaced,
+          base,
+        });
       }
     }
   }
@@ -201,7 +223,9 @@ class TestApiServer {
     const res = await this.resourceFor(obj.apiVersion, obj.kind);
     const ns = obj.metadata.namespace || namespace;
     if (res.namespaced && !ns) throw new Error(`${obj.kind} ${obj.metadata.name} needs a namespace`);
-    const collection = res.namespaced ? `${res.base}/namespaces/${ns}/${res.plural}` : `${res.base}/${res.plural}`;
+    const collection = res.namespaced
+      ? `${res.base}/namespaces/${ns}/${res.plural}`
+      : `${res.base}/${res.plural}`;
     const query = new URLSearchParams({ fieldManager: FIELD_MANAGER, force: 'true' });
     if (dryRun) query.set('dryRun', 'All');
     const url = `${collection}/${encodeURIComponent(obj.metadata.name)}?${query}`;

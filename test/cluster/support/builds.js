@@ -2,7 +2,13 @@
 // The kustomize builds the cluster tests look at: every overlay, the overlay with every
 // component, and a fixture that adds a name prefix and suffix on top of all of it.
 const path = require('node:path');
-const { OVERLAYS, COMPONENTS, overlayDir, buildObjects, compose } = require('../../../scripts/cluster/lib/kustomize');
+const {
+  OVERLAYS,
+  COMPONENTS,
+  overlayDir,
+  buildObjects,
+  compose,
+} = require('../../../scripts/cluster/lib/kustomize');
 
 const PREFIXED_FIXTURE = path.join(__dirname, '..', 'fixtures', 'everything');
 
@@ -28,7 +34,11 @@ function podSpecs(objects) {
   const specs = [];
   for (const o of objects) {
     if (['Deployment', 'StatefulSet', 'Job'].includes(o.kind)) {
-      specs.push({ owner: `${o.kind}/${o.metadata.name}`, labels: o.spec.template.metadata.labels, spec: o.spec.template.spec });
+      specs.push({
+        owner: `${o.kind}/${o.metadata.name}`,
+        labels: o.spec.template.metadata.labels,
+        spec: o.spec.template.spec,
+      });
     }
     if (o.kind === 'TestRun') {
       const r = o.spec.runner;
@@ -38,7 +48,9 @@ function podSpecs(objects) {
         labels: (r.metadata && r.metadata.labels) || {},
         spec: {
           securityContext: r.securityContext,
-          containers: [{ name: 'k6', securityContext: r.containerSecurityContext, env: r.env, envFrom: r.envFrom }],
+          containers: [
+            { name: 'k6', securityContext: r.containerSecurityContext, env: r.env, envFrom: r.envFrom },
+          ],
           volumes: r.volumes,
         },
       });

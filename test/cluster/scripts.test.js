@@ -1,0 +1,96 @@
+'use strict';
+// The cluster scripts' behaviour without a cluster: --help, option errors, and the clear message
+// when oc is missing. Plus the pure logic they share (route URLs, option parsing).
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { ROOT } = require('../../scripts/lib/paths');
+const { routeUrls } = require('../../scripts/cluster/lib/routes');
+const { parse, durationToSeconds } = require('../../scripts/cluster/run-in-cluster');
+
+const SCRIPTS = ['deploy', 'teardown', 'run-in-cluster'];
+const run = (script, args, env = process.env) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'scripts/cluster', `${script}.js`), ...args], {
+    encoding: 'utf8',
+    env,
+    timeout: 30000,
+  });
+
+test.each(SCRIPTS)('%s --help prints its usage and exits 0', (script) => {
+  const r = run(script, ['--help']);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(new RegExp(`^Usage: node scripts/cluster/${script}\\.js`));
+});
+
+test.each(SCRIPTS)('%s rejects an unknown option by name', (script) => {
+  const r = run(script, ['--no-such-option']);
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/--no-such-option/);
+});
+
+test.each(SCRIPTS)('%s says how to get oc when it is not on PATH', (script) => {
+  // A PATH with node's own directory only: no oc anywhere (.tools/bin has none either).
+  const r = run(script, [], { ...process.env, PATH: path.dirname(process.execPath) });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/'oc' is not on PATH/);
+});
+
+test('deploy refuses router tuning on the Developer Sandbox overlay, before touching a cluster', () => {
+  const r = run('deploy', ['--overlay', 'sandbox', '--router-tuning']);
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/cluster-admin/);
+});
+
+test('deploy names the overlays it knows', () => {
+  const r = run('deploy', ['--overlay', 'edgy']);
+  expect(r.stderr).toMatch(/--overlay edgy: choose one of http, edge, passthrough, reencrypt, all, sandbox/);
+});
+
+describe('run-in-cluster options', () => {
+  test('defaults and conversions', () => {
+    const o = parse([]);
+    expect(o).toMatchObject({
+      parallelism: 4,
+      termination: 'edge',
+      vus: 128,
+      durationSeconds: 60,
+      timeout: 660,
+    });
+    expect(durationToSeconds('5m')).toBe(300);
+    expect(durationToSeconds('5 minutes')).toBeNull();
+  });
+
+  test.each([
+    [['--parallelism', '0'], /--parallelism 0/],
+    [['--termination', 'tls'], /--termination tls/],
+    [['--connection', 'persistent'], /--connection persistent/],
+    [['--duration', '1 minute'], /--duration 1 minute/],
+    [['--page-size', 'big'], /--page-size big/],
+  ])('%j is refused with a message naming it', (args, message) => {
+    expect(() => parse(args)).toThrow(message);
+  });
+});
+
+test('route URLs: admitted host, scheme by termination, URL_* names for k6', () => {
+  const route = (name, termination, host, admitted = true) => ({
+    metadata: { name },
+    spec: { host: `${name}.spec.example`, ...(termination ? { tls: { termination } } : {}) },
+    status: { ingress: [{ host, conditions: [{ type: 'Admitted', status: admitted ? 'True' : 'False' }] }] },
+  });
+  const urls = routeUrls([
+    route('data-service-http', null, 'h.apps.example'),
+    route('data-service-edge', 'edge', 'e.shard.example'),
+    route('data-service-reencrypt', 'reencrypt', 'r.apps.example', false),
+    route('something-else', 'edge', 'x.apps.example'),
+  ]);
+  expect(urls).toEqual([
+    { name: 'data-service-edge', termination: 'edge', url: 'https://e.shard.example', envName: 'URL_EDGE' },
+    { name: 'data-service-http', termination: 'http', url: 'http://h.apps.example', envName: 'URL_HTTP' },
+    // Not admitted (yet): fall back to spec.host.
+    {
+      name: 'data-service-reencrypt',
+      termination: 'reencrypt',
+      url: 'https://data-service-reencrypt.spec.example',
+      envName: 'URL_REENCRYPT',
+    },
+  ]);
+});
