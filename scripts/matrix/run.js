@@ -135,6 +135,11 @@ async function runMatrix(
 
   const id = runId();
   const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
+  if (fs.existsSync(path.join(dir, 'results.json'))) {
+    throw new Error(
+      `${dir} already holds the results of a run: choose another --out (nothing was overwritten)`,
+    );
+  }
   const rawDir = path.join(dir, 'raw');
   fs.mkdirSync(rawDir, { recursive: true });
 

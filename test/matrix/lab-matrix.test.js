@@ -119,4 +119,10 @@ test('the generator verdict: a rate k6 cannot reach is flagged, an easy one is n
   expect(easyCell.generator.droppedIterations).toBe(0);
   expect(easyCell.generator.saturated).toBe(false);
   expect(easyCell.rps).toBeGreaterThan(40);
+
+  // A second run into the same directory is refused instead of overwriting the first.
+  const again = await runMatrix([...common, '--out', easy]);
+  expect(again.code).toBe(1);
+  expect(again.output).toMatch(/already holds the results of a run/);
+  expect(readResults(easy).cells[0].rps).toBe(easyCell.rps);
 });

@@ -1,7 +1,11 @@
 'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { parseMatrixArgs, UsageError } = require('../../scripts/matrix/options');
 const { planCells, estimateSeconds } = require('../../scripts/matrix/plan');
 const { parseWrkOutput, compareTools } = require('../../scripts/matrix/wrk');
+const { resolveTarget } = require('../../scripts/matrix/run');
 
 describe('matrix options and plan', () => {
   test('the default matrix is 16 cells; --quick fits in about two minutes', () => {
@@ -75,5 +79,24 @@ Transfer/sec:      2.86MB
   test('a gap over 10 % is flagged', () => {
     expect(compareTools(10000, 20000)).toEqual({ gap: 0.5, flagged: true });
     expect(compareTools(9500, 10000)).toEqual({ gap: 0.05, flagged: false });
+  });
+});
+
+describe('target', () => {
+  test('without a running lab the matrix says how to start one', () => {
+    const env = { LAB_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'no-lab-')) };
+    expect(() => resolveTarget(parseMatrixArgs([]), env)).toThrow(/no lab is running in .*npm run lab:up/);
+    fs.rmSync(env.LAB_DIR, { recursive: true });
+  });
+
+  test('a cluster is named by its apps domain or by explicit URLs', () => {
+    const { target } = resolveTarget(
+      parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'apps.example.com']),
+      {
+        URL_EDGE: 'https://bank.example.com',
+      },
+    );
+    expect(target.routes.http.url).toBe('http://data-service-http-router-lab.apps.example.com');
+    expect(target.routes.edge).toEqual({ url: 'https://bank.example.com', host: 'bank.example.com' });
   });
 });
