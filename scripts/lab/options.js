@@ -37,7 +37,7 @@ const KNOBS = [
   ['LAB_CHECK_INTERVAL_MS', '1000', "router health-check interval on /readyz (OpenShift's is 5000)"],
   [
     'LAB_DRAIN_DELAY_MS',
-    '(fall+1) x interval + 1000',
+    '4 x interval + 1000',
     'how long a SIGTERMed instance keeps serving while the router notices',
   ],
   ['LAB_LOG_LEVEL', 'warn', 'data-service LOG_LEVEL (info logs every request and costs throughput)'],
@@ -144,8 +144,7 @@ function portKnob(name) {
 
 /** The knob table as text, for --help. */
 function knobsHelp() {
-  const width = Math.max(...KNOBS.map(([name]) => name.length));
-  return KNOBS.map(([name, def, help]) => `  ${name.padEnd(width)}  ${help} [default: ${def}]`).join('\n');
+  return KNOBS.map(([name, def, help]) => `  ${name} (default: ${def})\n      ${help}`).join('\n');
 }
 
 module.exports = {
