@@ -1,12 +1,13 @@
 #!/bin/sh
 # Forms the Redis Cluster from the StatefulSet's pods, once. Idempotent: when the cluster is
 # already formed it only checks it, so the Job can run on every deploy.
-# Environment: REDIS_NODES (space-separated host names), REDISCLI_AUTH (the password),
-# CLUSTER_REPLICAS (replicas per primary, default 1), WAIT_SECONDS (default 600).
+# Environment: REDIS_NODES (space-separated host or host:port, port 6379 by default),
+# REDISCLI_AUTH (the password), CLUSTER_REPLICAS (replicas per primary, default 1),
+# WAIT_SECONDS (default 600).
 set -eu
-port=6379
 replicas=${CLUSTER_REPLICAS:-1}
 deadline=$(($(date +%s) + ${WAIT_SECONDS:-600}))
+# shellcheck disable=SC2086
 set -- $REDIS_NODES
 first=$1
 count=$#
@@ -16,7 +17,14 @@ fail() {
   echo "form-cluster: $*" >&2
   exit 1
 }
-info() { redis-cli -h "$1" -p "$port" cluster info 2>/dev/null | tr -d '\r' | sed -n "s/^$2://p"; }
+host_of() { echo "${1%:*}"; }
+port_of() { case "$1" in *:*) echo "${1##*:}" ;; *) echo 6379 ;; esac; }
+cli() {
+  node=$1
+  shift
+  redis-cli -h "$(host_of "$node")" -p "$(port_of "$node")" "$@"
+}
+info() { cli "$1" cluster info 2>/dev/null | tr -d '\r' | sed -n "s/^$2://p"; }
 wait_until() {
   while ! "$@"; do
     [ "$(date +%s)" -lt "$deadline" ] || fail "timed out waiting for: $*"
@@ -25,7 +33,7 @@ wait_until() {
 }
 all_answer() {
   for n in $REDIS_NODES; do
-    [ "$(redis-cli -h "$n" -p "$port" ping 2>/dev/null | tr -d '\r')" = PONG ] || return 1
+    [ "$(cli "$n" ping 2>/dev/null | tr -d '\r')" = PONG ] || return 1
   done
 }
 all_ok() {
@@ -34,6 +42,7 @@ all_ok() {
     [ "$(info "$n" cluster_known_nodes)" = "$count" ] || return 1
   done
 }
+check() { cli "$first" --cluster check "$(host_of "$first"):$(port_of "$first")"; }
 
 log "waiting for $count nodes to answer"
 wait_until all_answer
@@ -41,7 +50,7 @@ wait_until all_answer
 if [ "$(info "$first" cluster_state)" = ok ]; then
   log "cluster already formed; waiting until every node agrees"
   wait_until all_ok
-  redis-cli -h "$first" -p "$port" --cluster check "$first:$port"
+  check
   exit 0
 fi
 
@@ -54,14 +63,14 @@ done
 # Service (publishNotReadyAddresses, so before readiness too).
 addresses=
 for n in $REDIS_NODES; do
-  ip=$(getent hosts "$n" | awk '{ print $1; exit }')
-  [ -n "$ip" ] || fail "cannot resolve $n"
-  addresses="$addresses $ip:$port"
+  ip=$(getent hosts "$(host_of "$n")" | awk '{ print $1; exit }')
+  [ -n "$ip" ] || fail "cannot resolve $(host_of "$n")"
+  addresses="$addresses $ip:$(port_of "$n")"
 done
 log "creating the cluster:$addresses (replicas per primary: $replicas)"
 # shellcheck disable=SC2086
 redis-cli --cluster create $addresses --cluster-replicas "$replicas" --cluster-yes
 log "waiting until every node reports cluster_state:ok"
 wait_until all_ok
-redis-cli -h "$first" -p "$port" --cluster check "$first:$port"
+check
 log "done"

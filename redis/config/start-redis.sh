@@ -10,8 +10,10 @@ case "$REDIS_PASSWORD" in
     exit 1
     ;;
 esac
+# REDIS_RUN_DIR: only for running this outside the pod (the tests); redis.conf includes the file.
+run_dir=${REDIS_RUN_DIR:-/run/redis}
 umask 077
-printf 'requirepass %s\nmasterauth %s\n' "$REDIS_PASSWORD" "$REDIS_PASSWORD" >/run/redis/auth.conf
+printf 'requirepass %s\nmasterauth %s\n' "$REDIS_PASSWORD" "$REDIS_PASSWORD" >"$run_dir/auth.conf"
 conf=$1
 shift
 exec redis-server "$conf" "$@"
