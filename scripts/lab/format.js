@@ -2,6 +2,22 @@
 // Text for people: the lab's routes, processes, stats URL and placement, as lab:up and lab:status
 // print them.
 
+/** Word-wraps a long message to `width` columns; continuation lines get `indent`. */
+function wrap(text, { width = 100, first = '', indent = '    ' } = {}) {
+  const lines = [];
+  let line = first;
+  for (const word of text.split(/\s+/)) {
+    if (line.trim() && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else {
+      line += (line.trim() ? ' ' : '') + word;
+    }
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   return rows.map((r) => `  ${r.map((v, c) => String(v).padEnd(widths[c])).join('  ')}`.trimEnd()).join('\n');
@@ -88,4 +104,4 @@ function formatStatus(report) {
   return lines.join('\n');
 }
 
-module.exports = { formatLab, formatStatus, placementLine };
+module.exports = { formatLab, formatStatus, placementLine, wrap };

@@ -27,6 +27,7 @@ const {
 const { listRecords, processState, stopRecorded, logFile } = require('./pids');
 const { readLabState, writeLabState, removeLabState } = require('./state');
 const { probeRoute, probeInstance, backendServers } = require('./health');
+const { wrap } = require('./format');
 
 const REDIS_CLUSTER_SIZE = 6;
 const REDIS_BUS_OFFSET = 10000; // Redis Cluster's bus port is the client port + 10000
@@ -175,8 +176,8 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
 
   step('Preflight checks');
   const checks = await preflight(opts, { ports: wantedPorts(allocation, opts.redisMode), runDir });
-  for (const note of checks.notes) log(`  note: ${note}`);
-  for (const warning of checks.warnings) log(`  warning: ${warning}`);
+  for (const note of checks.notes) log(wrap(note, { first: '  note:' }));
+  for (const warning of checks.warnings) log(wrap(warning, { first: '  warning:' }));
   if (checks.errors.length) {
     const err = new Error(`the lab cannot start:\n${checks.errors.map((e) => `  - ${e}`).join('\n')}`);
     err.preflight = checks;

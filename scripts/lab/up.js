@@ -21,8 +21,10 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    const begin = Date.now();
     const state = await up({ signal: controller.signal });
-    if (!state.alreadyRunning) console.log('\nThe lab is up.');
+    if (!state.alreadyRunning)
+      console.log(`\nThe lab is up (${((Date.now() - begin) / 1000).toFixed(1)} s).`);
     console.log(formatLab(state));
   } catch (err) {
     fail(err, err.name === 'AbortedError' ? 130 : 1);
