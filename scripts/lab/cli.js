@@ -2,6 +2,14 @@
 // What the three lab commands share: --help, and turning an error into a clear message + exit code.
 const { knobsHelp } = require('./options');
 
+// Output piped into `head` (or a closed terminal) must not crash a command half-way through
+// starting or stopping processes: a write to a closed pipe is ignored.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 /** Handles argv: prints usage for --help/-h; rejects unknown arguments. Returns the flags seen. */
 function parseArgs(argv, { usage, flags = [] }) {
   const seen = {};
