@@ -1,56 +1,107 @@
 'use strict';
 // Prometheus metrics. Each service gets its own Registry (tests build many apps in one process).
-// The hot path looks up a cached histogram child by a short string key, so a request pays one
-// Map lookup and one observe, not prom-client's label validation and hashing.
+//
+// The two request-path histograms are this module's own small implementation of prom-client's
+// metric interface (get/reset, registered on the Registry): observing costs a cached series
+// lookup, a bucket scan and three additions. prom-client's Histogram validates and hashes the
+// labels on every observe, which in the benchmark cost about 3% of the service's CPU per
+// request. The exposition format is prom-client's own, since the Registry renders both.
 const client = require('prom-client');
 
-// Buckets in seconds, dense below 5 ms where this service lives (the bank measured ~1 ms).
-const REQUEST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
-const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 1];
+// Buckets in seconds, dense below 5 ms where this service lives (the bank measured ~1 ms); 0.5 ms
+// and 2 ms are bucket bounds so the benchmark's service-time goals can be read off /metrics.
+const REQUEST_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.1, 0.5, 1];
 
-function cachedChildren(histogram) {
-  const children = new Map();
-  return (key, labels) => {
-    let child = children.get(key);
-    if (child === undefined) {
-      child = histogram.labels(...labels);
-      children.set(key, child);
+class FastHistogram {
+  constructor({ name, help, labelNames, buckets }) {
+    this.name = name;
+    this.help = help;
+    this.type = 'histogram';
+    this.aggregator = 'sum';
+    this.labelNames = labelNames;
+    this.buckets = Float64Array.from(buckets);
+    this.series = new Map();
+  }
+
+  /** The series for these label values, created on first use; `key` identifies them. */
+  seriesFor(key, labelValues) {
+    let series = this.series.get(key);
+    if (series === undefined) {
+      const labels = {};
+      this.labelNames.forEach((label, i) => (labels[label] = String(labelValues[i])));
+      series = { labels, counts: new Float64Array(this.buckets.length), sum: 0, count: 0 };
+      this.series.set(key, series);
     }
-    return child;
-  };
+    return series;
+  }
+
+  observe(series, seconds) {
+    const buckets = this.buckets;
+    let i = 0;
+    while (i < buckets.length && seconds > buckets[i]) i++;
+    if (i < buckets.length) series.counts[i] += 1;
+    series.sum += seconds;
+    series.count += 1;
+  }
+
+  /** prom-client's metric interface: the values the Registry renders. */
+  get() {
+    const values = [];
+    for (const { labels, counts, sum, count } of this.series.values()) {
+      let cumulative = 0;
+      for (let i = 0; i < this.buckets.length; i++) {
+        cumulative += counts[i];
+        values.push({
+          labels: { ...labels, le: this.buckets[i] },
+          value: cumulative,
+          metricName: `${this.name}_bucket`,
+        });
+      }
+      values.push({ labels: { ...labels, le: '+Inf' }, value: count, metricName: `${this.name}_bucket` });
+      values.push({ labels, value: sum, metricName: `${this.name}_sum` });
+      values.push({ labels, value: count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+  }
+
+  reset() {
+    this.series.clear();
+  }
 }
 
 function createMetrics({ defaultMetrics = true } = {}) {
   const registry = new client.Registry();
   if (defaultMetrics) client.collectDefaultMetrics({ register: registry });
 
-  const requestDuration = new client.Histogram({
+  const requestDuration = new FastHistogram({
     name: 'http_server_request_duration_seconds',
     help: 'Time from request to response headers (the Server-Timing app value), by route template and status',
     labelNames: ['method', 'route', 'status'],
     buckets: REQUEST_BUCKETS,
-    registers: [registry],
   });
-  const redisDuration = new client.Histogram({
+  const redisDuration = new FastHistogram({
     name: 'redis_command_duration_seconds',
     help: 'Redis command round trip as seen by the service, by command and outcome',
     labelNames: ['command', 'outcome'],
     buckets: REDIS_BUCKETS,
-    registers: [registry],
   });
-  const requestChild = cachedChildren(requestDuration);
-  const redisChild = cachedChildren(redisDuration);
+  registry.registerMetric(requestDuration);
+  registry.registerMetric(redisDuration);
 
   return {
     registry,
-    /** seconds: a number; route: the route template (bounded), never the raw path */
+    /** route is the route template (bounded cardinality), never the raw path. */
     observeRequest(method, route, status, seconds) {
-      requestChild(`${method} ${status} ${route}`, [method, route, String(status)]).observe(seconds);
+      requestDuration.observe(
+        requestDuration.seriesFor(`${method} ${status} ${route}`, [method, route, status]),
+        seconds,
+      );
     },
     observeRedis(command, outcome, seconds) {
-      redisChild(`${command} ${outcome}`, [command, outcome]).observe(seconds);
+      redisDuration.observe(redisDuration.seriesFor(`${command} ${outcome}`, [command, outcome]), seconds);
     },
   };
 }
 
-module.exports = { createMetrics };
+module.exports = { createMetrics, FastHistogram };

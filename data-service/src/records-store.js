@@ -5,7 +5,7 @@
 // that cannot answer becomes a 503 problem instead of a hung or 500 response.
 const { ReplyError } = require('ioredis');
 const { Problem } = require('./problem');
-const { addRedisTime } = require('./timing');
+const { addRedisTime, now } = require('./timing');
 
 const keyOf = (id) => `record:${id}`;
 
@@ -21,7 +21,7 @@ function unavailable(err) {
 
 function createRecordStore({ redis, metrics }) {
   async function run(res, command, call) {
-    const start = process.hrtime.bigint();
+    const start = now();
     let outcome = 'ok';
     try {
       return await call();
@@ -30,9 +30,9 @@ function createRecordStore({ redis, metrics }) {
       if (err instanceof ReplyError && !UNAVAILABLE_REPLY.test(err.message)) throw err;
       throw unavailable(err);
     } finally {
-      const ns = process.hrtime.bigint() - start;
-      if (res !== undefined) addRedisTime(res, ns);
-      metrics.observeRedis(command, outcome, Number(ns) / 1e9);
+      const ms = now() - start;
+      if (res !== undefined) addRedisTime(res, ms);
+      metrics.observeRedis(command, outcome, ms / 1000);
     }
   }
 

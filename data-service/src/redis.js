@@ -55,7 +55,7 @@ function createRedis(config, logger) {
   client.on('error', (err) => {
     if (err.message !== lastError) {
       lastError = err.message;
-      logger.warn({ err: { message: err.message, code: err.code } }, 'redis error');
+      logger.warn({ error: err.message, code: err.code }, 'redis error');
     }
   });
   client.on('close', () => {

@@ -62,7 +62,7 @@ async function main() {
   try {
     await redis.connect();
   } catch (err) {
-    logger.warn({ err: { message: err.message }, redis: describeRedis(config) }, 'redis not reachable yet');
+    logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
   }
 
   const servers = [tuneListener(http.createServer(app), config)];

@@ -49,10 +49,7 @@ function watchCertificate(server, { certFile, keyFile, initial, logger, pollInte
     try {
       pair = readPair(certFile, keyFile);
     } catch (err) {
-      logger.warn(
-        { err: { message: err.message }, reason },
-        'certificate files unusable; keeping the current one',
-      );
+      logger.warn({ error: err.message, reason }, 'certificate files unusable; keeping the current one');
       return;
     }
     if (pair.digest === current.digest) return;
@@ -75,15 +72,10 @@ function watchCertificate(server, { certFile, keyFile, initial, logger, pollInte
   for (const dir of new Set([path.dirname(certFile), path.dirname(keyFile)])) {
     try {
       const watcher = fs.watch(dir, { persistent: false }, () => soon('files changed'));
-      watcher.on('error', (err) =>
-        logger.warn({ err: { message: err.message }, dir }, 'fs.watch failed; polling'),
-      );
+      watcher.on('error', (err) => logger.warn({ error: err.message, dir }, 'fs.watch failed; polling'));
       watchers.push(watcher);
     } catch (err) {
-      logger.warn(
-        { err: { message: err.message }, dir },
-        'cannot watch the certificate directory; polling only',
-      );
+      logger.warn({ error: err.message, dir }, 'cannot watch the certificate directory; polling only');
     }
   }
   const poll = setInterval(() => reload('poll'), pollIntervalMs);

@@ -160,7 +160,7 @@ describe('with Redis up', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(res.text).toMatch(
-      /http_server_request_duration_seconds_bucket\{le="0\.001",method="GET",route="\/api\/pages\/:size",status="200"\} [1-9]/,
+      /http_server_request_duration_seconds_bucket\{method="GET",route="\/api\/pages\/:size",status="200",le="0\.001"\} [1-9]/,
     );
     expect(res.text).toMatch(/redis_command_duration_seconds_count\{command="ping",outcome="ok"\} [1-9]/);
     expect(res.headers['server-timing']).toMatch(/^app;dur=/);
