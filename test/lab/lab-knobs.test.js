@@ -37,11 +37,12 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
   });
 
   afterAll(async () => {
-    if (state) {
+    try {
       await lab.down({ env, log: () => {} });
-      expect(await aliveOrListening(labFootprint(state))).toEqual({ alive: [], listening: [] });
+      if (state) expect(await aliveOrListening(labFootprint(state))).toEqual({ alive: [], listening: [] });
+    } finally {
+      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
     }
-    fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
   });
 
   test('balance source pins one client to one replica on passthrough, over fresh connections', async () => {
@@ -130,8 +131,11 @@ describe('Ctrl-C during lab:up', () => {
       expect(lab.readLabState(env.LAB_DIR)).toBeNull();
       expect(output).toMatch(/Ctrl-C: stopping what was started/);
     } finally {
-      await lab.down({ env, log: () => {} });
-      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+      try {
+        await lab.down({ env, log: () => {} });
+      } finally {
+        fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+      }
     }
   });
 });

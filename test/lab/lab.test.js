@@ -41,8 +41,11 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
   });
 
   afterAll(async () => {
-    await lab.down({ env, log: () => {} });
-    fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+    try {
+      await lab.down({ env, log: () => {} });
+    } finally {
+      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+    }
   });
 
   test('lab.json describes the routes, processes, certificates and placement', () => {
