@@ -13,12 +13,12 @@ const loopback = (_host, options, callback) => {
 
 /**
  * One request: resolves with { status, headers, body (Buffer), json() }. Options: method, headers,
- * ca (PEM string or Buffer, for https), agent, timeoutMs, servername (override the SNI),
+ * body (string or Buffer), ca (PEM string or Buffer, for https), agent, timeoutMs, servername (override the SNI),
  * rejectUnauthorized.
  */
 function request(
   url,
-  { method = 'GET', headers = {}, ca, agent, timeoutMs = 10000, servername, rejectUnauthorized } = {},
+  { method = 'GET', headers = {}, body, ca, agent, timeoutMs = 10000, servername, rejectUnauthorized } = {},
 ) {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
@@ -56,7 +56,7 @@ function request(
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 

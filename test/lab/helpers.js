@@ -35,6 +35,32 @@ function quietLog() {
   return log;
 }
 
+/**
+ * For a describe block: brings a lab up in beforeAll (progress kept quiet, shown if it fails) and
+ * takes it down in afterAll, removing its temp directory. Returns { env, state } (state is set
+ * once beforeAll ran; tests may replace it, e.g. after a rollout).
+ */
+function useLab(overrides = {}) {
+  const lab = require('../../scripts/lab/index');
+  const ctx = { env: labEnv(overrides), state: null };
+  beforeAll(async () => {
+    const log = quietLog();
+    try {
+      ctx.state = await lab.up({ env: ctx.env, log });
+    } catch (err) {
+      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
+    }
+  });
+  afterAll(async () => {
+    try {
+      await lab.down({ env: ctx.env, log: () => {} });
+    } finally {
+      fs.rmSync(ctx.env.LAB_DIR, { recursive: true, force: true });
+    }
+  });
+  return ctx;
+}
+
 const route = (state, termination) => state.routes.find((r) => r.termination === termination);
 
 /** The certificate the router presents for `servername` on the HTTPS port (no verification). */
@@ -134,6 +160,7 @@ async function aliveOrListening({ pids, ports }) {
 
 module.exports = {
   labEnv,
+  useLab,
   quietLog,
   route,
   peerCertificate,

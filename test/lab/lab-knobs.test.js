@@ -10,7 +10,7 @@ const { listRecords } = require('../../scripts/lab/pids');
 const { availableCpus } = require('../../scripts/lab/options');
 const { request } = require('../../scripts/lab/client');
 const { isAlive } = require('../../scripts/lib/processes');
-const { labEnv, quietLog, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
+const { labEnv, useLab, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
 
 jest.setTimeout(120000);
 
@@ -18,31 +18,16 @@ jest.setTimeout(120000);
 const twoCores = availableCpus() >= 2;
 
 describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=1, LAB_MAXCONN=2000, LAB_CPUS', () => {
-  const env = labEnv({
+  const lab$ = useLab({
     LAB_PASSTHROUGH_BALANCE: 'source',
     LAB_REDIS: 'cluster',
     LAB_ROUTER_THREADS: '1',
     LAB_MAXCONN: '2000',
     ...(twoCores ? { LAB_CPUS: 'router=0,service=1,redis=1' } : {}),
   });
-  const log = quietLog();
   let state;
-
-  beforeAll(async () => {
-    try {
-      state = await lab.up({ env, log });
-    } catch (err) {
-      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
-    }
-  });
-
-  afterAll(async () => {
-    try {
-      await lab.down({ env, log: () => {} });
-      if (state) expect(await aliveOrListening(labFootprint(state))).toEqual({ alive: [], listening: [] });
-    } finally {
-      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
-    }
+  beforeAll(() => {
+    state = lab$.state;
   });
 
   test('balance source pins one client to one replica on passthrough, over fresh connections', async () => {
@@ -78,26 +63,23 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
   test('records are stored in the Redis cluster through the edge route', async () => {
     const edge = route(state, 'edge');
     const ca = fs.readFileSync(state.certs.labCA);
-    const created = await new Promise((resolve, reject) => {
-      // POST with a JSON body: the client helper is GET-oriented, so use https directly.
-      const https = require('node:https');
-      const { loopback } = require('../../scripts/lab/client');
-      const req = https.request(
-        `${edge.url}/api/records`,
-        { method: 'POST', ca, lookup: loopback, headers: { 'content-type': 'application/json' } },
-        (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(body) }));
-        },
-      );
-      req.on('error', reject);
-      req.end(JSON.stringify({ customer: 'c-1', balance: 10 }));
+    const created = await request(`${edge.url}/api/records`, {
+      method: 'POST',
+      ca,
+      agent: false,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: 'c-1', balance: 10 }),
     });
     expect(created.status).toBe(201);
-    const read = await request(`${edge.url}/api/records/${created.body.id}`, { ca, agent: false });
+    const { id } = created.json();
+    const read = await request(`${edge.url}/api/records/${id}`, { ca, agent: false });
     expect(read.status).toBe(200);
-    expect(read.json()).toMatchObject({ id: created.body.id, customer: 'c-1' });
+    expect(read.json()).toMatchObject({ id, customer: 'c-1' });
+  });
+
+  test('lab:down stops all six redis-server processes too', async () => {
+    await lab.down({ env: lab$.env, log: () => {} });
+    expect(await aliveOrListening(labFootprint(state))).toEqual({ alive: [], listening: [] });
   });
 });
 

@@ -12,8 +12,7 @@ const { request } = require('../../scripts/lab/client');
 const { isAlive } = require('../../scripts/lib/processes');
 const { sleep } = require('../../scripts/lib/ports');
 const {
-  labEnv,
-  quietLog,
+  useLab,
   route,
   peerCertificate,
   verifyWith,
@@ -28,24 +27,11 @@ jest.setTimeout(120000);
 const SERVICE_HOST = 'data-service.router-lab.svc';
 
 describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance random)', () => {
-  const env = labEnv({ LAB_CHECK_INTERVAL_MS: '500' });
-  const log = quietLog();
+  const lab$ = useLab({ LAB_CHECK_INTERVAL_MS: '500' });
+  const { env } = lab$;
   let state;
-
-  beforeAll(async () => {
-    try {
-      state = await lab.up({ env, log });
-    } catch (err) {
-      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
-    }
-  });
-
-  afterAll(async () => {
-    try {
-      await lab.down({ env, log: () => {} });
-    } finally {
-      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
-    }
+  beforeAll(() => {
+    state = lab$.state;
   });
 
   test('lab.json describes the routes, processes, certificates and placement', () => {
