@@ -24,13 +24,13 @@ function table(rows) {
 }
 
 function placementLine(placement) {
-  if (!placement || placement.router === null) {
+  if (!placement || !placement.free) {
     return 'not pinned (set LAB_CPUS, e.g. router=0,service=1,redis=1, to keep the load generator off them)';
   }
-  const show = (v) => v || 'any';
+  const show = (cores, none = 'any') => (cores && cores.length ? cores.join(',') : none);
   return (
     `router cores ${show(placement.router)}, service ${show(placement.service)}, ` +
-    `redis ${show(placement.redis)}, free for the load generator: ${placement.free || 'none'}`
+    `redis ${show(placement.redis)}, free for the load generator: ${show(placement.free, 'none')}`
   );
 }
 

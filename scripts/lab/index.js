@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { freePort, freePorts, isListening, sleep } = require('../lib/ports');
 const { resolveLabOptions, portKnob, OPENSHIFT_DEFAULTS } = require('./options');
-const { describePlacement } = require('./placement');
+const { describePlacement, tasksetList } = require('./placement');
 const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
 const { preflight } = require('./preflight');
 const { createLabCerts } = require('./lab-certs');
@@ -187,6 +187,12 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
 
   for (const dir of ['logs', 'pids']) fs.mkdirSync(path.join(labDir, dir), { recursive: true });
   const placement = describePlacement(opts.placement);
+  // taskset core lists per role ("0,1"), null when the role is not pinned.
+  const cpus = {
+    router: tasksetList(placement.router),
+    service: tasksetList(placement.service),
+    redis: tasksetList(placement.redis),
+  };
   try {
     throwIfAborted(signal);
     step(`Certificates in ${path.join(labDir, 'certs')}: lab CA, *.${APPS_DOMAIN}, service CA`);
@@ -218,7 +224,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       `Redis ${opts.redisMode} on port${redisPorts.length > 1 ? 's' : ''} ${redisPorts.join(', ')}` +
         (opts.redisMode === 'cluster' ? ' (3 primaries + 3 replicas)' : ''),
     );
-    await startRedis(labDir, { mode: opts.redisMode, ports: redisPorts, cpus: placement.redis, signal });
+    await startRedis(labDir, { mode: opts.redisMode, ports: redisPorts, cpus: cpus.redis, signal });
 
     step(
       `${instances.length} data-service instance(s): ` +
@@ -230,14 +236,14 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       certs,
       logLevel: opts.logLevel,
       drainDelayMs: opts.drainDelayMs,
-      cpus: placement.service,
+      cpus: cpus.service,
       signal,
     });
 
     step(
       `Router (HAProxy, ${opts.threads} thread(s), maxconn ${maxconn}) on :${ports.http} and :${ports.https}`,
     );
-    await startRouter(labDir, { config, ports, cpus: placement.router, signal });
+    await startRouter(labDir, { config, ports, cpus: cpus.router, signal });
 
     step('Waiting until every route answers through the router and every server is UP');
     await waitUntil(
@@ -271,7 +277,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         maxconnRequested: opts.maxconn,
         passthroughBalance: opts.passthroughBalance,
         checkIntervalMs: opts.checkIntervalMs,
-        cpus: placement.router,
+        cpus: cpus.router,
         config,
         log: logFile(labDir, 'router'),
       },
@@ -294,14 +300,14 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         pid: records[i.name].pid,
         port: i.port,
         tlsPort: i.tlsPort,
-        cpus: placement.service,
+        cpus: cpus.service,
         log: logFile(labDir, i.name),
       })),
       redis: {
         mode: opts.redisMode,
         ports: redisPorts,
         pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
-        cpus: placement.redis,
+        cpus: cpus.redis,
       },
       placement,
       drainDelayMs: opts.drainDelayMs,
@@ -382,7 +388,7 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
       certs: state.certs,
       logLevel: state.logLevel,
       drainDelayMs: state.drainDelayMs,
-      cpus: state.placement.service,
+      cpus: instance.cpus,
       signal,
     });
     if (outAt === null) {
@@ -430,11 +436,8 @@ async function status({ env = process.env } = {}) {
       if (alive === 'running' && instancesByName[r.name])
         health = await probeInstance(instancesByName[r.name]);
       const cpus =
-        r.role === 'router'
-          ? state.router.cpus
-          : r.role === 'service'
-            ? state.placement.service
-            : state.redis.cpus;
+        { router: state.router.cpus, redis: state.redis.cpus }[r.role] ??
+        (instancesByName[r.name] || {}).cpus;
       return { name: r.name, role: r.role, pid: r.pid, health, cpus: cpus || null };
     }),
   );

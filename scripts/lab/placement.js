@@ -60,14 +60,18 @@ function tasksetList(cores) {
   return cores && cores.length ? cores.join(',') : null;
 }
 
-/** The placement as recorded in lab.json and printed by lab:status. */
+/**
+ * The placement as recorded in lab.json: core numbers per role, null for a role that is not
+ * pinned; `free` lists the cores no role uses (null when LAB_CPUS is unset).
+ */
 function describePlacement(placement) {
   if (!placement) return { router: null, service: null, redis: null, free: null };
+  const cores = (list) => (list.length ? [...list] : null);
   return {
-    router: tasksetList(placement.router),
-    service: tasksetList(placement.service),
-    redis: tasksetList(placement.redis),
-    free: tasksetList(placement.free),
+    router: cores(placement.router),
+    service: cores(placement.service),
+    redis: cores(placement.redis),
+    free: [...placement.free],
   };
 }
 

@@ -57,7 +57,8 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
     expect(cores(state.router.pid)).toBe('0');
     for (const instance of state.instances) expect(cores(instance.pid)).toBe('1');
     for (const pid of state.redis.pids) expect(cores(pid)).toBe('1');
-    expect(state.placement).toMatchObject({ router: '0', service: '1', redis: '1' });
+    expect(state.placement).toMatchObject({ router: [0], service: [1], redis: [1] });
+    expect(state.router.cpus).toBe('0');
   });
 
   test('records are stored in the Redis cluster through the edge route', async () => {
