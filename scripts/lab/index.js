@@ -3,7 +3,7 @@
 // the matrix runner use these; options come from LAB_* knobs in `env` (default process.env).
 const fs = require('node:fs');
 const path = require('node:path');
-const { freePort, freePorts, isListening, sleep } = require('../lib/ports');
+const { freePort, isListening, sleep } = require('../lib/ports');
 const { resolveLabOptions, portKnob, OPENSHIFT_DEFAULTS } = require('./options');
 const { describePlacement, tasksetList } = require('./placement');
 const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
@@ -36,32 +36,41 @@ const STOP_ORDER = ['router', 'service', 'redis'];
 
 const noop = () => {};
 
-/** A free port whose Redis Cluster bus port (+10000) is free too. */
-async function freeRedisPort() {
-  for (;;) {
-    const port = await freePort();
-    const bus = port + REDIS_BUS_OFFSET;
-    if (bus <= 65535 && !(await isListening(bus))) return port;
-  }
-}
-
-/** Fixed or free ports for everything; returns { ports, instances, redisPorts }. */
+/**
+ * Fixed or free ports for everything; returns { ports, instances, redisPorts }. Ports of 0 become
+ * distinct free ports (for Redis, with the cluster bus port +10000 free too).
+ */
 async function allocatePorts(opts) {
+  const fixed = Object.values(opts.ports).filter((p) => p !== 0);
+  const taken = new Set(fixed);
+  const pick = async ({ withBus = false } = {}) => {
+    for (;;) {
+      const port = await freePort();
+      const bus = port + REDIS_BUS_OFFSET;
+      if (taken.has(port)) continue;
+      if (withBus && (bus > 65535 || taken.has(bus) || (await isListening(bus)))) continue;
+      taken.add(port);
+      if (withBus) taken.add(bus);
+      return port;
+    }
+  };
   const ports = { ...opts.ports };
-  for (const key of ['http', 'https', 'stats']) if (ports[key] === 0) ports[key] = await freePort();
+  for (const key of ['http', 'https', 'stats']) if (ports[key] === 0) ports[key] = await pick();
   const instances = [];
-  const servicePorts = opts.ports.serviceBase === 0 ? await freePorts(opts.replicas * 2) : null;
   for (let i = 0; i < opts.replicas; i++) {
+    const auto = opts.ports.serviceBase === 0;
     instances.push({
       name: `data-service-${i + 1}`,
-      port: servicePorts ? servicePorts[2 * i] : opts.ports.serviceBase + 2 * i,
-      tlsPort: servicePorts ? servicePorts[2 * i + 1] : opts.ports.serviceBase + 2 * i + 1,
+      port: auto ? await pick() : opts.ports.serviceBase + 2 * i,
+      tlsPort: auto ? await pick() : opts.ports.serviceBase + 2 * i + 1,
     });
   }
   const redisCount = opts.redisMode === 'cluster' ? REDIS_CLUSTER_SIZE : 1;
   const redisPorts = [];
   for (let i = 0; i < redisCount; i++) {
-    redisPorts.push(opts.ports.redis === 0 ? await freeRedisPort() : opts.ports.redis + i);
+    redisPorts.push(
+      opts.ports.redis === 0 ? await pick({ withBus: opts.redisMode === 'cluster' }) : opts.ports.redis + i,
+    );
   }
   return { ports, instances, redisPorts };
 }
