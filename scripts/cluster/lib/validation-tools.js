@@ -11,7 +11,6 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const yaml = require('js-yaml');
 const { TOOLS_DIR } = require('../../lib/paths');
 const { findOnPath } = require('../../lib/tools');
 const {
@@ -190,6 +189,8 @@ function goModDownload({ module: mod, version }, log) {
 }
 
 function readYaml(file) {
+  // Required here, not at the top: setup loads this file before it has installed node_modules.
+  const yaml = require('js-yaml');
   const doc = yaml.load(fs.readFileSync(file, 'utf8'));
   if (!doc || doc.kind !== 'CustomResourceDefinition')
     throw new Error(`${file} is not a CustomResourceDefinition`);
