@@ -3,8 +3,8 @@
 // the matrix runner use these; options come from LAB_* knobs in `env` (default process.env).
 const fs = require('node:fs');
 const path = require('node:path');
-const { freePort, isListening, sleep } = require('../lib/ports');
-const { resolveLabOptions, portKnob, OPENSHIFT_DEFAULTS } = require('./options');
+const { allocatePorts, wantedPorts } = require('./allocate');
+const { resolveLabOptions, OPENSHIFT_DEFAULTS } = require('./options');
 const { describePlacement, tasksetList } = require('./placement');
 const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
 const { preflight } = require('./preflight');
@@ -28,76 +28,12 @@ const { listRecords, processState, stopRecorded, logFile } = require('./pids');
 const { readLabState, writeLabState, removeLabState } = require('./state');
 const { probeRoute, probeInstance, backendServers } = require('./health');
 const { wrap } = require('./format');
+const { rollout } = require('./rolling-restart');
 
-const REDIS_CLUSTER_SIZE = 6;
-const REDIS_BUS_OFFSET = 10000; // Redis Cluster's bus port is the client port + 10000
 /** Order in which lab:down stops things: traffic first, then the services, then their data. */
 const STOP_ORDER = ['router', 'service', 'redis'];
 
 const noop = () => {};
-
-/**
- * Fixed or free ports for everything; returns { ports, instances, redisPorts }. Ports of 0 become
- * distinct free ports (for Redis, with the cluster bus port +10000 free too).
- */
-async function allocatePorts(opts) {
-  const fixed = Object.values(opts.ports).filter((p) => p !== 0);
-  const taken = new Set(fixed);
-  const pick = async ({ withBus = false } = {}) => {
-    for (;;) {
-      const port = await freePort();
-      const bus = port + REDIS_BUS_OFFSET;
-      if (taken.has(port)) continue;
-      if (withBus && (bus > 65535 || taken.has(bus) || (await isListening(bus)))) continue;
-      taken.add(port);
-      if (withBus) taken.add(bus);
-      return port;
-    }
-  };
-  const ports = { ...opts.ports };
-  for (const key of ['http', 'https', 'stats']) if (ports[key] === 0) ports[key] = await pick();
-  const instances = [];
-  for (let i = 0; i < opts.replicas; i++) {
-    const auto = opts.ports.serviceBase === 0;
-    instances.push({
-      name: `data-service-${i + 1}`,
-      port: auto ? await pick() : opts.ports.serviceBase + 2 * i,
-      tlsPort: auto ? await pick() : opts.ports.serviceBase + 2 * i + 1,
-    });
-  }
-  const redisCount = opts.redisMode === 'cluster' ? REDIS_CLUSTER_SIZE : 1;
-  const redisPorts = [];
-  for (let i = 0; i < redisCount; i++) {
-    redisPorts.push(
-      opts.ports.redis === 0 ? await pick({ withBus: opts.redisMode === 'cluster' }) : opts.ports.redis + i,
-    );
-  }
-  return { ports, instances, redisPorts };
-}
-
-/** Every port the lab will listen on, with what it is for and the knob that moves it. */
-function wantedPorts({ ports, instances, redisPorts }, redisMode) {
-  const wanted = [
-    { port: ports.http, what: 'router HTTP', knob: portKnob('http') },
-    { port: ports.https, what: 'router HTTPS', knob: portKnob('https') },
-    { port: ports.stats, what: 'router stats', knob: portKnob('stats') },
-  ];
-  for (const inst of instances) {
-    wanted.push({ port: inst.port, what: `${inst.name} HTTP`, knob: portKnob('serviceBase') });
-    wanted.push({ port: inst.tlsPort, what: `${inst.name} HTTPS`, knob: portKnob('serviceBase') });
-  }
-  redisPorts.forEach((port, i) => {
-    wanted.push({ port, what: `redis-${i + 1}`, knob: portKnob('redis') });
-    if (redisMode === 'cluster') {
-      wanted.push({
-        port: port + REDIS_BUS_OFFSET,
-        what: `redis-${i + 1} cluster bus`,
-        knob: portKnob('redis'),
-      });
-    }
-  });
-  return wanted;
-}
 
 /** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
 function fingerprint(opts) {
@@ -349,74 +285,6 @@ async function down({ env = process.env, log = console.log } = {}) {
   removeLabState(labDir);
   fs.rmSync(routerPaths(labDir).runDir, { recursive: true, force: true });
   return { labDir, stopped };
-}
-
-/** The router's view of one instance: the status of its server in each of the four backends. */
-async function instanceServerStates(state, instance) {
-  const ports = [`:${instance.port}`, `:${instance.tlsPort}`];
-  const servers = await backendServers(state.router.statsPort, state.routes);
-  return servers.filter((s) => ports.some((p) => s.server.endsWith(p))).map((s) => s.status);
-}
-
-/**
- * A rolling restart, like `oc rollout restart deployment/data-service`: one instance at a time,
- * SIGTERM (it turns unready, the router takes it out, it drains and exits), start it again on
- * the same ports, and wait until the router has it UP in every backend before the next one.
- */
-async function rollout({ env = process.env, log = console.log, signal } = {}) {
-  const { labDir } = resolveLabOptions(env);
-  const state = readLabState(labDir);
-  if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
-  for (const [i, instance] of state.instances.entries()) {
-    throwIfAborted(signal);
-    const record = listRecords(labDir).find((r) => r.name === instance.name);
-    const begin = Date.now();
-    log(`• ${instance.name}: SIGTERM; it answers /readyz 503 and keeps serving ${state.drainDelayMs} ms`);
-    // Watch the router while the instance drains: did it leave the rotation before it exited?
-    let outAt = null;
-    let exited = !record;
-    const stopping = record
-      ? stopRecorded(labDir, record, { timeoutMs: state.drainDelayMs + 10000 }).finally(() => (exited = true))
-      : Promise.resolve();
-    while (!exited && outAt === null) {
-      const statuses = await instanceServerStates(state, instance).catch(() => []);
-      if (statuses.length && statuses.every((st) => st.startsWith('DOWN'))) outAt = Date.now();
-      else await sleep(100);
-    }
-    await stopping;
-    log(
-      outAt === null
-        ? `  exited after ${Date.now() - begin} ms, BEFORE the router took it out of rotation: ` +
-            `requests sent to it meanwhile may have failed (LAB_DRAIN_DELAY_MS is too short)`
-        : `  out of rotation after ${outAt - begin} ms, exited after ${Date.now() - begin} ms`,
-    );
-    log(`  starting it again on :${instance.port} and :${instance.tlsPort}`);
-    const [started] = await startServices(labDir, {
-      instances: [instance],
-      redis: state.redis,
-      certs: state.certs,
-      logLevel: state.logLevel,
-      drainDelayMs: state.drainDelayMs,
-      cpus: instance.cpus,
-      signal,
-    });
-    if (outAt === null) {
-      // The router never marked it DOWN, so "UP" below would be stale: let a full round of
-      // checks (rise 2) reach the new process first.
-      await sleep(2 * state.router.checkIntervalMs);
-    }
-    await waitUntil(
-      async () => {
-        const statuses = await instanceServerStates(state, instance);
-        return statuses.length === state.routes.length && statuses.every((st) => st === 'UP');
-      },
-      { timeoutMs: 30000, what: `the router marking ${instance.name} UP again`, signal, intervalMs: 100 },
-    );
-    log(`  ready and back in rotation (${Date.now() - begin} ms in all)`);
-    state.instances[i] = { ...instance, pid: started.pid };
-    writeLabState(labDir, state);
-  }
-  return state;
 }
 
 /**

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const lab = require('../../scripts/lab/index');
 const { checkRouterConfig } = require('../../scripts/lab/router-config');
-const { backendServers } = require('../../scripts/lab/health');
+const { instanceServerStates } = require('../../scripts/lab/rolling-restart');
 const { request } = require('../../scripts/lab/client');
 const { isAlive } = require('../../scripts/lib/processes');
 const { sleep } = require('../../scripts/lib/ports');
@@ -232,13 +232,10 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
     await sleep(1000);
     process.kill(victim.pid, 'SIGTERM');
     // The router must take the victim out of every backend while it is still serving (draining).
-    const victimPorts = [`:${victim.port}`, `:${victim.tlsPort}`];
     let outOfRotationWhileAlive = false;
     while (isAlive(victim.pid)) {
-      const servers = (await backendServers(state.router.statsPort, state.routes)).filter((s) =>
-        victimPorts.some((p) => s.server.endsWith(p)),
-      );
-      if (servers.length === 4 && servers.every((s) => s.status.startsWith('DOWN')) && isAlive(victim.pid)) {
+      const statuses = await instanceServerStates(state, victim);
+      if (statuses.length === 4 && statuses.every((s) => s.startsWith('DOWN')) && isAlive(victim.pid)) {
         outOfRotationWhileAlive = true;
         break;
       }
