@@ -158,6 +158,17 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
     }
   });
 
+  test('the stats page, its health URI and (when HAProxy has the exporter) /metrics answer', async () => {
+    const page = await request(state.router.statsUrl, { agent: false });
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toMatch(/Statistics Report/);
+    expect((await request(`${state.router.statsUrl}healthz`, { agent: false })).status).toBe(200);
+    if (state.router.metricsUrl) {
+      const metrics = await request(state.router.metricsUrl, { agent: false });
+      expect(metrics.body.toString()).toContain(`haproxy_process_nbthread ${state.router.threads}`);
+    }
+  });
+
   test('lab:up again reports the running lab and starts nothing', async () => {
     const again = await lab.up({ env, log: () => {} });
     expect(again.alreadyRunning).toBe(true);
