@@ -71,7 +71,7 @@ describe('the check can fail', () => {
     d.spec.selector.matchLabels = { 'app.kubernetes.io/name': 'something-else' };
     const r = await server.apply(d, { namespace: NAMESPACE });
     expect(r.status).toBe(422);
-    expect(r.json.message).toMatch(/selector.*does not match template labels/);
+    expect(r.json.message).toMatch(/`selector` does not match template `labels`/);
   });
 
   test('a passthrough Route with a path is rejected by the Route CRD', async () => {
@@ -82,19 +82,27 @@ describe('the check can fail', () => {
     expect(r.json.message).toMatch(/passthrough/i);
   });
 
-  test('a TestRun with a runner field of the wrong type is rejected by its CRD', async () => {
-    const objects = builds['all+components'];
-    const tr = clone(objects.find((o) => o.kind === 'TestRun'));
-    tr.spec.runner.env = { NOT: 'a list' };
+  test('a TestRun with a value its CRD does not allow is rejected', async () => {
+    const tr = clone(builds['all+components'].find((o) => o.kind === 'TestRun'));
+    tr.spec.cleanup = 'always'; // k6-operator knows only "post"
     const r = await server.apply(tr, { namespace: NAMESPACE });
     expect(r.status).toBe(422);
+    expect(r.json.message).toMatch(/spec\.cleanup/);
+  });
+
+  test("the IngressController CRD's CEL rules run: a domain that is no DNS name is rejected", async () => {
+    const ic = clone(builds['all+components'].find((o) => o.kind === 'IngressController'));
+    ic.spec.domain = 'Router_Lab.apps.example.com';
+    const r = await server.apply(ic);
+    expect(r.status).toBe(422);
+    expect(r.json.message).toMatch(/domain must consist of lower case alphanumeric characters/);
   });
 
   test('a privileged pod template draws a Pod Security warning', async () => {
     const d = clone(named(builds.all, 'Deployment', names.APP));
     d.spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation = true;
     const r = await server.apply(d, { namespace: NAMESPACE });
-    expect(r.status).toBe(200);
+    expect([200, 201]).toContain(r.status); // accepted (a Deployment), but not silently
     expect(r.warnings.join(' ')).toMatch(/allowPrivilegeEscalation/);
   });
 });

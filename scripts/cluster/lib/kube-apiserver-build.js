@@ -5,8 +5,11 @@
 // throwaway module that requires k8s.io/kubernetes and replaces each staging module with its
 // published v0.Y.Z twin builds the same binary.
 //
-// v1.30: the newest line whose documented etcd floor (3.4.22+ / 3.5.6+) the distributions' etcd
-// 3.4 meets; 1.31 and later assume etcd health endpoints that only 3.4.29+ has.
+// v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
+// new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
+// which 1.30 rejects. It runs on the distributions' etcd 3.4.2x: kube-apiserver talks the etcd v3
+// API that 3.4 serves, and turns off by itself what needs newer etcd (watch progress requests for
+// consistent reads from cache). The test proves it on every run.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -14,7 +17,7 @@ const { spawnSync } = require('node:child_process');
 const { findOnPath } = require('../../lib/tools');
 const { TOOLS_BIN } = require('../../lib/paths');
 
-const KUBE_APISERVER_VERSION = 'v1.30.14';
+const KUBE_APISERVER_VERSION = 'v1.33.13';
 
 /** v1.30.14 → v0.30.14: the tag the staging modules are published under. */
 const stagingVersion = (version) => version.replace(/^v1\./, 'v0.');
