@@ -20,11 +20,11 @@ function unavailable(err) {
 }
 
 function createRecordStore({ redis, metrics }) {
-  async function run(res, command, call) {
-    const start = now();
+  /** Awaits a command started at `start` (ms), timing it into `res` and the histogram. */
+  async function timed(res, command, start, reply) {
     let outcome = 'ok';
     try {
-      return await call();
+      return await reply;
     } catch (err) {
       outcome = 'error';
       if (err instanceof ReplyError && !UNAVAILABLE_REPLY.test(err.message)) throw err;
@@ -38,16 +38,17 @@ function createRecordStore({ redis, metrics }) {
 
   return {
     /** The stored JSON text, or null when absent. */
-    get: (res, id) => run(res, 'get', () => redis.get(keyOf(id))),
+    get: (res, id) => timed(res, 'get', now(), redis.get(keyOf(id))),
     /** Stores a new record; false if the id exists already (SET NX). */
-    create: async (res, id, json) => (await run(res, 'set', () => redis.set(keyOf(id), json, 'NX'))) === 'OK',
+    create: async (res, id, json) =>
+      (await timed(res, 'set', now(), redis.set(keyOf(id), json, 'NX'))) === 'OK',
     /** Replaces an existing record; false if absent (SET XX: atomic, no read-then-write race). */
     replace: async (res, id, json) =>
-      (await run(res, 'set', () => redis.set(keyOf(id), json, 'XX'))) === 'OK',
+      (await timed(res, 'set', now(), redis.set(keyOf(id), json, 'XX'))) === 'OK',
     /** Deletes a record; false if absent. */
-    remove: async (res, id) => (await run(res, 'del', () => redis.del(keyOf(id)))) === 1,
+    remove: async (res, id) => (await timed(res, 'del', now(), redis.del(keyOf(id)))) === 1,
     /** PING, for readiness. */
-    ping: () => run(undefined, 'ping', () => redis.ping()),
+    ping: () => timed(undefined, 'ping', now(), redis.ping()),
   };
 }
 

@@ -10,6 +10,7 @@ const { createRedis, describeRedis } = require('./redis');
 const { createApp } = require('./app');
 const { tlsServerOptions, watchCertificate } = require('./tls');
 const { createShutdown } = require('./shutdown');
+const { TimedServerResponse } = require('./timing');
 
 // sysexits(3) EX_CONFIG: the process cannot run with this configuration, restarting won't help.
 const EXIT_CONFIG = 78;
@@ -65,13 +66,16 @@ async function main() {
     logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
   }
 
-  const servers = [tuneListener(http.createServer(app), config)];
+  const servers = [tuneListener(http.createServer({ ServerResponse: TimedServerResponse }, app), config)];
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
   if (config.tls) {
     const { pair, options } = tlsServerOptions(config.tlsCertFile, config.tlsKeyFile);
     const httpsServer = tuneListener(
-      https.createServer({ ...options, ALPNProtocols: ['http/1.1'] }, app),
+      https.createServer(
+        { ...options, ALPNProtocols: ['http/1.1'], ServerResponse: TimedServerResponse },
+        app,
+      ),
       config,
     );
     servers.push(httpsServer);
