@@ -1,6 +1,6 @@
 'use strict';
 /* global Image, document -- the pixel count runs inside Chromium */
-// The report renders from a fixed results.json (a real --quick --cross-check run on a 2-core
+// The report renders from a fixed results.json (a real default run with --cross-check on a 2-core
 // machine, kept in test/fixtures), and its HTML opens offline in headless Chromium with the
 // charts drawn and a screenshot that is not blank.
 const fs = require('node:fs');
