@@ -70,23 +70,24 @@ describe('report from a fixed results.json', () => {
     const page = fs.readFileSync(html, 'utf8');
     expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'report-chromium-'));
-    // A fresh profile per run; Playwright takes it as userDataDir rather than --user-data-dir.
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1200, height: 1600 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    let browser;
     try {
+      // A fresh profile per run; Playwright takes it as userDataDir rather than --user-data-dir.
+      browser = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        viewport: { width: 1200, height: 1600 },
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
       const tab = await browser.newPage();
       const requests = [];
       tab.on('request', (r) => requests.push(r.url()));
@@ -127,7 +128,7 @@ describe('report from a fixed results.json', () => {
       }, png.toString('base64'));
       expect(colours).toBeGreaterThan(20);
     } finally {
-      await browser.close();
+      if (browser) await browser.close();
       fs.rmSync(profile, { recursive: true, force: true });
     }
   });
