@@ -11,6 +11,7 @@ deadline=$(($(date +%s) + ${WAIT_SECONDS:-600}))
 set -- $REDIS_NODES
 first=$1
 count=$#
+primaries=$((count / (replicas + 1)))
 
 log() { echo "form-cluster: $*"; }
 fail() {
@@ -36,10 +37,15 @@ all_answer() {
     [ "$(cli "$n" ping 2>/dev/null | tr -d '\r')" = PONG ] || return 1
   done
 }
+# "<primaries> <replicas>" as one node sees the cluster.
+roles() { cli "$1" cluster nodes 2>/dev/null | tr -d '\r' | awk '$3 ~ /master/ { m++ } $3 ~ /slave/ { s++ } END { print m + 0, s + 0 }'; }
+# Done means every node agrees on state, membership and roles: a replica only counts once its
+# primary accepted it, which gossip spreads a moment after the create.
 all_ok() {
   for n in $REDIS_NODES; do
     [ "$(info "$n" cluster_state)" = ok ] || return 1
     [ "$(info "$n" cluster_known_nodes)" = "$count" ] || return 1
+    [ "$(roles "$n")" = "$primaries $((count - primaries))" ] || return 1
   done
 }
 check() { cli "$first" --cluster check "$(host_of "$first"):$(port_of "$first")"; }
