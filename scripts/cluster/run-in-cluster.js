@@ -27,6 +27,7 @@ Options:
   --connection C        keepalive|close (default keepalive)
   --vus N               virtual users in total (default 128)
   --duration D          k6 duration (default 60s)
+  --separate            one runner per node (anti-affinity); needs as many nodes as runners
   --insecure            skip TLS verification (routers whose certificate no cluster CA signs)
   --timeout SECONDS     how long to wait for the run (default: duration + 600)
   --out DIR             where to copy the summaries (default results/cluster-<time>)
@@ -49,6 +50,7 @@ function parse(argv) {
       connection: { type: 'string', default: 'keepalive' },
       vus: { type: 'string', default: '128' },
       duration: { type: 'string', default: '60s' },
+      separate: { type: 'boolean', default: false },
       insecure: { type: 'boolean', default: false },
       timeout: { type: 'string' },
       out: { type: 'string' },
@@ -86,11 +88,11 @@ function durationToSeconds(text) {
 }
 
 /** The k6-testrun component's objects, with this run's cell, targets and parallelism filled in. */
-function renderObjects(opts, urls, runId) {
+function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize', dir]) } = {}) {
   const composed = compose({ overlay: 'all', components: ['k6-testrun'] });
   let objects;
   try {
-    objects = yaml.loadAll(oc(['kustomize', composed.dir])).filter(Boolean);
+    objects = yaml.loadAll(kustomize(composed.dir)).filter(Boolean);
   } finally {
     composed.cleanup();
   }
@@ -103,7 +105,7 @@ function renderObjects(opts, urls, runId) {
   );
   const testRun = wanted.find((o) => o.kind === 'TestRun');
   testRun.spec.parallelism = opts.parallelism;
-  testRun.spec.separate = false;
+  testRun.spec.separate = opts.separate;
   const set = { TERMINATION: opts.termination, PAGE_SIZE: opts['page-size'], CONNECTION: opts.connection };
   Object.assign(set, { VUS: String(opts.vus), DURATION: opts.duration });
   // The Routes' admitted hosts, so a sharded router (spec.subdomain) works as well as the default.
@@ -250,4 +252,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parse, durationToSeconds };
+module.exports = { parse, durationToSeconds, renderObjects };

@@ -5,7 +5,10 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../scripts/lib/paths');
 const { routeUrls } = require('../../scripts/cluster/lib/routes');
-const { parse, durationToSeconds } = require('../../scripts/cluster/run-in-cluster');
+const { parse, durationToSeconds, renderObjects } = require('../../scripts/cluster/run-in-cluster');
+const { build } = require('../../scripts/cluster/lib/kustomize');
+const { validate } = require('../../scripts/cluster/lib/kubeconform');
+const yaml = require('js-yaml');
 
 const SCRIPTS = ['deploy', 'teardown', 'run-in-cluster'];
 const run = (script, args, env = process.env) =>
@@ -94,3 +97,44 @@ test('route URLs: admitted host, scheme by termination, URL_* names for k6', () 
     },
   ]);
 });
+
+test('run-in-cluster renders only the k6 objects, with the cell, targets and run id filled in', () => {
+  const opts = parse([
+    '--parallelism',
+    '8',
+    '--termination',
+    'passthrough',
+    '--page-size',
+    '4k',
+    '--vus',
+    '512',
+    '--insecure',
+    '--separate',
+  ]);
+  const urls = [{ envName: 'URL_PASSTHROUGH', url: 'https://p.shard.example' }];
+  const objects = renderObjects(opts, urls, 'run-abc', { kustomize: build });
+  expect(objects.map((o) => `${o.kind}/${o.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`).sort()).toEqual([
+    'ConfigMap/k6-scripts',
+    'ConfigMap/k6-trusted-ca',
+    'PersistentVolumeClaim/k6-results',
+    'TestRun/router-matrix',
+  ]);
+  const tr = objects.find((o) => o.kind === 'TestRun');
+  expect(tr.spec).toMatchObject({ parallelism: 8, separate: true });
+  const env = tr.spec.runner.env;
+  expect(new Set(env.map((e) => e.name)).size).toBe(env.length); // replaced, not duplicated
+  const value = Object.fromEntries(env.map((e) => [e.name, e.value]));
+  expect(value).toMatchObject({
+    TERMINATION: 'passthrough',
+    PAGE_SIZE: '4k',
+    VUS: '512',
+    URL_PASSTHROUGH: 'https://p.shard.example',
+    K6_INSECURE_SKIP_TLS_VERIFY: 'true',
+    SUMMARY_PATH: '/results/run-abc-$(POD_NAME).json',
+  });
+  // $(POD_NAME) only expands if POD_NAME comes first.
+  expect(env.findIndex((e) => e.name === 'POD_NAME')).toBeLessThan(
+    env.findIndex((e) => e.name === 'SUMMARY_PATH'),
+  );
+  expect(validate(objects.map((o) => yaml.dump(o)).join('---\n')).ok).toBe(true);
+}, 60000);
