@@ -33,9 +33,20 @@ function formatTick(v) {
 function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth = 190, legend = [] }) {
   const perRow = Math.max(1, ...rows.map((r) => r.bars.length));
   const rowHeight = perRow * barHeight + 10;
-  const perLine = Math.max(1, Math.floor((width - labelWidth) / 170));
-  const legendLines = Math.ceil(legend.length / perLine);
-  const top = 34 + legendLines * 18;
+  // Legend items flow left to right and wrap; widths estimated from the label (12px font).
+  const legendPlaces = [];
+  let lx = labelWidth;
+  let line = 0;
+  for (const item of legend) {
+    const w = 24 + item.label.length * 6.8;
+    if (lx + w > width && lx > labelWidth) {
+      lx = labelWidth;
+      line += 1;
+    }
+    legendPlaces.push({ ...item, x: lx, y: 26 + line * 18 });
+    lx += w;
+  }
+  const top = 34 + (legend.length ? line + 1 : 0) * 18;
   const plotWidth = width - labelWidth - 150;
   const height = top + rows.length * rowHeight + 30;
   const max = Math.max(0, ...rows.flatMap((r) => r.bars.map((b) => b.value || 0)));
@@ -46,12 +57,12 @@ function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth =
     '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fff" fill-opacity="0.0"/><line x1="0" y1="0" x2="0" y2="6" stroke="#000" stroke-opacity="0.45" stroke-width="2"/></pattern></defs>',
     `<text x="0" y="16" class="chart-title">${escapeXml(title)}</text>`,
   ];
-  legend.forEach((item, i) => {
-    const lx = labelWidth + (i % perLine) * 170;
-    const ly = 26 + Math.floor(i / perLine) * 18;
-    parts.push(`<rect x="${lx}" y="${ly}" width="10" height="10" fill="${item.color}"/>`);
-    parts.push(`<text x="${lx + 14}" y="${ly + 9}" class="legend">${escapeXml(item.label)}</text>`);
-  });
+  for (const item of legendPlaces) {
+    parts.push(`<rect x="${item.x.toFixed(1)}" y="${item.y}" width="10" height="10" fill="${item.color}"/>`);
+    parts.push(
+      `<text x="${(item.x + 14).toFixed(1)}" y="${item.y + 9}" class="legend">${escapeXml(item.label)}</text>`,
+    );
+  }
   for (let v = 0; v <= scale.max + 1e-9; v += scale.step) {
     const gx = x(v).toFixed(1);
     parts.push(`<line x1="${gx}" y1="${top - 4}" x2="${gx}" y2="${height - 26}" class="grid"/>`);
@@ -135,7 +146,7 @@ function ratioChart(group) {
   const legend = [
     { label: 'this run', color: '#333333' },
     ...group.columns.map((col, i) => ({
-      label: `${col.title.replace(/:.*/, '')} ${col.label}`,
+      label: `${col.short} ${col.label}`,
       color: REFERENCE_COLORS[i % REFERENCE_COLORS.length],
     })),
   ];

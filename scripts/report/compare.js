@@ -34,6 +34,7 @@ function comparisonGroups(results) {
         if (col.pageSize === pageSize && col.connection === connection) {
           columns.push({
             tableId: table.id,
+            short: table.short || table.title.replace(/:.*/, ''),
             title: table.title,
             conditions: table.conditions,
             key: col.key,

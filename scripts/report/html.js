@@ -9,7 +9,8 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ddd; } h3 { margin-top: 1.4rem; }
 table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: 13px; }
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; white-space: nowrap; }
-th { background: #f4f4f4; } td:first-child, th:first-child { text-align: left; }
+th { background: #f4f4f4; white-space: normal; vertical-align: bottom; }
+.scroll { overflow-x: auto; } td:first-child, th:first-child { text-align: left; }
 td.wrap { white-space: normal; text-align: left; }
 .alert { border-left: 6px solid #d62728; background: #fdecea; padding: .8rem 1rem; margin: 1rem 0; }
 .ok { border-left: 6px solid #2ca02c; background: #eaf6ea; padding: .8rem 1rem; margin: 1rem 0; }
@@ -30,7 +31,7 @@ function table({ head, rows }, { limitedRows = [], wrapLast = false } = {}) {
       return `<tr${limitedRows.includes(i) ? ' class="limited"' : ''}>${cells.join('')}</tr>`;
     })
     .join('\n');
-  return `<table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<div class="scroll"><table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 function renderHtml(results) {

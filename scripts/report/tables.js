@@ -142,7 +142,7 @@ function referenceRows(group) {
       'termination',
       'this run req/s',
       'this run ÷ http',
-      ...group.columns.flatMap((col) => [`${col.title} — ${col.label} ÷ http`, '→ req/s here']),
+      ...group.columns.flatMap((col) => [`${col.short} ${col.label} ÷ http`, '→ req/s here']),
     ],
     rows: group.rows.map((row) => [
       row.termination,
