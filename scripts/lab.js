@@ -17,7 +17,7 @@ Does everything, in order:
   4. the report: results/<run id>/report.html and report.md
   5. the lab down, also when something fails or on Ctrl-C (a lab that was already running
      before is left running)
-and prints where the report is and the matrix table. The default matrix takes about 12 minutes
+and prints where the report is and the matrix table. The default matrix takes about 10 minutes
 here; --quick about 2.
 
 Every option of the matrix is passed through:
