@@ -300,6 +300,9 @@ describe('replicas and topology', () => {
       const cfg = configOf(builds[b]).data;
       const drainSeconds = (Number(cfg.DRAIN_DELAY_MS) + Number(cfg.SHUTDOWN_TIMEOUT_MS)) / 1000;
       expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(drainSeconds);
+      // A draining pod must fail readiness (and leave the endpoints) well before it stops serving.
+      const notReadyAfterMs = c.readinessProbe.periodSeconds * c.readinessProbe.failureThreshold * 1000;
+      expect(notReadyAfterMs * 2).toBeLessThanOrEqual(Number(cfg.DRAIN_DELAY_MS));
       expect(pod.topologySpreadConstraints.map((t) => t.topologyKey)).toContain('kubernetes.io/hostname');
       expect(
         cfg.TLS_CERT_FILE.startsWith(c.volumeMounts.find((m) => m.name === 'serving-cert').mountPath),
