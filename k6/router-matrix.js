@@ -63,9 +63,11 @@ export const options = {
   discardResponseBodies: true,
   summaryTrendStats: distribution.TREND_STATS,
   thresholds: {
-    http_req_failed: [`rate<=${maxErrorRate}`],
-    [`http_req_duration{${OK}}`]: [`p(99)<${p99Ms}`],
+    // Pass/fail per cell, on the cell's own sub-metrics (tag values may contain ':').
+    [`http_req_failed{cell:${tags.cell}}`]: [`rate<=${maxErrorRate}`],
+    [`http_req_duration{cell:${tags.cell},${OK}}`]: [`p(99)<${p99Ms}`],
     // Declared so that the summary carries them: the latency decomposition of successful requests.
+    [`http_req_duration{${OK}}`]: [],
     [`http_req_connecting{${OK}}`]: [],
     [`http_req_tls_handshaking{${OK}}`]: [],
     [`http_req_waiting{${OK}}`]: [],

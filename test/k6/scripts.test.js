@@ -40,7 +40,10 @@ describe('k6 scripts', () => {
       connection: 'close',
     });
     expect(Object.keys(close.thresholds)).toEqual(
-      expect.arrayContaining(['http_req_failed', 'http_req_duration{expected_response:true}']),
+      expect.arrayContaining([
+        'http_req_failed{cell:edge:4k:close}',
+        'http_req_duration{cell:edge:4k:close,expected_response:true}',
+      ]),
     );
     expect(inspect('router-matrix.js', { TERMINATION: 'passthrough' }).insecureSkipTLSVerify).toBe(true);
     const open = inspect('router-matrix.js', { RATE: '2000', MAX_VUS: '300' });
