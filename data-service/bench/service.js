@@ -284,7 +284,7 @@ async function main() {
     const paceMs = 1;
     let connections = Math.max(1, Math.round((targetRate * (paceMs + 0.3)) / 1000));
     let paced;
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 4; attempt++) {
       log(`half saturation: ~${Math.round(targetRate)} requests/s target, ${connections} paced connections`);
       paced = await wrkRun(service, {
         op: 'GET',
