@@ -49,29 +49,50 @@ all_ok() {
   done
 }
 check() { cli "$first" --cluster check "$(host_of "$first"):$(port_of "$first")"; }
+# redis-cli --cluster create and CLUSTER MEET want addresses; each pod's DNS name resolves through
+# the headless Service (publishNotReadyAddresses, so before readiness too).
+ip_of() {
+  ip=$(getent hosts "$(host_of "$1")" | awk '{ print $1; exit }')
+  [ -n "$ip" ] || fail "cannot resolve $(host_of "$1")"
+  echo "$ip"
+}
 
 log "waiting for $count nodes to answer"
 wait_until all_answer
 
-if [ "$(info "$first" cluster_state)" = ok ]; then
-  log "cluster already formed; waiting until every node agrees"
+# How many nodes each node knows: 1 everywhere = never formed; all everywhere = formed before.
+fresh=0
+formed=0
+for n in $REDIS_NODES; do
+  known=$(info "$n" cluster_known_nodes)
+  if [ "${known:-1}" -le 1 ]; then
+    fresh=$((fresh + 1))
+  elif [ "$known" = "$count" ]; then
+    formed=$((formed + 1))
+  fi
+done
+
+if [ "$formed" = "$count" ]; then
+  if ! all_ok; then
+    # Every node remembers the others, but at addresses that changed when the pods were
+    # rescheduled together. A MEET at the current address makes a node re-learn a known peer.
+    log "cluster formed before but not ok (pods moved?): introducing the nodes at their current addresses"
+    for n in $REDIS_NODES; do
+      for m in $REDIS_NODES; do
+        [ "$n" = "$m" ] || cli "$n" cluster meet "$(ip_of "$m")" "$(port_of "$m")" >/dev/null
+      done
+    done
+  fi
+  log "cluster formed; waiting until every node agrees"
   wait_until all_ok
   check
   exit 0
 fi
+[ "$fresh" = "$count" ] || fail "the cluster is partly formed ($formed of $count nodes know all the others, $fresh know none): it needs a look by hand (redis-cli --cluster check/fix), not a new create"
 
-for n in $REDIS_NODES; do
-  known=$(info "$n" cluster_known_nodes)
-  [ "${known:-1}" -le 1 ] || fail "$n already knows $known nodes but the cluster is not ok: a partly formed cluster needs a look by hand (redis-cli --cluster check/fix), not a new create"
-done
-
-# redis-cli --cluster create wants addresses; each pod's DNS name resolves through the headless
-# Service (publishNotReadyAddresses, so before readiness too).
 addresses=
 for n in $REDIS_NODES; do
-  ip=$(getent hosts "$(host_of "$n")" | awk '{ print $1; exit }')
-  [ -n "$ip" ] || fail "cannot resolve $(host_of "$n")"
-  addresses="$addresses $ip:$(port_of "$n")"
+  addresses="$addresses $(ip_of "$n"):$(port_of "$n")"
 done
 log "creating the cluster:$addresses (replicas per primary: $replicas)"
 # shellcheck disable=SC2086

@@ -82,7 +82,7 @@ beforeAll(async () => {
       { REDIS_PASSWORD: password, REDIS_RUN_DIR: runDir },
       ['--cluster-announce-ip', '127.0.0.1'],
     );
-    nodes.push({ port, child, runDir });
+    nodes.push({ port, child, runDir, nodeDir });
   }
   for (const n of nodes) await waitForRedis(n.port, { password, timeoutMs: 15000 });
 }, 60000);
@@ -135,8 +135,34 @@ test('form-cluster.sh forms 3 primaries with one replica each, then only checks 
 
   const again = formCluster();
   expect(again.status).toBe(0);
-  expect(again.stdout).toMatch(/cluster already formed/);
+  expect(again.stdout).toMatch(/cluster formed; waiting until every node agrees/);
   expect(again.stdout).not.toMatch(/creating the cluster/);
+}, 150000);
+
+test('after all six restart at new addresses, form-cluster.sh re-introduces them and the data is still there', async () => {
+  const cli = (port, ...args) => redisCli(port, password, '-c', ...args);
+  expect(await cli(nodes[0].port, 'set', 'customer:1', 'kept')).toBe('OK');
+  // A full restart: every node at once, every address new (here the port; in the cluster the IP).
+  for (const n of nodes) await n.child.stop();
+  for (const n of nodes) {
+    n.port = await clusterPort();
+    const conf = localConfig(n.port, n.nodeDir, n.runDir);
+    n.child = startRedis(conf, { REDIS_PASSWORD: password, REDIS_RUN_DIR: n.runDir }, [
+      '--cluster-announce-ip',
+      '127.0.0.1',
+    ]);
+  }
+  for (const n of nodes) await waitForRedis(n.port, { password, timeoutMs: 15000 });
+  // Each node remembers its peers at their old addresses.
+  const stale = await redisCli(nodes[0].port, password, 'cluster', 'nodes');
+  expect(nodes.slice(1).filter((n) => stale.includes(`:${n.port}@`))).toEqual([]);
+
+  const healed = formCluster();
+  expect({ status: healed.status, err: healed.stderr.slice(-2000) }).toMatchObject({ status: 0 });
+  expect(healed.stdout).toMatch(/introducing the nodes at their current addresses/);
+  expect(await redisCli(nodes[5].port, password, 'cluster', 'info')).toMatch(/cluster_state:ok/);
+  // AOF: the write survived the restart of every node.
+  expect(await cli(nodes[2].port, 'get', 'customer:1')).toBe('kept');
 }, 150000);
 
 test('form-cluster.sh fails with a message when it cannot authenticate', () => {
