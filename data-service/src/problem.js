@@ -95,9 +95,9 @@ function problemHandler(logger) {
         problem = new Problem(500, 'internal', 'the service failed to handle the request; see its log');
       }
     }
-    if (problem.status >= 500 && problem.status !== 500) {
-      logger.debug({ err: problem, url: req.originalUrl }, 'request failed');
-    }
+    // Outages are logged once by the Redis client, not once per failed request.
+    if (problem.status === 503)
+      logger.debug({ detail: problem.message, url: req.originalUrl }, 'request failed');
     if (res.headersSent) {
       res.destroy(err);
       return;

@@ -43,6 +43,19 @@ async function main() {
     process.exit(EXIT_CONFIG);
   }
 
+  // The certificate pair is checked before anything starts: a bad pair is a configuration error.
+  let tlsSetup;
+  if (config.tls) {
+    try {
+      tlsSetup = tlsServerOptions(config.tlsCertFile, config.tlsKeyFile);
+    } catch (err) {
+      process.stderr.write(
+        `data-service: invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE are not a usable pair (${err.message})\n`,
+      );
+      process.exit(EXIT_CONFIG);
+    }
+  }
+
   const logger = createLogger(config);
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception');
@@ -69,8 +82,8 @@ async function main() {
   const servers = [tuneListener(http.createServer({ ServerResponse: TimedServerResponse }, app), config)];
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
-  if (config.tls) {
-    const { pair, options } = tlsServerOptions(config.tlsCertFile, config.tlsKeyFile);
+  if (tlsSetup) {
+    const { pair, options } = tlsSetup;
     const httpsServer = tuneListener(
       https.createServer(
         { ...options, ALPNProtocols: ['http/1.1'], ServerResponse: TimedServerResponse },

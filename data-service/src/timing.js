@@ -60,7 +60,7 @@ function installTiming(app, { metrics, logger, beforeHeaders }) {
       metrics.observeRequest(req.method, route, statusCode, seconds);
       if (logRequests) {
         logger.debug(
-          { method: req.method, url: req.originalUrl, route, status: statusCode, ms: seconds * 1000 },
+          { method: req.method, url: req.originalUrl, route, status: statusCode, ms: appMs },
           'request',
         );
       }

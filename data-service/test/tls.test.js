@@ -7,7 +7,11 @@ const path = require('node:path');
 const https = require('node:https');
 const tls = require('node:tls');
 const { createCA, createServerCert } = require('../../scripts/lib/certs');
-const { testRedis, startService, tempDir, sleep } = require('./helpers');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const { testRedis, startService, tempDir, sleep, SERVER } = require('./helpers');
+
+const run = promisify(execFile);
 
 const SERVICE_HOST = 'data-service.router-lab.svc';
 
@@ -182,6 +186,22 @@ describe('HTTPS listener', () => {
     mountSecret(mount, 'v4', third);
     await waitForSerial(service.tlsPort, serialOf(third), 5000);
   });
+});
+
+test('a certificate and key that do not match stop the service at start, naming the variables', async () => {
+  const a = issue('mismatch-a');
+  const b = issue('mismatch-b');
+  const error = await run(process.execPath, [SERVER], {
+    env: { PATH: process.env.PATH, PORT: '0', TLS_PORT: '0', TLS_CERT_FILE: a.cert, TLS_KEY_FILE: b.key },
+    timeout: 10000,
+  }).then(
+    () => null,
+    (err) => err,
+  );
+  expect(error.code).toBe(78);
+  expect(error.stderr).toMatch(
+    /^data-service: invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE are not a usable pair/,
+  );
 });
 
 describe('certificate files rewritten in place, found by polling', () => {
