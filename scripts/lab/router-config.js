@@ -63,19 +63,41 @@ function mapFiles(routes) {
   };
 }
 
+/**
+ * Backend lines for what a Route's annotations ask, as the router template renders them:
+ * haproxy.router.openshift.io/timeout (`timeout server`, or `timeout tunnel` for passthrough) and
+ * the session cookie unless haproxy.router.openshift.io/disable_cookies.
+ */
+function routeOptionLines(route) {
+  const lines = [];
+  const passthrough = route.termination === 'passthrough';
+  if (route.timeout) lines.push(`  timeout ${passthrough ? 'tunnel' : 'server'} ${route.timeout}`);
+  if (passthrough) return lines.join('\n'); // the router never sees HTTP here: no cookie possible
+  if (route.disableCookies) {
+    lines.push('  # disable_cookies: no session cookie, so every request is balanced like the first');
+  } else {
+    const secure = route.termination === 'http' ? '' : ' secure attr SameSite=None';
+    lines.push(`  cookie ${md5(`router-lab:${route.name}`)} insert indirect nocache httponly${secure}`);
+  }
+  return lines.join('\n');
+}
+
 /** Server lines per termination, named like the router's endpoints (pod:<pod>:<svc>:<port>:<ip>:<port>). */
-function serverLines(instances, { serviceCA, checkIntervalMs }) {
+function serverLines(instances, { routes, serviceCA, checkIntervalMs }) {
   const check = `check inter ${checkIntervalMs}ms`;
   const verify = `verify required ca-file ${serviceCA}`;
+  const cookie = (termination, id) => (routes[termination].disableCookies ? '' : ` cookie ${md5(id)}`);
   const lines = { http: [], edge: [], reencrypt: [], passthrough: [] };
   for (const inst of instances) {
     const plainId = `pod:${inst.name}:${SERVICE_NAME}:http:127.0.0.1:${inst.port}`;
     const tlsId = `pod:${inst.name}:${SERVICE_NAME}:https:127.0.0.1:${inst.tlsPort}`;
-    const plain = `  server ${plainId} 127.0.0.1:${inst.port} cookie ${md5(plainId)} weight 1 ${check}`;
-    lines.http.push(plain);
-    lines.edge.push(plain);
+    for (const termination of ['http', 'edge']) {
+      lines[termination].push(
+        `  server ${plainId} 127.0.0.1:${inst.port}${cookie(termination, plainId)} weight 1 ${check}`,
+      );
+    }
     lines.reencrypt.push(
-      `  server ${tlsId} 127.0.0.1:${inst.tlsPort} cookie ${md5(tlsId)} weight 1` +
+      `  server ${tlsId} 127.0.0.1:${inst.tlsPort}${cookie('reencrypt', tlsId)} weight 1` +
         ` ssl verifyhost ${SERVICE_HOST} ${verify} sni str(${SERVICE_HOST})` +
         ` ${check} check-sni ${SERVICE_HOST}`,
     );
@@ -120,6 +142,7 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, promethe
   const { mapDir, runDir } = routerPaths(labDir);
   const by = Object.fromEntries(routes.map((r) => [r.termination, r]));
   const servers = serverLines(instances, {
+    routes: by,
     serviceCA: certs.serviceCA,
     checkIntervalMs: router.checkIntervalMs,
   });
@@ -143,9 +166,10 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, promethe
     backend_edge: by.edge.backend,
     backend_reencrypt: by.reencrypt.backend,
     backend_passthrough: by.passthrough.backend,
-    cookie_http: md5(`router-lab:${by.http.name}`),
-    cookie_edge: md5(`router-lab:${by.edge.name}`),
-    cookie_reencrypt: md5(`router-lab:${by.reencrypt.name}`),
+    route_options_http: routeOptionLines(by.http),
+    route_options_edge: routeOptionLines(by.edge),
+    route_options_reencrypt: routeOptionLines(by.reencrypt),
+    route_options_passthrough: routeOptionLines(by.passthrough),
     passthrough_balance: router.passthroughBalance,
     servers_http: servers.http,
     servers_edge: servers.edge,

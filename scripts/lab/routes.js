@@ -1,6 +1,12 @@
 'use strict';
 // The lab's four Routes, named and addressed the way OpenShift names them: host
-// <route>-<namespace>.<apps domain>, backend <prefix>:<namespace>:<route>.
+// <route>-<namespace>.<apps domain>, backend <prefix>:<namespace>:<route>. What each Route asks of
+// the router (insecure policy, timeout, cookies, balance) is read from the same Route manifests
+// that `oc apply -k overlays/...` sends, so the lab and a cluster run the same router settings.
+const fs = require('node:fs');
+const path = require('node:path');
+const yaml = require('js-yaml');
+const { ROOT } = require('../lib/paths');
 
 const APPS_DOMAIN = 'apps.lab.localhost';
 const NAMESPACE = 'router-lab';
@@ -18,6 +24,29 @@ const BACKEND_PREFIX = {
 
 const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
 
+const ANNOTATION = 'haproxy.router.openshift.io/';
+
+/** The manifest of a termination's Route: overlays/components/route-<termination>/route.yaml. */
+function routeManifestPath(termination) {
+  return path.join(ROOT, 'overlays', 'components', `route-${termination}`, 'route.yaml');
+}
+
+/** The router settings a Route manifest gives: { insecurePolicy, timeout, disableCookies, balance }. */
+function routeSettings(termination, file = routeManifestPath(termination)) {
+  const route = yaml.load(fs.readFileSync(file, 'utf8'));
+  const found = route?.spec?.tls?.termination ?? 'http';
+  if (route?.kind !== 'Route' || found !== termination) {
+    throw new Error(`${file} is not the ${termination} Route (kind ${route?.kind}, termination ${found})`);
+  }
+  const annotations = route.metadata.annotations ?? {};
+  return {
+    insecurePolicy: route.spec.tls ? (route.spec.tls.insecureEdgeTerminationPolicy ?? 'None') : null,
+    timeout: annotations[`${ANNOTATION}timeout`] ?? null,
+    disableCookies: annotations[`${ANNOTATION}disable_cookies`] === 'true',
+    balance: annotations[`${ANNOTATION}balance`] ?? null,
+  };
+}
+
 function routeHost(name) {
   return `${name}-${NAMESPACE}.${APPS_DOMAIN}`;
 }
@@ -34,8 +63,7 @@ function labRoutes({ httpPort, httpsPort }) {
       host,
       backend: `${BACKEND_PREFIX[termination]}:${NAMESPACE}:${name}`,
       url: secure ? `https://${host}:${httpsPort}` : `http://${host}:${httpPort}`,
-      // Edge routes are insecureEdgeTerminationPolicy: Redirect (plain HTTP gets a 302 to https).
-      insecurePolicy: termination === 'edge' ? 'Redirect' : termination === 'http' ? null : 'None',
+      ...routeSettings(termination),
     };
   });
 }
@@ -48,5 +76,7 @@ module.exports = {
   BACKEND_PREFIX,
   TERMINATIONS,
   routeHost,
+  routeManifestPath,
+  routeSettings,
   labRoutes,
 };

@@ -142,9 +142,8 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
     });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(`${edge.url}/api/whoami?x=1`);
-    // A re-encrypt route (insecureEdgeTerminationPolicy None) is not served over plain HTTP at all.
-    const reencrypt = route(state, 'reencrypt');
-    const none = await request(`http://${reencrypt.host}:${state.router.httpPort}/api/whoami`, {
+    // A host with no plain-HTTP Route at all is not served over plain HTTP.
+    const none = await request(`http://unknown-router-lab.${state.appsDomain}:${state.router.httpPort}/`, {
       agent: false,
     });
     expect(none.status).toBe(503);

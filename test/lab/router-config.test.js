@@ -13,7 +13,7 @@ const {
   mapFiles,
 } = require('../../scripts/lab/router-config');
 const { createLabCerts } = require('../../scripts/lab/lab-certs');
-const { labRoutes } = require('../../scripts/lab/routes');
+const { labRoutes, routeSettings, routeManifestPath } = require('../../scripts/lab/routes');
 
 const routes = labRoutes({ httpPort: 19080, httpsPort: 19443 });
 
@@ -59,9 +59,12 @@ describe('router configuration', () => {
     expect(maps['os_http_be.map']).toEqual([
       `${pattern('data-service-http-router-lab.apps.lab.localhost')} be_http:router-lab:data-service-http`,
     ]);
-    expect(maps['os_route_http_redirect.map']).toEqual([
-      `${pattern('data-service-edge-router-lab.apps.lab.localhost')} 1`,
-    ]);
+    // Every TLS Route's manifest says insecureEdgeTerminationPolicy: Redirect.
+    expect(maps['os_route_http_redirect.map']).toEqual(
+      ['edge', 'passthrough', 'reencrypt'].map(
+        (t) => `${pattern(`data-service-${t}-router-lab.apps.lab.localhost`)} 1`,
+      ),
+    );
     expect(maps['os_edge_reencrypt_be.map'].map((l) => l.split(' ')[1])).toEqual([
       'be_edge_http:router-lab:data-service-edge',
       'be_secure:router-lab:data-service-reencrypt',
@@ -75,6 +78,69 @@ describe('router configuration', () => {
     expect(() => fillTemplate('maxconn {{ maxconn }}', {})).toThrow('no value for {{ maxconn }}');
     expect(() => fillTemplate('x', { threads: 4 })).toThrow('values never used: threads');
     expect(fillTemplate('nbthread {{threads}}', { threads: 4 })).toBe('nbthread 4');
+  });
+
+  test('each Route takes its router settings from the manifest a cluster gets', () => {
+    const byTermination = Object.fromEntries(routes.map((r) => [r.termination, r]));
+    expect(byTermination.http).toMatchObject({ insecurePolicy: null, timeout: '60s', disableCookies: true });
+    expect(byTermination.edge).toMatchObject({ insecurePolicy: 'Redirect', disableCookies: true });
+    expect(byTermination.passthrough).toMatchObject({ balance: 'random', timeout: '60s' });
+
+    const rendered = renderRouterConfig({
+      labDir: dir,
+      router: {
+        httpPort: 1,
+        httpsPort: 2,
+        statsPort: 3,
+        threads: 1,
+        maxconn: 100,
+        passthroughBalance: 'random',
+        checkIntervalMs: 1000,
+      },
+      routes,
+      instances: [{ name: 'data-service-1', port: 28080, tlsPort: 28081 }],
+      certs,
+    });
+    const backend = (name) =>
+      rendered.config.split(/\n(?=backend )/).find((b) => b.startsWith(`backend ${name}`));
+    expect(backend(byTermination.edge.backend)).toMatch(/^ {2}timeout server 60s$/m);
+    expect(backend(byTermination.passthrough.backend)).toMatch(/^ {2}timeout tunnel 60s$/m);
+    expect(rendered.config).not.toMatch(/^\s*cookie |\scookie [0-9a-f]{32}/m);
+  });
+
+  test('a Route manifest without disable_cookies gets the router’s session cookie', () => {
+    const manifest = fs.readFileSync(routeManifestPath('edge'), 'utf8').replace(/^.*disable_cookies.*$/m, '');
+    const file = path.join(dir, 'edge-with-cookies.yaml');
+    fs.writeFileSync(file, manifest);
+    const edge = { ...routes.find((r) => r.termination === 'edge'), ...routeSettings('edge', file) };
+    expect(edge.disableCookies).toBe(false);
+    const rendered = renderRouterConfig({
+      labDir: dir,
+      router: {
+        httpPort: 1,
+        httpsPort: 2,
+        statsPort: 3,
+        threads: 1,
+        maxconn: 100,
+        passthroughBalance: 'random',
+        checkIntervalMs: 1000,
+      },
+      routes: routes.map((r) => (r.termination === 'edge' ? edge : r)),
+      instances: [{ name: 'data-service-1', port: 28080, tlsPort: 28081 }],
+      certs,
+    });
+    expect(rendered.config).toMatch(
+      /^ {2}cookie [0-9a-f]{32} insert indirect nocache httponly secure attr SameSite=None$/m,
+    );
+    expect(rendered.config).toMatch(
+      /server pod:data-service-1:data-service:http:127\.0\.0\.1:28080 127\.0\.0\.1:28080 cookie [0-9a-f]{32} /,
+    );
+  });
+
+  test('a manifest of the wrong Route is refused, naming the file', () => {
+    expect(() => routeSettings('edge', routeManifestPath('passthrough'))).toThrow(
+      /route-passthrough\/route\.yaml is not the edge Route \(kind Route, termination passthrough\)/,
+    );
   });
 
   test('an invalid configuration is rejected with HAProxy’s own message', () => {
