@@ -214,7 +214,8 @@ async function main() {
     }
 
     const wrkRun = async (target, { op, seconds, connections, script, paceMs }) => {
-      const url = `http://127.0.0.1:${target.port}${op === 'GET' ? `/api/records/${id}` : '/api/records'}`;
+      const paths = { GET: `/api/records/${id}`, POST: '/api/records', PAGE: '/api/pages/1k' };
+      const url = `http://127.0.0.1:${target.port}${paths[op]}`;
       const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
       if (script) args.push('-s', path.join(HERE, script));
       const [file, argv] = pinned(wrk, [...args, url], loadCpus);
@@ -278,6 +279,14 @@ async function main() {
       }
     }
 
+    // The router matrix's route, for scale: what one instance serves when the router asks for pages.
+    log(`pages: GET /api/pages/1k on the data service (${opts.duration} s)`);
+    const pages = await wrkRun(targets[2], {
+      op: 'PAGE',
+      seconds: opts.duration,
+      connections: opts.connections,
+    });
+
     // Service time at half of the service's GET saturation: paced connections, Server-Timing.
     // Redis may now run on any core: pinned next to wrk, a GET's round trip would also measure
     // how long Redis waits for wrk's core, which is not the service's time.
@@ -317,13 +326,13 @@ async function main() {
     };
 
     await client.quit();
-    report({ opts, summary, half, serverCpus, loadCpus });
+    report({ opts, summary, half, pages, serverCpus, loadCpus });
   } finally {
     await cleanup();
   }
 }
 
-function report({ opts, summary, half, serverCpus, loadCpus }) {
+function report({ opts, summary, half, pages, serverCpus, loadCpus }) {
   const f = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
   const int = (n) => (Number.isFinite(n) ? String(Math.round(n)) : 'n/a');
   const rows = [
@@ -373,6 +382,11 @@ function report({ opts, summary, half, serverCpus, loadCpus }) {
     );
   }
   out.push(`  Express floor vs node:http floor, GET: ${f(ratios['Express floor vs node:http floor, GET'])}x`);
+  out.push('');
+  out.push(
+    `Pages (the router matrix's route): GET /api/pages/1k on the data service: ${int(pages.rps)} req/s, ` +
+      `${int(pages.perCpuSecond)} req/CPU-s, p50 ${f(pages.p50)} ms, p99 ${f(pages.p99)} ms`,
+  );
   out.push('');
   out.push(
     `Service time at half of saturation: ${int(half.rps)} GET/s (${f(half.fractionOfSaturation * 100, 0)}% of the ` +
@@ -428,6 +442,7 @@ function report({ opts, summary, half, serverCpus, loadCpus }) {
       options: opts,
       summary,
       ratios,
+      pages: { rps: pages.rps, perCpuSecond: pages.perCpuSecond, p50: pages.p50, p99: pages.p99 },
       halfSaturation: half,
       goals: goals.map(([goal, value, pass]) => ({ goal, value, pass })),
     };

@@ -143,7 +143,7 @@ describe('with Redis up', () => {
       tls: false,
       tlsServername: null,
       httpVersion: '1.1',
-      peer: { address: expect.stringMatching(/127\.0\.0\.1|::1/), port: expect.any(Number) },
+      peer: { address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/), port: expect.any(Number) },
       forwarded: {
         'x-forwarded-for': '203.0.113.7',
         'x-forwarded-proto': 'https',

@@ -9,6 +9,13 @@ const FORWARDED_HEADERS = [
   'forwarded',
 ];
 
+// The listeners bind the dual-stack wildcard, so IPv4 peers arrive as ::ffff:a.b.c.d; report them
+// as the IPv4 address they are.
+const plainAddress = (address) =>
+  typeof address === 'string' && address.startsWith('::ffff:') && address.includes('.')
+    ? address.slice(7)
+    : address;
+
 function whoamiHandler({ instanceName }) {
   return (req, res) => {
     const socket = req.socket;
@@ -22,7 +29,7 @@ function whoamiHandler({ instanceName }) {
       // On a TLS socket Node sets servername to the SNI the client sent (false without SNI).
       tlsServername: typeof socket.servername === 'string' ? socket.servername : null,
       httpVersion: req.httpVersion,
-      peer: { address: socket.remoteAddress, port: socket.remotePort },
+      peer: { address: plainAddress(socket.remoteAddress), port: socket.remotePort },
       forwarded,
     });
     res.statusCode = 200;
