@@ -3,10 +3,10 @@
 // server.js mounts it on the HTTP and HTTPS listeners. Routes are registered flat on the app
 // (no sub-routers) in order of traffic, so the router benchmark's page route matches first.
 const express = require('express');
-const { installTiming } = require('./timing');
+const { installTiming, ensureStart } = require('./timing');
 const { Problem, problemHandler } = require('./problem');
 const { createRecordStore } = require('./records-store');
-const { registerPages } = require('./routes/pages');
+const { registerPages, pageFastPath } = require('./routes/pages');
 const { registerRecords } = require('./routes/records');
 const { whoamiHandler } = require('./routes/whoami');
 const { healthzHandler, readyzHandler, metricsHandler } = require('./routes/ops');
@@ -19,13 +19,15 @@ const { methodNotAllowed } = require('./routes/method-not-allowed');
  * @param {object} deps.metrics  from createMetrics()
  * @param {object} deps.logger   a pino logger
  * @param {object} [deps.lifecycle] { shuttingDown, closing }: set by the shutdown sequence
+ * @returns {{ app: Function, listener: Function }} the Express app, and the request listener for
+ *   http.createServer: the page fast path in front of the app
  */
 function createApp({ config, redis, metrics, logger, lifecycle = { shuttingDown: false, closing: false } }) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  installTiming(app, {
+  const recordResponse = installTiming(app, {
     metrics,
     logger,
     // Once the listeners are closing, every response also closes its connection, so in-flight
@@ -54,7 +56,14 @@ function createApp({ config, redis, metrics, logger, lifecycle = { shuttingDown:
     );
   });
   app.use(problemHandler(logger));
-  return app;
+
+  // What the listeners run: the page fast path first, everything else through Express.
+  const servePage = pageFastPath(recordResponse);
+  const listener = (req, res) => {
+    ensureStart(res);
+    if (!servePage(req, res)) app(req, res);
+  };
+  return { app, listener };
 }
 
 module.exports = { createApp };

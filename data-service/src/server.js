@@ -1,6 +1,6 @@
 'use strict';
 // The service's entry point: configuration, Redis, the HTTP and HTTPS listeners, and signals.
-// Everything else lives in modules the tests can use on their own (app.js has no listener).
+// Everything else lives in modules the tests can use on their own (app.js opens no port).
 const http = require('node:http');
 const https = require('node:https');
 const { loadConfig, ConfigError } = require('./config');
@@ -69,7 +69,7 @@ async function main() {
   const metrics = createMetrics();
   const redis = createRedis(config, logger);
   const lifecycle = { shuttingDown: false, closing: false };
-  const app = createApp({ config, redis, metrics, logger, lifecycle });
+  const { listener } = createApp({ config, redis, metrics, logger, lifecycle });
 
   // Connect before listening, but do not wait forever: without Redis the service still starts,
   // answers /readyz with 503 and keeps reconnecting in the background.
@@ -79,7 +79,9 @@ async function main() {
     logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
   }
 
-  const servers = [tuneListener(http.createServer({ ServerResponse: TimedServerResponse }, app), config)];
+  const servers = [
+    tuneListener(http.createServer({ ServerResponse: TimedServerResponse }, listener), config),
+  ];
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
   if (tlsSetup) {
@@ -87,7 +89,7 @@ async function main() {
     const httpsServer = tuneListener(
       https.createServer(
         { ...options, ALPNProtocols: ['http/1.1'], ServerResponse: TimedServerResponse },
-        app,
+        listener,
       ),
       config,
     );

@@ -35,35 +35,36 @@ function addRedisTime(res, ms) {
 }
 
 /**
- * Installs the start stamp on `app.handle` and the Server-Timing hook on `app.response`.
+ * Installs the start stamp on `app.handle` and the Server-Timing hook on `app.response`, and
+ * returns `recordResponse(res, statusCode, route)`, the same bookkeeping for responses written
+ * outside Express (the page fast path), to be called just before their headers are written.
  * @param {object} app Express application
  * @param {object} deps { metrics, logger, beforeHeaders(res) optional: e.g. Connection: close }
  */
 function installTiming(app, { metrics, logger, beforeHeaders }) {
   const logRequests = logger.isLevelEnabled('debug');
 
+  function recordResponse(res, statusCode, route) {
+    const appMs = now() - res[START];
+    const redisMs = res[REDIS_MS];
+    res.setHeader(
+      'Server-Timing',
+      redisMs === undefined
+        ? `app;dur=${appMs.toFixed(3)}`
+        : `app;dur=${appMs.toFixed(3)}, redis;dur=${redisMs.toFixed(3)}`,
+    );
+    if (beforeHeaders !== undefined) beforeHeaders(res);
+    const req = res.req;
+    metrics.observeRequest(req.method, route, statusCode, appMs / 1000);
+    if (logRequests) {
+      logger.debug({ method: req.method, url: req.url, route, status: statusCode, ms: appMs }, 'request');
+    }
+  }
+
   app.response.writeHead = function writeHeadWithTiming(statusCode) {
-    const start = this[START];
-    if (start !== undefined && !this.headersSent) {
-      const appMs = now() - start;
-      const redisMs = this[REDIS_MS];
-      this.setHeader(
-        'Server-Timing',
-        redisMs === undefined
-          ? `app;dur=${appMs.toFixed(3)}`
-          : `app;dur=${appMs.toFixed(3)}, redis;dur=${redisMs.toFixed(3)}`,
-      );
-      if (beforeHeaders !== undefined) beforeHeaders(this);
+    if (this[START] !== undefined && !this.headersSent) {
       const req = this.req;
-      const route = req.route === undefined ? 'unmatched' : req.baseUrl + req.route.path;
-      const seconds = appMs / 1000;
-      metrics.observeRequest(req.method, route, statusCode, seconds);
-      if (logRequests) {
-        logger.debug(
-          { method: req.method, url: req.originalUrl, route, status: statusCode, ms: appMs },
-          'request',
-        );
-      }
+      recordResponse(this, statusCode, req.route === undefined ? 'unmatched' : req.baseUrl + req.route.path);
     }
     return baseWriteHead.apply(this, arguments);
   };
@@ -76,6 +77,13 @@ function installTiming(app, { metrics, logger, beforeHeaders }) {
     if (res[START] === undefined) res[START] = now();
     return handle.call(this, req, res, callback);
   };
+
+  return recordResponse;
 }
 
-module.exports = { installTiming, addRedisTime, now, TimedServerResponse };
+/** Stamps the start on a response that TimedServerResponse did not create. */
+function ensureStart(res) {
+  if (res[START] === undefined) res[START] = now();
+}
+
+module.exports = { installTiming, addRedisTime, ensureStart, now, TimedServerResponse };

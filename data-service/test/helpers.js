@@ -49,8 +49,18 @@ async function buildApp(env = {}, { logLevel = 'info' } = {}) {
   const redis = createRedis(config, logger);
   await redis.connect().catch(() => {});
   const lifecycle = { shuttingDown: false, closing: false };
-  const app = createApp({ config, redis, metrics, logger, lifecycle });
-  return { app, config, redis, metrics, logger, logs: lines, lifecycle, close: () => closeRedis(redis) };
+  const { app, listener } = createApp({ config, redis, metrics, logger, lifecycle });
+  return {
+    app,
+    listener,
+    config,
+    redis,
+    metrics,
+    logger,
+    logs: lines,
+    lifecycle,
+    close: () => closeRedis(redis),
+  };
 }
 
 /**

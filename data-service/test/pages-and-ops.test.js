@@ -172,3 +172,92 @@ function binary(res, callback) {
   res.on('data', (chunk) => chunks.push(chunk));
   res.on('end', () => callback(null, Buffer.concat(chunks)));
 }
+
+describe('the page fast path in front of Express', () => {
+  const { pageFastPath } = require('../src/routes/pages');
+
+  test('takes exactly the well-formed GET and HEAD page requests', () => {
+    const recorded = [];
+    const serve = pageFastPath((res, status, route) => recorded.push([status, route]));
+    const attempt = (method, url) => {
+      const res = {
+        headers: {},
+        setHeader: (n, v) => (res.headers[n] = v),
+        end: (body) => (res.body = body),
+      };
+      return { taken: serve({ method, url }, res), res };
+    };
+    const page = attempt('GET', '/api/pages/4k');
+    expect(page.taken).toBe(true);
+    expect(page.res.statusCode).toBe(200);
+    expect(page.res.body.length).toBe(4096);
+    expect(page.res.headers['Content-Length']).toBe(4096);
+    expect(attempt('HEAD', '/api/pages/1').taken).toBe(true);
+    expect(recorded).toEqual([
+      [200, '/api/pages/:size'],
+      [200, '/api/pages/:size'],
+    ]);
+    for (const [method, url] of [
+      ['POST', '/api/pages/1k'],
+      ['GET', '/api/pages/2m'],
+      ['GET', '/api/pages/1k?x=1'],
+      ['GET', '/api/pages/1k/'],
+      ['GET', '/API/PAGES/1k'],
+      ['GET', '/api/pages/'],
+      ['GET', '/api/pages/%31k'],
+      ['GET', '/api/records/1k'],
+    ]) {
+      expect([method, url, attempt(method, url).taken]).toEqual([method, url, false]);
+    }
+    expect(recorded).toHaveLength(2);
+  });
+
+  describe('through the listener', () => {
+    let svc;
+    beforeAll(async () => {
+      svc = await buildApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    });
+    afterAll(() => svc.close());
+
+    test('answers like the Express route: same status, headers and body, counted under the route', async () => {
+      const fast = await request(svc.listener).get('/api/pages/64k').buffer(true).parse(binary);
+      const viaExpress = await request(svc.app).get('/api/pages/64k').buffer(true).parse(binary);
+      expect(fast.status).toBe(200);
+      expect(fast.body.equals(viaExpress.body)).toBe(true);
+      const names = (res) => Object.keys(res.headers).sort();
+      expect(names(fast)).toEqual(names(viaExpress));
+      for (const name of ['content-type', 'content-length'])
+        expect(fast.headers[name]).toBe(viaExpress.headers[name]);
+      expect(fast.headers['server-timing']).toMatch(/^app;dur=\d+\.\d{3}$/);
+      const head = await request(svc.listener).head('/api/pages/1k');
+      expect(head.headers['content-length']).toBe('1024');
+      const text = await svc.metrics.registry.metrics();
+      expect(text).toMatch(
+        /http_server_request_duration_seconds_count\{method="GET",route="\/api\/pages\/:size",status="200"\} 2/,
+      );
+      expect(text).toMatch(
+        /http_server_request_duration_seconds_count\{method="HEAD",route="\/api\/pages\/:size",status="200"\} 1/,
+      );
+    });
+
+    test('leaves everything else to Express, errors included', async () => {
+      expect((await request(svc.listener).get('/api/pages/1k?x=1')).status).toBe(200);
+      expect((await request(svc.listener).get('/API/PAGES/1k')).status).toBe(200);
+      const tooBig = await request(svc.listener).get('/api/pages/2m');
+      expect(tooBig.status).toBe(400);
+      expect(tooBig.body.type).toBe('urn:router-lab:problem:invalid-page-size');
+      expect((await request(svc.listener).post('/api/pages/1k')).status).toBe(405);
+      expect((await request(svc.listener).get('/api/whoami')).body.instance).toBe('test-instance');
+    });
+
+    test('closes the connection once the listeners close, like every other response', async () => {
+      svc.lifecycle.closing = true;
+      try {
+        const res = await request(svc.listener).get('/api/pages/1k').set('Connection', 'keep-alive');
+        expect(res.headers.connection).toBe('close');
+      } finally {
+        svc.lifecycle.closing = false;
+      }
+    });
+  });
+});
