@@ -92,3 +92,44 @@ test('a wrong password: not ready, and record calls answer 503 naming the cause'
     await svc.close();
   }
 });
+
+test('a primary dies: its slots fail fast with 503 during the failover, then the service recovers by itself', async () => {
+  const svc = await buildApp({ REDIS_CLUSTER_NODES: cluster.clusterNodes, REDIS_PASSWORD: PASSWORD });
+  try {
+    // Records on every primary, so some live on the one that dies.
+    const ids = [];
+    for (let i = 0; i < 30; i++) ids.push((await request(svc.app).post('/api/records').send({ i })).body.id);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // let the replicas catch up
+    const [victim] = await primaries();
+    await cluster.children[cluster.ports.indexOf(victim)].stop();
+
+    const started = Date.now();
+    const statuses = new Set();
+    let recoveredAt;
+    while (Date.now() - started < 30000) {
+      const round = await Promise.all(
+        ids.map(async (id) => {
+          const t0 = Date.now();
+          const res = await request(svc.app).get(`/api/records/${id}`);
+          return { status: res.status, ms: Date.now() - t0 };
+        }),
+      );
+      for (const { status, ms } of round) {
+        statuses.add(status);
+        expect(ms).toBeLessThan(2500);
+      }
+      if (round.every((r) => r.status === 200)) {
+        recoveredAt = Date.now();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(recoveredAt).toBeDefined();
+    // The failover was seen (cluster-node-timeout is 2 s), and only as 503s, never 500s.
+    expect(statuses.has(503)).toBe(true);
+    expect([...statuses].filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect((await request(svc.app).post('/api/records').send({ after: 'failover' })).status).toBe(201);
+  } finally {
+    await svc.close();
+  }
+}, 60000);
