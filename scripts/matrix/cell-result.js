@@ -84,6 +84,9 @@ function buildCellResult(cell, samples, { instanceNames = [], redisNames = [], e
       k6AllowedCores: samples[0].k6AllowedCores,
       hostBusyFraction: hostBusy,
       hostCores,
+      labCpuCores: Object.fromEntries(
+        ['router', ...instanceNames].map((name) => [name, averageCores(samples, name)]),
+      ),
       droppedIterations: dropped,
       executor,
       vusMax,

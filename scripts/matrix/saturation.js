@@ -8,8 +8,10 @@ const THRESHOLDS = {
   cpuNearFull: 0.85,
   // The host counts as full above this busy share of all its cores...
   hostBusy: 0.9,
-  // ...and k6 as the limit then if it burns at least this share of the busy CPU time.
+  // ...and k6 as the limit then if it burns at least this share of the busy CPU time, or at
+  // least this multiple of the busiest process of the system under test (router, instances).
   k6ShareOfBusy: 0.4,
+  k6OverLargest: 1.5,
   // A Node.js instance runs JavaScript on one core.
   instanceNearFullCore: 0.85,
   // Service time counts as risen at this multiple of the lightest cell's, and at least this much.
@@ -20,8 +22,8 @@ const THRESHOLDS = {
 const fmt = (v, digits = 2) => Number(v).toFixed(digits);
 
 /**
- * m: { k6CpuCores, k6AllowedCores, hostBusyFraction, hostCores, otherCpuCores,
- *      droppedIterations, executor, vusMax, maxVus }
+ * m: { k6CpuCores, k6AllowedCores, hostBusyFraction, hostCores, labCpuCores ({ router: 0.2,
+ *      'data-service-1': 0.1, … }), droppedIterations, executor, vusMax, maxVus }
  */
 function generatorVerdict(m, t = THRESHOLDS) {
   const reasons = [];
@@ -30,10 +32,17 @@ function generatorVerdict(m, t = THRESHOLDS) {
       reasons.push(`k6 used ${fmt(m.k6CpuCores)} of the ${m.k6AllowedCores} cores it may use`);
     } else if (m.hostBusyFraction !== undefined && m.hostBusyFraction >= t.hostBusy) {
       const busyCores = m.hostBusyFraction * m.hostCores;
+      const others = Object.entries(m.labCpuCores || {}).filter(([, v]) => typeof v === 'number');
+      const biggest = others.reduce((max, [, v]) => Math.max(max, v), 0);
+      const busy = `the host's ${m.hostCores} cores were ${Math.round(m.hostBusyFraction * 100)} % busy`;
       if (m.k6CpuCores >= t.k6ShareOfBusy * busyCores) {
         reasons.push(
-          `the host's ${m.hostCores} cores were ${Math.round(m.hostBusyFraction * 100)} % busy and k6 ` +
-            `used ${fmt(m.k6CpuCores)} cores of them: k6 competes with the router for CPU`,
+          `${busy} and k6 used ${fmt(m.k6CpuCores)} cores of them: k6 competes with the router for CPU`,
+        );
+      } else if (others.length && m.k6CpuCores >= t.k6OverLargest * biggest) {
+        const list = others.map(([name, v]) => `${name} ${fmt(v)}`).join(', ');
+        reasons.push(
+          `${busy} and k6 used ${fmt(m.k6CpuCores)} cores, more than any part of the system under test (${list})`,
         );
       }
     }

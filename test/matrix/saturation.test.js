@@ -37,6 +37,24 @@ describe('load generator saturation', () => {
 
   test('a full host where k6 is a bystander is not the generator', () => {
     expect(generatorVerdict({ ...easy, k6CpuCores: 0.3, hostBusyFraction: 0.99 }).saturated).toBe(false);
+    const routerBusier = { router: 0.6, 'data-service-1': 0.2 };
+    expect(
+      generatorVerdict({ ...easy, k6CpuCores: 0.59, hostBusyFraction: 0.99, labCpuCores: routerBusier })
+        .saturated,
+    ).toBe(false);
+  });
+
+  test('a full host where k6 burns far more than the router and the service', () => {
+    const labCpuCores = { router: 0.16, 'data-service-1': 0.2, 'data-service-2': null };
+    const v = generatorVerdict({ ...easy, k6CpuCores: 0.65, hostBusyFraction: 0.99, labCpuCores });
+    expect(v.saturated).toBe(true);
+    expect(v.reasons[0]).toMatch(
+      /k6 used 0\.65 cores, more than any part of the system under test \(router 0\.16, data-service-1 0\.20\)/,
+    );
+    // Not on an idle host: then k6 simply has room.
+    expect(
+      generatorVerdict({ ...easy, k6CpuCores: 0.65, hostBusyFraction: 0.5, labCpuCores }).saturated,
+    ).toBe(false);
   });
 
   test('dropped iterations and exhausted VUs in the open model', () => {
