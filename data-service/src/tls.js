@@ -12,19 +12,24 @@ const tls = require('node:tls');
 
 const MIN_VERSION = 'TLSv1.2';
 
-function readPair(certFile, keyFile) {
+/**
+ * Reads and checks the pair; returns null when its content is `unchangedDigest` (the cheap
+ * common case of a poll), throws when the key does not match the certificate or either is not PEM.
+ */
+function readPair(certFile, keyFile, unchangedDigest) {
   const cert = fs.readFileSync(certFile);
   const key = fs.readFileSync(keyFile);
-  // Throws when the key does not match the certificate or either is not PEM.
+  const digest = crypto.createHash('sha256').update(cert).update(key).digest('hex');
+  if (digest === unchangedDigest) return null;
   tls.createSecureContext({ cert, key, minVersion: MIN_VERSION });
   const x509 = new crypto.X509Certificate(cert);
   return {
     cert,
     key,
+    digest,
     serialNumber: x509.serialNumber,
     fingerprint256: x509.fingerprint256,
     validTo: x509.validTo,
-    digest: crypto.createHash('sha256').update(cert).update(key).digest('hex'),
   };
 }
 
@@ -47,12 +52,12 @@ function watchCertificate(server, { certFile, keyFile, initial, logger, pollInte
     if (stopped) return;
     let pair;
     try {
-      pair = readPair(certFile, keyFile);
+      pair = readPair(certFile, keyFile, current.digest);
     } catch (err) {
       logger.warn({ error: err.message, reason }, 'certificate files unusable; keeping the current one');
       return;
     }
-    if (pair.digest === current.digest) return;
+    if (pair === null) return;
     server.setSecureContext({ cert: pair.cert, key: pair.key, minVersion: MIN_VERSION });
     logger.info(
       { reason, serialNumber: pair.serialNumber, fingerprint256: pair.fingerprint256, validTo: pair.validTo },
