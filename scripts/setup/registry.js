@@ -95,8 +95,9 @@ const TOOLS = [
     versionArgs: ['--version'],
     versionPattern: /(\d+\.\d+\.\d+)/,
     packages: { apt: ['wrk'], dnf: ['wrk'], brew: ['wrk'] },
-    neededFor: 'lab',
-    optional: 'only for --cross-check',
+    // npm run bench:service drives the data service with wrk; the matrix uses it to cross-check k6.
+    neededFor: 'service',
+    optional: 'for npm run bench:service and the matrix --cross-check',
   }),
   {
     ...systemTool({
