@@ -261,3 +261,34 @@ describe('the page fast path in front of Express', () => {
     });
   });
 });
+
+describe('request logging', () => {
+  test('off at info, one line per request at debug', async () => {
+    const quiet = await buildApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    const chatty = await buildApp({ REDIS_URL: 'redis://127.0.0.1:1' }, { logLevel: 'debug' });
+    try {
+      const before = quiet.logs.length;
+      await request(quiet.listener).get('/api/pages/1k');
+      await request(quiet.app).get('/api/whoami');
+      expect(quiet.logs.slice(before).filter((l) => l.msg === 'request')).toEqual([]);
+
+      await request(chatty.listener).get('/api/pages/1k');
+      await request(chatty.app).get('/api/records/nope');
+      const lines = chatty.logs.filter((l) => l.msg === 'request');
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 20, method: 'GET', route: '/api/pages/:size', status: 200 }),
+        expect.objectContaining({
+          level: 20,
+          method: 'GET',
+          route: '/api/records/:id',
+          status: 400,
+          url: '/api/records/nope',
+        }),
+      ]);
+      expect(lines[0].ms).toBeGreaterThanOrEqual(0);
+    } finally {
+      await quiet.close();
+      await chatty.close();
+    }
+  });
+});

@@ -149,6 +149,8 @@ test('idle keep-alive connections are closed when the listeners close', async ()
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const first = await get(service.port, '/api/pages/1', agent);
   expect(first.headers.connection).toBe('keep-alive');
+  // KEEP_ALIVE_TIMEOUT_MS (65 s by default) is what the listener announces.
+  expect(first.headers['keep-alive']).toBe('timeout=65');
   const socket = Object.values(agent.freeSockets)[0][0];
   const closed = new Promise((resolve) => socket.once('close', resolve));
   const termAt = Date.now();
