@@ -61,6 +61,8 @@ function fromClientError(err) {
   switch (err.type) {
     case 'entity.parse.failed':
       return new Problem(400, 'invalid-json', `the body is not valid JSON: ${err.message}`);
+    case 'entity.empty':
+      return new Problem(400, 'invalid-json', err.message);
     case 'entity.too.large':
       return new Problem(
         413,

@@ -100,6 +100,13 @@ describe('bad input: a clear 4xx and nothing written to Redis', () => {
 
   const cases = [
     ['malformed JSON', 400, 'invalid-json', () => ['post', '/api/records', '{"a":', 'application/json']],
+    ['empty body', 400, 'invalid-json', () => ['post', '/api/records', '', 'application/json']],
+    [
+      'PUT empty body',
+      400,
+      'invalid-json',
+      () => ['put', `/api/records/${existingId()}`, '', 'application/json'],
+    ],
     ['JSON array', 400, 'not-an-object', () => ['post', '/api/records', '[1,2]', 'application/json']],
     ['JSON number', 400, 'not-an-object', () => ['post', '/api/records', '42', 'application/json']],
     ['JSON null', 400, 'not-an-object', () => ['post', '/api/records', 'null', 'application/json']],

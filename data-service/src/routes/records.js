@@ -42,6 +42,12 @@ function objectBody(req) {
   return body;
 }
 
+function refuseEmpty(_req, _res, body) {
+  if (body.length === 0) {
+    throw Object.assign(new Error('the body is empty; send a JSON object'), { type: 'entity.empty' });
+  }
+}
+
 function sendJson(res, status, json) {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
@@ -53,7 +59,13 @@ function sendJson(res, status, json) {
 function registerRecords(app, { store, maxBodyBytes }) {
   // Only application/json is parsed. Not strict: any JSON parses, and objectBody() then says
   // exactly what the top-level value was instead of a parser message about its first byte.
-  const json = express.json({ limit: maxBodyBytes, strict: false, type: 'application/json' });
+  // An empty body would parse as {}: refuse it instead of storing an empty record.
+  const json = express.json({
+    limit: maxBodyBytes,
+    strict: false,
+    type: 'application/json',
+    verify: refuseEmpty,
+  });
 
   // By id first: GET /api/records/:id is the benchmark's hot route (one layer fewer to match).
   app
