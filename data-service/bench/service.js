@@ -346,11 +346,12 @@ function report({ opts, summary, half, pages, serverCpus, loadCpus }) {
       `${opts.rounds} round(s) x ${opts.duration} s, ${opts.connections} connections, median round` +
       (serverCpus ? `; servers on cpu ${serverCpus}, wrk + Redis on cpu ${loadCpus}` : ''),
   );
+  const load = os.loadavg();
   out.push(
-    `load average at the end: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} (above the core count, other work skews req/s; req/CPU-s is robust to it)`,
+    `load average at the end: ${load.map((l) => l.toFixed(2)).join(' ')}` +
+      (load[1] > os.cpus().length
+        ? ' (busy: other work skews req/s and latency; req/CPU-s is robust to it)'
+        : ' (quiet machine)'),
   );
   out.push('');
   out.push(
