@@ -6,6 +6,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('./lib/paths');
 const { findTool } = require('./lib/tools');
+const { withInterrupt } = require('./lib/interrupt');
 const { parseMatrixArgs, USAGE: MATRIX_USAGE, UsageError } = require('./matrix/options');
 
 const USAGE = `Usage: npm run lab -- [matrix options]
@@ -64,14 +65,13 @@ async function main() {
     return 2;
   }
 
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (!controller.signal.aborted) console.error('\nlab: interrupted, stopping k6 and taking the lab down');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  return withInterrupt((signal) => runLab(opts, signal), {
+    message: '\nlab: interrupted, stopping k6 and taking the lab down',
+  });
+}
 
+/** Setup, lab up, the matrix and the report; the lab goes down again if this started it. */
+async function runLab(opts, signal) {
   let lab;
   let startedHere = false;
   let exitCode = 0;
@@ -83,15 +83,15 @@ async function main() {
     const { renderReport } = require('./report/index');
     const { formatCellTable } = require('./report/tables');
 
-    const state = await lab.up({ signal: controller.signal });
+    const state = await lab.up({ signal: signal });
     startedHere = !state.alreadyRunning;
     if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
-    const { dir, results } = await runMatrix(opts, { signal: controller.signal });
+    const { dir, results } = await runMatrix(opts, { signal: signal });
     const files = renderReport(dir);
     console.log(`\n${formatCellTable(results)}\n`);
     console.log(`Report: ${files.html}\n        ${files.md}\nRaw k6 summaries: ${path.join(dir, 'raw')}`);
   } catch (err) {
-    const interrupted = controller.signal.aborted || err.name === 'AbortError' || err.name === 'AbortedError';
+    const interrupted = signal.aborted || err.name === 'AbortError' || err.name === 'AbortedError';
     console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
     exitCode = interrupted ? 130 : 1;
   } finally {
@@ -103,8 +103,6 @@ async function main() {
         exitCode = exitCode || 1;
       }
     }
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
   return exitCode;
 }

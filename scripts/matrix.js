@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // npm run matrix: the router matrix against the lab or a cluster. See --help and docs/benchmark.md.
+const { withInterrupt } = require('./lib/interrupt');
 const { parseMatrixArgs, USAGE, UsageError } = require('./matrix/options');
 const { runMatrix } = require('./matrix/run');
 const { formatCellTable } = require('./report/tables');
@@ -19,15 +20,10 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  const controller = new AbortController();
-  const onSignal = () => {
-    console.error('\nmatrix: interrupted, stopping k6 and writing what finished');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   try {
-    const { dir, results } = await runMatrix(opts, { signal: controller.signal });
+    const { dir, results } = await withInterrupt((signal) => runMatrix(opts, { signal }), {
+      message: '\nmatrix: interrupted, stopping k6 and writing what finished',
+    });
     if (opts.report) {
       const files = renderReport(dir);
       console.log(`\nreport: ${files.html}\n        ${files.md}`);
@@ -36,9 +32,6 @@ async function main() {
   } catch (err) {
     console.error(`matrix: ${err.name === 'AbortError' ? 'interrupted' : err.message}`);
     process.exitCode = err.name === 'AbortError' ? 130 : 1;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -2,6 +2,7 @@
 'use strict';
 // npm run lab:rollout: a rolling restart of the data-service instances, like
 // `oc rollout restart deployment/data-service`. Run load at the same time and count the errors.
+const { withInterrupt } = require('../lib/interrupt');
 const { parseArgs, fail } = require('./cli');
 const { rollout } = require('./index');
 
@@ -14,18 +15,11 @@ Run it while load runs (docs/exercise-rolling-restart.md): no request should fai
 
 async function main() {
   parseArgs(process.argv.slice(2), { usage: USAGE });
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   try {
-    const state = await rollout({ signal: controller.signal });
+    const state = await withInterrupt((signal) => rollout({ signal }));
     console.log(`\nRolled ${state.instances.length} instance(s).`);
   } catch (err) {
     fail(err, err.name === 'AbortedError' ? 130 : 1);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // npm run lab:up: Redis, the data-service instances and the router, on this machine.
+const { withInterrupt } = require('../lib/interrupt');
 const { parseArgs, fail } = require('./cli');
 const { up } = require('./index');
 const { formatLab } = require('./format');
@@ -13,24 +14,16 @@ If the lab is already running it says so and changes nothing. Ctrl-C stops whate
 
 async function main() {
   parseArgs(process.argv.slice(2), { usage: USAGE });
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (!controller.signal.aborted) console.log('\nCtrl-C: stopping what was started...');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   try {
     const begin = Date.now();
-    const state = await up({ signal: controller.signal });
+    const state = await withInterrupt((signal) => up({ signal }), {
+      message: '\nCtrl-C: stopping what was started...',
+    });
     if (!state.alreadyRunning)
       console.log(`\nThe lab is up (${((Date.now() - begin) / 1000).toFixed(1)} s).`);
     console.log(formatLab(state));
   } catch (err) {
     fail(err, err.name === 'AbortedError' ? 130 : 1);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
 }
 

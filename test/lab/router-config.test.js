@@ -16,6 +16,16 @@ const { createLabCerts } = require('../../scripts/lab/lab-certs');
 const { labRoutes, routeSettings, routeManifestPath } = require('../../scripts/lab/routes');
 
 const routes = labRoutes({ httpPort: 19080, httpsPort: 19443 });
+const router = {
+  httpPort: 19080,
+  httpsPort: 19443,
+  statsPort: 19360,
+  threads: 2,
+  maxconn: 1000,
+  passthroughBalance: 'random',
+  checkIntervalMs: 1000,
+};
+const oneInstance = [{ name: 'data-service-1', port: 28080, tlsPort: 28081 }];
 
 describe('router configuration', () => {
   let dir;
@@ -27,27 +37,16 @@ describe('router configuration', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  const render = (overrides) =>
+    renderRouterConfig({ labDir: dir, router, routes, instances: oneInstance, certs, ...overrides });
+
   test.each([1, 3])('with %i replica(s) it passes haproxy -c', (replicas) => {
     const instances = Array.from({ length: replicas }, (_, i) => ({
       name: `data-service-${i + 1}`,
       port: 28080 + 2 * i,
       tlsPort: 28081 + 2 * i,
     }));
-    const rendered = renderRouterConfig({
-      labDir: dir,
-      router: {
-        httpPort: 19080,
-        httpsPort: 19443,
-        statsPort: 19360,
-        threads: 2,
-        maxconn: 1000,
-        passthroughBalance: 'random',
-        checkIntervalMs: 1000,
-      },
-      routes,
-      instances,
-      certs,
-    });
+    const rendered = render({ instances });
     expect(rendered.config).not.toMatch(/\{\{/);
     expect(rendered.config.match(/^ {2}server pod:/gm)).toHaveLength(4 * replicas);
     expect(() => checkRouterConfig(writeRouterConfig(dir, rendered))).not.toThrow();
@@ -86,21 +85,7 @@ describe('router configuration', () => {
     expect(byTermination.edge).toMatchObject({ insecurePolicy: 'Redirect', disableCookies: true });
     expect(byTermination.passthrough).toMatchObject({ balance: 'random', timeout: '60s' });
 
-    const rendered = renderRouterConfig({
-      labDir: dir,
-      router: {
-        httpPort: 1,
-        httpsPort: 2,
-        statsPort: 3,
-        threads: 1,
-        maxconn: 100,
-        passthroughBalance: 'random',
-        checkIntervalMs: 1000,
-      },
-      routes,
-      instances: [{ name: 'data-service-1', port: 28080, tlsPort: 28081 }],
-      certs,
-    });
+    const rendered = render();
     const backend = (name) =>
       rendered.config.split(/\n(?=backend )/).find((b) => b.startsWith(`backend ${name}`));
     expect(backend(byTermination.edge.backend)).toMatch(/^ {2}timeout server 60s$/m);
@@ -114,21 +99,7 @@ describe('router configuration', () => {
     fs.writeFileSync(file, manifest);
     const edge = { ...routes.find((r) => r.termination === 'edge'), ...routeSettings('edge', file) };
     expect(edge.disableCookies).toBe(false);
-    const rendered = renderRouterConfig({
-      labDir: dir,
-      router: {
-        httpPort: 1,
-        httpsPort: 2,
-        statsPort: 3,
-        threads: 1,
-        maxconn: 100,
-        passthroughBalance: 'random',
-        checkIntervalMs: 1000,
-      },
-      routes: routes.map((r) => (r.termination === 'edge' ? edge : r)),
-      instances: [{ name: 'data-service-1', port: 28080, tlsPort: 28081 }],
-      certs,
-    });
+    const rendered = render({ routes: routes.map((r) => (r.termination === 'edge' ? edge : r)) });
     expect(rendered.config).toMatch(
       /^ {2}cookie [0-9a-f]{32} insert indirect nocache httponly secure attr SameSite=None$/m,
     );
