@@ -56,7 +56,10 @@ function listRecords(labDir) {
  */
 function processState(record) {
   if (!record.pid || !isAlive(record.pid)) return 'gone';
-  if (record.startTime && startTime(record.pid) !== record.startTime) return 'foreign';
+  // pid + kernel start time identify a process uniquely, and exec keeps both. The command line is
+  // not an identity on Linux: it changes when taskset (LAB_CPUS) execs the program, and reads
+  // empty for a moment during any exec. It is the check only where there is no /proc (macOS).
+  if (record.startTime) return startTime(record.pid) === record.startTime ? 'running' : 'foreign';
   if (record.match && !commandLine(record.pid).includes(record.match)) return 'foreign';
   // A bare pid file (no record) is trusted only as far as the command line shows a lab program.
   if (!record.match && !/redis-server|haproxy|server\.js/.test(commandLine(record.pid))) return 'foreign';
