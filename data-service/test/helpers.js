@@ -99,6 +99,16 @@ function parseLogs(text) {
     .map((line) => JSON.parse(line));
 }
 
+/** Polls `check` (sync or async) until it is true; throws naming `what` after timeoutMs. */
+async function waitFor(check, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return Date.now();
+    await sleep(50);
+  }
+  throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+}
+
 /** Parses a Server-Timing header into { name: durationMs }. */
 function serverTiming(header) {
   const entries = {};
@@ -109,4 +119,14 @@ function serverTiming(header) {
   return entries;
 }
 
-module.exports = { tempDir, memoryLogger, testRedis, buildApp, startService, serverTiming, SERVER, sleep };
+module.exports = {
+  tempDir,
+  memoryLogger,
+  testRedis,
+  buildApp,
+  startService,
+  serverTiming,
+  waitFor,
+  SERVER,
+  sleep,
+};

@@ -1,38 +1,39 @@
 'use strict';
 // A Redis outage and recovery, against a real redis-server that the test stops, freezes and
-// restarts on the same port. Requests must fail fast (503 problem, well under 1.5 s), readiness
-// must turn 503 with the reason, and both must recover without any help.
+// restarts on the same port. Requests must fail fast (503 problem), readiness must turn 503 with
+// the reason, and both must recover without any help.
+//
+// Timing: the app runs with a short REDIS_TIMEOUT_MS so that "bounded by the timeout" can be
+// asserted with more than a second of slack for a loaded machine, while an unbounded wait (an
+// offline queue, a frozen Redis) would still blow the bound. One test keeps the default 1000 ms
+// and checks the requirement as written: no request waits much more than 1 s.
 const request = require('supertest');
 const { requireTool } = require('../../scripts/lib/tools');
 const { redisServerArgs, waitForRedis } = require('../../scripts/lib/redis-server');
 const { startChild } = require('../../scripts/lib/processes');
 const { freePort } = require('../../scripts/lib/ports');
-const { buildApp, tempDir, sleep, serverTiming } = require('./helpers');
+const { buildApp, tempDir, serverTiming, waitFor } = require('./helpers');
 
 let port;
 let dir;
 let redis;
 let svc;
 
+const TIMEOUT_MS = 300;
+// What a busy 2-core CI machine may add to a request on top of the Redis timeout.
+const SLACK_MS = 1200;
+const BOUND_MS = TIMEOUT_MS + SLACK_MS;
+
 async function startRedis() {
   redis = startChild(requireTool('redis-server'), redisServerArgs({ port, dir }));
   await waitForRedis(port);
-}
-
-async function waitFor(check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return Date.now();
-    await sleep(50);
-  }
-  throw new Error(`${what} did not happen within ${timeoutMs} ms`);
 }
 
 beforeAll(async () => {
   port = await freePort();
   dir = tempDir('outage');
   await startRedis();
-  svc = await buildApp({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_TIMEOUT_MS: '500' });
+  svc = await buildApp({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_TIMEOUT_MS: String(TIMEOUT_MS) });
 });
 afterAll(async () => {
   await svc?.close();
@@ -60,7 +61,7 @@ test('Redis stopped: 503 fast, readyz 503; restarted on the same port: both reco
   for (let i = 0; i < 5; i++) {
     const { res, ms } = await timed(request(svc.app).get(`/api/records/${id}`));
     expect(res.status).toBe(503);
-    expect(ms).toBeLessThan(1500);
+    expect(ms).toBeLessThan(BOUND_MS);
     expect(res.headers['content-type']).toBe('application/problem+json');
     expect(res.body.type).toBe('urn:router-lab:problem:redis-unavailable');
     expect(serverTiming(res.headers['server-timing'])).toEqual({
@@ -70,7 +71,7 @@ test('Redis stopped: 503 fast, readyz 503; restarted on the same port: both reco
   }
   const write = await timed(create());
   expect(write.res.status).toBe(503);
-  expect(write.ms).toBeLessThan(1500);
+  expect(write.ms).toBeLessThan(BOUND_MS);
 
   const ready = await request(svc.app).get('/readyz');
   expect(ready.status).toBe(503);
@@ -101,12 +102,13 @@ test('Redis frozen (accepts nothing, answers nothing): requests end at REDIS_TIM
     for (const { res, ms } of results) {
       expect(res.status).toBe(503);
       expect(res.body.detail).toMatch(/timed out/i);
-      expect(ms).toBeGreaterThanOrEqual(400);
-      expect(ms).toBeLessThan(1500);
+      // Ended by the command timeout (not by a fast failure), and not much later.
+      expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(ms).toBeLessThan(BOUND_MS);
     }
     const ready = await timed(request(svc.app).get('/readyz'));
     expect(ready.res.status).toBe(503);
-    expect(ready.ms).toBeLessThan(1500);
+    expect(ready.ms).toBeLessThan(BOUND_MS);
   } finally {
     redis.child.kill('SIGCONT');
   }
@@ -116,4 +118,27 @@ test('Redis frozen (accepts nothing, answers nothing): requests end at REDIS_TIM
     'readiness recovery',
   );
   expect((await create()).status).toBe(201);
+});
+
+test('with the default REDIS_TIMEOUT_MS (1000 ms), a frozen Redis costs a request about 1 s, not more', async () => {
+  const defaults = await buildApp({ REDIS_URL: `redis://127.0.0.1:${port}` });
+  try {
+    expect(defaults.config.redisTimeoutMs).toBe(1000);
+    expect((await request(defaults.app).get('/readyz')).status).toBe(200);
+    redis.child.kill('SIGSTOP');
+    try {
+      const { res, ms } = await timed(
+        request(defaults.app).post('/api/records').send({ customer: 'default' }),
+      );
+      expect(res.status).toBe(503);
+      expect(res.body.detail).toMatch(/timed out/i);
+      expect(ms).toBeGreaterThanOrEqual(950);
+      // Issue 2: "no request waits much more than 1 s on an unavailable Redis".
+      expect(ms).toBeLessThan(2500);
+    } finally {
+      redis.child.kill('SIGCONT');
+    }
+  } finally {
+    await defaults.close();
+  }
 });

@@ -48,9 +48,12 @@ function slowPost(port) {
 }
 
 test('SIGTERM under load: readiness 503, drain, in-flight answered, zero failed, exit 0', async () => {
+  // A drain of seconds, so that "readiness turned 503 early in the drain" and "a new request was
+  // served during the drain" keep seconds of slack on a loaded machine.
+  const DRAIN_MS = 4000;
   const service = await startService({
     REDIS_URL: redis.url,
-    DRAIN_DELAY_MS: '1500',
+    DRAIN_DELAY_MS: String(DRAIN_MS),
     SHUTDOWN_TIMEOUT_MS: '8000',
   });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
@@ -91,16 +94,22 @@ test('SIGTERM under load: readiness 503, drain, in-flight answered, zero failed,
 
   await healthCheck;
   await Promise.all(loops);
-  expect(stoppedAt - termAt).toBeLessThan(1000);
+  // Readiness turns at once: the health checker (polling every 100 ms) saw it in the first half
+  // of the drain, leaving the router the rest to take the instance out of rotation.
+  expect(stoppedAt - termAt).toBeLessThan(DRAIN_MS / 2);
   expect(counts.errors).toEqual([]);
   expect(counts.ok).toBeGreaterThan(50);
 
   // Draining: the listener still accepts and serves new connections.
   expect(await isListening(service.port)).toBe(true);
   expect((await get(service.port, '/api/pages/1', false)).status).toBe(200);
+  const servedAt = Date.now();
 
-  await waitForPortClosed(service.port, { timeoutMs: 5000 });
-  expect(Date.now() - termAt).toBeGreaterThanOrEqual(1400);
+  await waitForPortClosed(service.port, { timeoutMs: DRAIN_MS + 10000 });
+  const closedAt = Date.now();
+  // That request was served inside the drain, and the listener closed only after the drain.
+  expect(servedAt - termAt).toBeLessThan(DRAIN_MS);
+  expect(closedAt - termAt).toBeGreaterThanOrEqual(DRAIN_MS - 100);
   // Closed to new connections, but still waiting for the in-flight request.
   await sleep(200);
   expect(service.child.exitCode).toBeNull();
@@ -139,7 +148,8 @@ test('a request that never completes is cut after SHUTDOWN_TIMEOUT_MS and the pr
   expect(await service.exited).toEqual({ code: 0, signal: null });
   const took = Date.now() - termAt;
   expect(took).toBeGreaterThanOrEqual(600);
-  expect(took).toBeLessThan(5000);
+  // Cut by the timeout, not left to Node's 300 s request timeout.
+  expect(took).toBeLessThan(10000);
   expect(service.logs().find((l) => l.msg === 'stopped').forced).toBe(true);
   stuck.abandon();
 });
@@ -157,7 +167,7 @@ test('idle keep-alive connections are closed when the listeners close', async ()
   service.child.kill('SIGTERM');
   await closed;
   // Closed by the service after the drain delay, not after its 65 s keep-alive timeout.
-  expect(Date.now() - termAt).toBeLessThan(3000);
+  expect(Date.now() - termAt).toBeLessThan(10000);
   expect(await service.exited).toEqual({ code: 0, signal: null });
   agent.destroy();
 });
