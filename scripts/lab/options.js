@@ -1,8 +1,8 @@
 'use strict';
 // The lab's knobs (LAB_* environment variables), validated once. A bad value throws an error that
 // names the variable and says what it accepts; nothing is started before every knob is valid.
-const os = require('node:os');
 const { labDir } = require('../lib/paths');
+const { allowedCoreList } = require('../lib/cpus');
 const { parsePlacement } = require('./placement');
 
 /** OpenShift 4 defaults the lab mirrors (IngressController tuning). */
@@ -77,18 +77,14 @@ function choice(env, name, values) {
   return raw;
 }
 
-/** Cores this process may run on (the affinity mask on Linux), for defaults and LAB_CPUS checks. */
-function availableCpus() {
-  return os.availableParallelism ? os.availableParallelism() : os.cpus().length;
-}
-
 /**
  * The lab's options from the environment (default process.env). Ports of 0 are resolved to free
- * ports later, at lab:up. Throws LabOptionError naming the first bad variable.
+ * ports later, at lab:up. Throws LabOptionError naming the first bad variable. `allowedCores`
+ * (default: this process's affinity) is what LAB_CPUS may name; tests inject it.
  */
-function resolveLabOptions(env = process.env) {
-  const cpuCount = availableCpus();
-  const placement = parsePlacement(read(env, 'LAB_CPUS'), cpuCount);
+function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList() } = {}) {
+  const cpuCount = allowedCores.length;
+  const placement = parsePlacement(read(env, 'LAB_CPUS'), allowedCores);
   const routerCores = placement ? placement.router.length || cpuCount : cpuCount;
   const checkIntervalMs = integer(env, 'LAB_CHECK_INTERVAL_MS', 1000, { min: 100, max: 60000 });
   const ports = {
@@ -120,6 +116,7 @@ function resolveLabOptions(env = process.env) {
     maxconnExplicit: read(env, 'LAB_MAXCONN') !== undefined,
     passthroughBalance: choice(env, 'LAB_PASSTHROUGH_BALANCE', ['random', 'source']),
     placement,
+    allowedCores,
     cpuCount,
     checkIntervalMs,
     checkFall: CHECK_FALL,
@@ -154,5 +151,4 @@ module.exports = {
   KNOBS,
   knobsHelp,
   portKnob,
-  availableCpus,
 };

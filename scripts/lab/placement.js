@@ -4,7 +4,10 @@
 // with the load generator, and pinning is how you keep them apart. Format:
 //   router=0,service=1,redis=1        one core each
 //   router=0-1,service=2,3,redis=3    ranges, and lists (a bare number continues the last role)
-// Cores no role names are "free": left to the load generator.
+// Cores no role names are "free": left to the load generator. Only cores this process may run
+// on (its affinity, e.g. a container's cpuset) can be named; taskset would refuse the others.
+
+const { parseCpuList, formatCpuList } = require('../lib/cpus');
 
 const ROLES = ['router', 'service', 'redis'];
 
@@ -16,22 +19,29 @@ function placementError(problem) {
   return err;
 }
 
-function parseCores(text, cpuCount) {
-  const range = /^(\d+)(?:-(\d+))?$/.exec(text);
-  if (!range) throw placementError(`has a bad core list ${JSON.stringify(text)}`);
-  const from = Number(range[1]);
-  const to = range[2] === undefined ? from : Number(range[2]);
-  if (to < from) throw placementError(`has a backwards range ${JSON.stringify(text)}`);
-  if (to >= cpuCount) {
-    throw placementError(`names core ${to}, but this machine has cores 0-${cpuCount - 1} only`);
+/** One role's cores ("0", "0-1"), each of which this process must be allowed to run on. */
+function parseCores(text, allowed) {
+  let cores;
+  try {
+    cores = parseCpuList(text);
+  } catch (err) {
+    throw placementError(`has a ${err.message}`);
   }
-  const cores = [];
-  for (let c = from; c <= to; c++) cores.push(c);
+  const refused = cores.filter((c) => !allowed.includes(c));
+  if (refused.length) {
+    throw placementError(
+      `names core ${formatCpuList(refused)}, but this process may run on cores ${formatCpuList(allowed)} only`,
+    );
+  }
   return cores;
 }
 
-/** Parses LAB_CPUS; returns null when unset, else { router, service, redis, free } core lists. */
-function parsePlacement(raw, cpuCount) {
+/**
+ * Parses LAB_CPUS; returns null when unset, else { router, service, redis, free } core lists.
+ * `allowed`: the core numbers this process may use (scripts/lib/cpus.js allowedCoreList), which
+ * on a restricted cpuset need not start at 0 (e.g. [2, 3]).
+ */
+function parsePlacement(raw, allowed) {
   if (raw === undefined || raw === '') return null;
   const placement = { router: [], service: [], redis: [] };
   let role = null;
@@ -45,13 +55,12 @@ function parsePlacement(raw, cpuCount) {
     } else if (!role) {
       throw placementError(`must start with a role, got ${JSON.stringify(token)}`);
     }
-    for (const core of parseCores(cores, cpuCount)) {
+    for (const core of parseCores(cores, allowed)) {
       if (!placement[role].includes(core)) placement[role].push(core);
     }
   }
   const used = new Set([...placement.router, ...placement.service, ...placement.redis]);
-  placement.free = [];
-  for (let c = 0; c < cpuCount; c++) if (!used.has(c)) placement.free.push(c);
+  placement.free = allowed.filter((c) => !used.has(c));
   return placement;
 }
 

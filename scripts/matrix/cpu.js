@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const { execFileSync } = require('node:child_process');
+const { allowedCoreCount: allowedCores } = require('../lib/cpus');
 
 let clockTicks;
 /** Kernel clock ticks per second (USER_HZ), for /proc/<pid>/stat times. */
@@ -42,20 +43,6 @@ function hostCpuTimes() {
     return { busy: total - idle, total };
   } catch {
     return null;
-  }
-}
-
-/** How many cores a process may run on (its affinity), or the host's count. */
-function allowedCores(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const list = /Cpus_allowed_list:\s*(\S+)/.exec(status)[1];
-    return list.split(',').reduce((n, range) => {
-      const [a, b] = range.split('-').map(Number);
-      return n + (b === undefined ? 1 : b - a + 1);
-    }, 0);
-  } catch {
-    return os.cpus().length;
   }
 }
 

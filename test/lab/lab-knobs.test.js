@@ -7,15 +7,17 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const lab = require('../../scripts/lab/index');
 const { listRecords } = require('../../scripts/lab/pids');
-const { availableCpus } = require('../../scripts/lab/options');
+const { allowedCoreList } = require('../../scripts/lib/cpus');
 const { request } = require('../../scripts/lab/client');
 const { isAlive } = require('../../scripts/lib/processes');
 const { labEnv, useLab, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
 
 jest.setTimeout(120000);
 
-// Pinning needs two cores to mean anything; on one core the placement test is skipped.
-const twoCores = availableCpus() >= 2;
+// Pinning needs two cores to mean anything; on one core the placement test is skipped. The cores
+// are the first two this process may use (a restricted cpuset need not include 0 or 1).
+const [coreA, coreB] = allowedCoreList();
+const twoCores = coreB !== undefined;
 
 describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=1, LAB_MAXCONN=2000, LAB_CPUS', () => {
   const lab$ = useLab({
@@ -23,7 +25,7 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
     LAB_REDIS: 'cluster',
     LAB_ROUTER_THREADS: '1',
     LAB_MAXCONN: '2000',
-    ...(twoCores ? { LAB_CPUS: 'router=0,service=1,redis=1' } : {}),
+    ...(twoCores ? { LAB_CPUS: `router=${coreA},service=${coreB},redis=${coreB}` } : {}),
   });
   let state;
   beforeAll(() => {
@@ -54,11 +56,11 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
   (twoCores ? test : test.skip)('LAB_CPUS pins the router, the instances and Redis with taskset', () => {
     const cores = (pid) =>
       /Cpus_allowed_list:\s*(\S+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1];
-    expect(cores(state.router.pid)).toBe('0');
-    for (const instance of state.instances) expect(cores(instance.pid)).toBe('1');
-    for (const pid of state.redis.pids) expect(cores(pid)).toBe('1');
-    expect(state.placement).toMatchObject({ router: [0], service: [1], redis: [1] });
-    expect(state.router.cpus).toBe('0');
+    expect(cores(state.router.pid)).toBe(String(coreA));
+    for (const instance of state.instances) expect(cores(instance.pid)).toBe(String(coreB));
+    for (const pid of state.redis.pids) expect(cores(pid)).toBe(String(coreB));
+    expect(state.placement).toMatchObject({ router: [coreA], service: [coreB], redis: [coreB] });
+    expect(state.router.cpus).toBe(String(coreA));
   });
 
   test('records are stored in the Redis cluster through the edge route', async () => {

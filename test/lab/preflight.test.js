@@ -3,13 +3,23 @@
 // descriptor limit too low for maxconn, and the ephemeral port range.
 const fs = require('node:fs');
 const net = require('node:net');
+const { execFileSync } = require('node:child_process');
 const lab = require('../../scripts/lab/index');
 const { resolveLabOptions } = require('../../scripts/lab/options');
 const { parsePlacement } = require('../../scripts/lab/placement');
 const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../scripts/lab/preflight');
 const { listRecords } = require('../../scripts/lab/pids');
 const { freePort } = require('../../scripts/lib/ports');
+const { allowedCoreList } = require('../../scripts/lib/cpus');
+const { findTool } = require('../../scripts/lib/tools');
 const { labEnv } = require('./helpers');
+
+const twoCores = allowedCoreList().length >= 2;
+// Resolves the knobs in a child process (run under taskset) and prints the placement or the error.
+const RESOLVE_PLACEMENT = `
+  const { resolveLabOptions } = require(${JSON.stringify(require.resolve('../../scripts/lab/options'))});
+  try { console.log(JSON.stringify(resolveLabOptions(process.env).placement)); }
+  catch (err) { console.log(JSON.stringify({ error: err.message })); }`;
 
 describe('lab:up with a port already taken', () => {
   let blocker;
@@ -61,21 +71,72 @@ describe('knobs', () => {
     [{ LAB_PASSTHROUGH_BALANCE: 'roundrobin' }, /LAB_PASSTHROUGH_BALANCE must be one of random, source/],
     [{ LAB_HTTP_PORT: '70000' }, /LAB_HTTP_PORT must be an integer from 0 to 65535/],
     [{ LAB_HTTP_PORT: '9443' }, /LAB_HTTPS_PORT \(9443\) is the same port as LAB_HTTP_PORT/],
-    [{ LAB_CPUS: 'router=999' }, /LAB_CPUS names core 999, but this machine has cores 0-/],
+    [{ LAB_CPUS: 'router=999' }, /LAB_CPUS names core 999, but this process may run on cores \d/],
     [{ LAB_CPUS: 'gpu=0' }, /LAB_CPUS has an unknown role "gpu"/],
   ])('%j is refused with a message naming the variable', (env, message) => {
     expect(() => resolveLabOptions(env)).toThrow(message);
   });
 
   test('LAB_CPUS places roles on cores and leaves the rest free', () => {
-    expect(parsePlacement('router=0-1,service=2,3,redis=3', 6)).toEqual({
+    expect(parsePlacement('router=0-1,service=2,3,redis=3', [0, 1, 2, 3, 4, 5])).toEqual({
       router: [0, 1],
       service: [2, 3],
       redis: [3],
       free: [4, 5],
     });
-    expect(parsePlacement(undefined, 2)).toBeNull();
+    expect(parsePlacement(undefined, [0, 1])).toBeNull();
   });
+
+  test('on a restricted cpuset (cores 2-3) LAB_CPUS takes those cores and only those', () => {
+    const allowed = [2, 3];
+    expect(parsePlacement('router=2,service=3,redis=3', allowed)).toEqual({
+      router: [2],
+      service: [3],
+      redis: [3],
+      free: [],
+    });
+    // Free cores are allowed cores, not 0..count-1.
+    expect(parsePlacement('router=3', allowed).free).toEqual([2]);
+    expect(() => parsePlacement('router=0', allowed)).toThrow(
+      'LAB_CPUS names core 0, but this process may run on cores 2-3 only',
+    );
+    expect(() => parsePlacement('router=1-2', allowed)).toThrow('names core 1, but');
+    // A hole in the list (cores 0,2) is a hole: core 1 is refused although 1 < 2.
+    expect(() => parsePlacement('service=1', [0, 2])).toThrow('may run on cores 0,2 only');
+    expect(() => parsePlacement('router=3-2', allowed)).toThrow('LAB_CPUS has a backwards core range "3-2"');
+    expect(() => parsePlacement('router=x', allowed)).toThrow('LAB_CPUS has a bad core list item "x"');
+  });
+
+  test('resolveLabOptions checks LAB_CPUS against the allowed cores it is given', () => {
+    const opts = resolveLabOptions({ LAB_CPUS: 'router=2-3' }, { allowedCores: [2, 3] });
+    expect(opts.placement).toMatchObject({ router: [2, 3], free: [] });
+    expect(opts).toMatchObject({ cpuCount: 2, threads: 2 });
+    expect(() => resolveLabOptions({ LAB_CPUS: 'router=1' }, { allowedCores: [2, 3] })).toThrow(
+      /LAB_CPUS names core 1/,
+    );
+  });
+
+  (findTool('taskset') && twoCores ? test : test.skip)(
+    'under taskset on the last core only, LAB_CPUS may name that core and no other',
+    () => {
+      const last = allowedCoreList().at(-1);
+      const first = allowedCoreList()[0];
+      const resolve = (cpus) =>
+        execFileSync(findTool('taskset'), ['-c', String(last), process.execPath, '-e', RESOLVE_PLACEMENT], {
+          env: { ...process.env, LAB_CPUS: cpus },
+          encoding: 'utf8',
+        });
+      expect(JSON.parse(resolve(`router=${last}`))).toEqual({
+        router: [last],
+        service: [],
+        redis: [],
+        free: [],
+      });
+      expect(JSON.parse(resolve(`router=${first}`))).toEqual({
+        error: `LAB_CPUS names core ${first}, but this process may run on cores ${last} only; expected e.g. router=0,service=1,redis=1 (roles: router, service, redis)`,
+      });
+    },
+  );
 });
 
 describe('preflight', () => {
