@@ -103,12 +103,21 @@ async function startRedis(labDir, { mode, ports, cpus, signal }) {
   for (const [i, port] of ports.entries()) {
     throwIfAborted(signal);
     try {
-      await waitForRedis(port, { timeoutMs: 10000 });
+      await waitForRedis(port, { timeoutMs: 10000, signal });
     } catch (err) {
+      throwIfAborted(signal);
       throw new Error(`${err.message}${logTail(labDir, records[i].name)}`, { cause: err });
     }
   }
-  if (mode === 'cluster') await formCluster(ports, { timeoutMs: 30000 });
+  if (mode === 'cluster') {
+    try {
+      // The signal kills a running redis-cli: Ctrl-C does not wait out formation's 30 s.
+      await formCluster(ports, { timeoutMs: 30000, signal });
+    } catch (err) {
+      throwIfAborted(signal);
+      throw err;
+    }
+  }
   return { mode, ports, records };
 }
 

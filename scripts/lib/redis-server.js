@@ -6,7 +6,7 @@ const { promisify } = require('node:util');
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('./tools');
-const { sleep, freePorts } = require('./ports');
+const { freePorts } = require('./ports');
 const { startChild } = require('./processes');
 
 const run = promisify(execFile);
@@ -45,52 +45,85 @@ function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0
   return args;
 }
 
-async function redisCli(port, password, ...args) {
-  const auth = password ? ['-a', password, '--no-auth-warning'] : [];
-  const { stdout } = await run(
-    requireTool('redis-cli'),
-    ['-h', '127.0.0.1', '-p', String(port), ...auth, ...args],
-    {
-      timeout: 30000,
-    },
-  );
-  return stdout.trim();
+/** The error an aborted wait rejects with (name AbortError, the signal's reason as its cause). */
+function abortError(signal) {
+  const err = new Error('interrupted', { cause: signal.reason });
+  err.name = 'AbortError';
+  return err;
 }
 
-/** Waits until redis-server on `port` answers PING. */
-async function waitForRedis(port, { password, timeoutMs = 10000 } = {}) {
+function throwIfAborted(signal) {
+  if (signal && signal.aborted) throw abortError(signal);
+}
+
+/** Waits `ms`, or less when `signal` aborts (the caller checks it next). */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      if (signal) signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    if (signal) signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Runs redis-cli against 127.0.0.1:port; an abort of `signal` kills it and rejects. */
+async function redisCliWith(port, password, args, { signal } = {}) {
+  throwIfAborted(signal);
+  const auth = password ? ['-a', password, '--no-auth-warning'] : [];
+  try {
+    const { stdout } = await run(
+      requireTool('redis-cli'),
+      ['-h', '127.0.0.1', '-p', String(port), ...auth, ...args],
+      { timeout: 30000, signal },
+    );
+    return stdout.trim();
+  } catch (err) {
+    throwIfAborted(signal);
+    throw err;
+  }
+}
+
+async function redisCli(port, password, ...args) {
+  return redisCliWith(port, password, args);
+}
+
+/**
+ * Waits until redis-server on `port` answers PING. An abort of `signal` (optional) rejects at
+ * once with an AbortError.
+ */
+async function waitForRedis(port, { password, timeoutMs = 10000, signal } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     try {
-      last = await redisCli(port, password, 'ping');
+      last = await redisCliWith(port, password, ['ping'], { signal });
       if (last === 'PONG') return;
     } catch (err) {
+      if (err.name === 'AbortError') throw err;
       last = err.message;
     }
-    await sleep(50);
+    await pause(50, signal);
+    throwIfAborted(signal);
   }
   throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms: ${last}`);
 }
 
-/** Forms a cluster of 3 primaries + 3 replicas on `ports` and waits until it is healthy. */
-async function formCluster(ports, { password, timeoutMs = 30000 } = {}) {
+/**
+ * Forms a cluster of 3 primaries + 3 replicas on `ports` and waits until it is healthy. An abort
+ * of `signal` (optional) kills a running redis-cli and rejects at once with an AbortError.
+ */
+async function formCluster(ports, { password, timeoutMs = 30000, signal } = {}) {
   if (ports.length !== 6) throw new Error(`a lab cluster needs 6 nodes, got ${ports.length}`);
   const nodes = ports.map((p) => `127.0.0.1:${p}`);
-  await redisCli(
-    ports[0],
-    password,
-    '--cluster',
-    'create',
-    ...nodes,
-    '--cluster-replicas',
-    '1',
-    '--cluster-yes',
-  );
+  const cli = (port, ...args) => redisCliWith(port, password, args, { signal });
+  await cli(ports[0], '--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const infos = await Promise.all(ports.map((p) => redisCli(p, password, 'cluster', 'info')));
-    const replicas = await Promise.all(ports.map((p) => redisCli(p, password, 'role')));
+    const infos = await Promise.all(ports.map((p) => cli(p, 'cluster', 'info')));
+    const replicas = await Promise.all(ports.map((p) => cli(p, 'role')));
     const ok = infos.every((i) => /cluster_state:ok/.test(i));
     const connected = replicas.filter((r) => r.startsWith('slave') && /connected/.test(r)).length;
     if (ok && connected === 3) return;
@@ -99,7 +132,8 @@ async function formCluster(ports, { password, timeoutMs = 30000 } = {}) {
         `the Redis cluster on ports ${ports.join(',')} did not become healthy in ${timeoutMs} ms`,
       );
     }
-    await sleep(200);
+    await pause(200, signal);
+    throwIfAborted(signal);
   }
 }
 
