@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // Runs one router-matrix cell from inside the cluster with the k6-operator: N k6 runners, the same
-// k6/ scripts, each runner's summary copied back to results/. See --help and docs/openshift.md.
+// k6/ scripts, each runner's summary copied back to results/ and merged into one figure set
+// (merged.json). See --help and docs/openshift.md.
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
@@ -11,12 +12,14 @@ const names = require('./lib/names');
 const { compose } = require('./lib/kustomize');
 const { OcError, oc, requireLogin, currentProject, serves } = require('./lib/oc');
 const { routeUrls } = require('./lib/routes');
+const { mergeRunnerSummaries, formatMerged } = require('./lib/merge-runners');
 
 const USAGE = `Usage: node scripts/cluster/run-in-cluster.js [options]
 
 Applies the k6-testrun component (the k6/ scripts as a ConfigMap, a results PVC and a k6-operator
 TestRun), runs one router-matrix cell with N parallel runners against the project's Routes, waits
-for it, and copies every runner's k6 summary to the results directory.
+for it, copies every runner's k6 summary to the results directory and merges them: request
+rates add up, percentiles come from the merged latency distribution (merged.json).
 
 Options:
   --namespace NS        project where deploy.js put the lab (default ${names.DEFAULT_NAMESPACE};
@@ -31,6 +34,7 @@ Options:
   --insecure            skip TLS verification (routers whose certificate no cluster CA signs)
   --timeout SECONDS     how long to wait for the run (default: duration + 600)
   --out DIR             where to copy the summaries (default results/cluster-<time>)
+  --merge DIR           only merge the runner summaries already in DIR (no cluster needed)
   -h, --help            this text
 
 Needs: oc, logged in; the k6-operator installed (OperatorHub: "k6 Operator"); the lab deployed.
@@ -54,6 +58,7 @@ function parse(argv) {
       insecure: { type: 'boolean', default: false },
       timeout: { type: 'string' },
       out: { type: 'string' },
+      merge: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -188,9 +193,52 @@ function collect(namespace, outDir, image, runId) {
   }
 }
 
+/** The file that holds the merged figures, next to the runner summaries. */
+const MERGED_FILE = 'merged.json';
+
+/**
+ * Reads the runner summaries in `dir` (`files`, default every *.json but merged.json), merges
+ * them, writes merged.json and returns the merged figures. Throws naming a file that is not a k6
+ * summary.
+ */
+function mergeDirectory(dir, { files } = {}) {
+  let names = files;
+  try {
+    names ??= fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== MERGED_FILE);
+  } catch (err) {
+    throw new OcError(`cannot read ${dir}: ${err.code === 'ENOENT' ? 'no such directory' : err.message}`);
+  }
+  if (!names.length) throw new OcError(`${dir} holds no runner summaries (*.json)`);
+  const runners = names.sort().map((file) => {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    try {
+      return { file, summary: JSON.parse(text) };
+    } catch (err) {
+      throw new OcError(`${path.join(dir, file)} is not valid JSON: ${err.message}`);
+    }
+  });
+  let merged;
+  try {
+    merged = mergeRunnerSummaries(runners);
+  } catch (err) {
+    throw new OcError(`${dir}: ${err.message}`);
+  }
+  fs.writeFileSync(path.join(dir, MERGED_FILE), `${JSON.stringify(merged, null, 2)}\n`);
+  return merged;
+}
+
+function printMerged(dir, merged) {
+  console.log(formatMerged(merged));
+  log(`merged figures in ${path.join(dir, MERGED_FILE)}`);
+}
+
 async function main() {
   const opts = parse(process.argv.slice(2));
   if (opts.help) return console.log(USAGE);
+  if (opts.merge) {
+    const dir = path.resolve(opts.merge);
+    return printMerged(dir, mergeDirectory(dir));
+  }
   log(`logged in as ${requireLogin()}`);
   const namespace = opts.namespace === 'current' ? currentProject() : opts.namespace;
   if (!namespace) throw new OcError('no current project: pass --namespace NS');
@@ -231,10 +279,12 @@ async function main() {
       opts.out || path.join(RESULTS_DIR, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
     );
     const files = collect(namespace, outDir, testRun.spec.runner.image, runId);
+    if (!files.length) throw new OcError(`the runners left no summary on the PVC ${names.RESULTS_PVC}`);
     log(`${files.length} runner summaries in ${outDir}`);
-    log(
-      "each covers its runner's share of the VUs: request rates add up, percentiles do not (see docs/openshift.md)",
-    );
+    if (files.length < opts.parallelism) {
+      log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
+    }
+    printMerged(outDir, mergeDirectory(outDir, { files }));
   } finally {
     if (!interrupted) {
       process.off('SIGINT', stop);
@@ -252,4 +302,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parse, durationToSeconds, renderObjects };
+module.exports = { parse, durationToSeconds, renderObjects, mergeDirectory, MERGED_FILE };
