@@ -7,14 +7,18 @@
 // Env: TERMINATION (http|edge|passthrough|reencrypt), PAGE_SIZE (1k, 4k, …), CONNECTION
 // (keepalive|close), VUS (closed model, default 32), DURATION (default 30s), RATE (open model:
 // constant-arrival-rate at RATE req/s with MAX_VUS), MAX_ERROR_RATE (0.01), P99_MS (1000),
-// SUMMARY_PATH (raw summary JSON), plus the target variables of lib/targets.js.
+// SUMMARY_PATH (raw summary JSON), INSECURE_SKIP_TLS_VERIFY (false), plus the target variables
+// of lib/targets.js.
 // Trust: run with SSL_CERT_FILE=<lab CA> so edge and re-encrypt are verified; only passthrough,
-// whose service certificate cannot match the route host, skips verification.
+// whose service certificate cannot match the route host, skips verification, unless
+// INSECURE_SKIP_TLS_VERIFY=true (a cluster whose router has a self-signed certificate).
 import http from 'k6/http';
-import { Counter, Trend } from 'k6/metrics';
+import { Counter, Rate, Trend } from 'k6/metrics';
 import cells from './lib/cells.js';
 import distribution from './lib/distribution.js';
-import { envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
+import { defaultMaxVus } from './lib/generator.js';
+import { errorCounters } from './lib/errors.js';
+import { envBool, envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
 import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
@@ -25,9 +29,10 @@ const connection = envEnum(__ENV, 'CONNECTION', cells.CONNECTIONS, 'keepalive');
 const vus = envInt(__ENV, 'VUS', 32, { min: 1, max: 100000 });
 const duration = envDuration(__ENV, 'DURATION', '30s');
 const rate = envInt(__ENV, 'RATE', 0, { min: 0, max: 10000000 });
-const maxVus = envInt(__ENV, 'MAX_VUS', Math.max(vus, rate ? Math.ceil(rate / 10) : vus), { min: 1 });
+const maxVus = envInt(__ENV, 'MAX_VUS', defaultMaxVus(vus, rate), { min: 1 });
 const maxErrorRate = envNumber(__ENV, 'MAX_ERROR_RATE', 0.01, { min: 0, max: 1 });
 const p99Ms = envNumber(__ENV, 'P99_MS', 1000, { min: 0 });
+const insecure = envBool(__ENV, 'INSECURE_SKIP_TLS_VERIFY', false) || needsInsecureTls(termination);
 
 const targets = resolveTargets(__ENV);
 const route = requireRoute(targets, termination);
@@ -55,7 +60,7 @@ export const options = {
   scenarios: { cell: scenario },
   tags,
   hosts: targets.hosts,
-  insecureSkipTLSVerify: needsInsecureTls(termination),
+  insecureSkipTLSVerify: insecure,
   // close: no keep-alive at all, so every request opens a new TCP connection and, over TLS, does
   // a full handshake (Go's client keeps no TLS session cache here, so nothing is resumed).
   noConnectionReuse: close,
@@ -64,7 +69,9 @@ export const options = {
   summaryTrendStats: distribution.TREND_STATS,
   thresholds: {
     // Pass/fail per cell, on the cell's own sub-metrics (tag values may contain ':').
-    [`http_req_failed{cell:${tags.cell}}`]: [`rate<=${maxErrorRate}`],
+    // request_failed, not http_req_failed: that one counts a 3xx or a page of the wrong size as
+    // a success.
+    [`request_failed{cell:${tags.cell}}`]: [`rate<=${maxErrorRate}`],
     [`http_req_duration{cell:${tags.cell},${OK}}`]: [`p(99)<${p99Ms}`],
     // Declared so that the summary carries them: the latency decomposition of successful requests.
     [`http_req_duration{${OK}}`]: [],
@@ -74,6 +81,8 @@ export const options = {
     [`http_req_receiving{${OK}}`]: [],
     [`http_req_blocked{${OK}}`]: [],
     service_time: [],
+    router_time: [],
+    tls_handshake: [],
     request_total: [],
   },
 };
@@ -82,28 +91,40 @@ export const options = {
 // client also waits for TCP and TLS set-up on every request. request_total (blocked + duration,
 // successful responses) is what the client lived through, and the latency the report shows.
 const requestTotal = new Trend('request_total', true);
-// Time inside the service (Server-Timing app;dur): what the router and network add is the rest.
+// Time inside the service (Server-Timing app;dur).
 const serviceTime = new Trend('service_time', true);
-// Errors by status (0: no HTTP response at all, e.g. refused, reset, timeout, TLS failure), kept
-// apart so a report can say what failed. Counted only on the error path, which costs nothing
-// on success.
-const ERROR_STATUSES = [0, 400, 403, 404, 408, 413, 429, 500, 502, 503, 504];
-const errorsByStatus = {};
-for (const status of ERROR_STATUSES) errorsByStatus[status] = new Counter(`errors_status_${status}`);
-const errorsOtherStatus = new Counter('errors_status_other');
+// What the router and the network add, per request: time to first byte minus service time. Its
+// own distribution, because a difference of two percentiles is not a percentile.
+const routerTime = new Trend('router_time', true);
+// TLS handshake time of the requests that did one (with keep-alive, one per connection), so
+// the average is per handshake instead of being diluted by the requests that reused a connection.
+const tlsHandshake = new Trend('tls_handshake', true);
+// The script's own verdict per request: a 200 of the expected size, nothing else.
+const requestFailed = new Rate('request_failed');
+const errors = errorCounters();
 const errorsWrongSize = new Counter('errors_wrong_size');
+
+function wrongSize(res) {
+  const length = res.headers['Content-Length'];
+  return length !== undefined && Number(length) !== pageBytes;
+}
 
 export default function () {
   const res = http.get(url);
-  if (res.status !== 200) {
-    (errorsByStatus[res.status] || errorsOtherStatus).add(1);
+  if (res.status !== 200 || wrongSize(res)) {
+    requestFailed.add(true);
+    if (res.status === 200) errorsWrongSize.add(1);
+    else errors.add(res.status);
     return;
   }
+  requestFailed.add(false);
   requestTotal.add(res.timings.blocked + res.timings.duration);
-  const length = res.headers['Content-Length'];
-  if (length !== undefined && Number(length) !== pageBytes) errorsWrongSize.add(1);
+  if (res.timings.tls_handshaking > 0) tlsHandshake.add(res.timings.tls_handshaking);
   const app = parseServerTiming(res.headers['Server-Timing']).app;
-  if (app !== undefined) serviceTime.add(app);
+  if (app !== undefined) {
+    serviceTime.add(app);
+    routerTime.add(Math.max(0, res.timings.waiting - app));
+  }
 }
 
 export function handleSummary(data) {
@@ -120,7 +141,7 @@ export function handleSummary(data) {
     maxVus: rate ? maxVus : vus,
     rate: rate || null,
     duration,
-    tlsVerify: route.scheme === 'https' ? !needsInsecureTls(termination) : null,
+    tlsVerify: route.scheme === 'https' ? !insecure : null,
   };
   return summaryOutputs(data, __ENV, `cell ${tags.cell} → ${url}`, meta);
 }

@@ -15,7 +15,7 @@ Does everything, in order:
   1. setup, if a tool is missing (npm run setup -- --for lab)
   2. the local lab up (npm run lab:up): Redis, data-service instances, the HAProxy router
   3. the router matrix (npm run matrix), all 16 default cells unless options say otherwise
-  4. the report: results/<run id>/report.html and report.md
+  4. the report: results/<run id>/report.html and report.md (not with --no-report)
   5. the lab down, also when something fails or on Ctrl-C (a lab that was already running
      before is left running)
 and prints where the report is and the matrix table. The default matrix takes about 10 minutes
@@ -80,16 +80,13 @@ async function runLab(opts, signal) {
     // Required after setup, which may have just installed what they load.
     lab = require('./lab/index');
     const { runMatrix } = require('./matrix/run');
-    const { renderReport } = require('./report/index');
-    const { formatCellTable } = require('./report/tables');
+    const { finishRun } = require('./matrix/finish');
 
     const state = await lab.up({ signal: signal });
     startedHere = !state.alreadyRunning;
     if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
     const { dir, results } = await runMatrix(opts, { signal: signal });
-    const files = renderReport(dir);
-    console.log(`\n${formatCellTable(results)}\n`);
-    console.log(`Report: ${files.html}\n        ${files.md}\nRaw k6 summaries: ${path.join(dir, 'raw')}`);
+    finishRun({ opts, dir, results });
   } catch (err) {
     const interrupted = signal.aborted || err.name === 'AbortError' || err.name === 'AbortedError';
     console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);

@@ -4,8 +4,7 @@
 const { withInterrupt } = require('./lib/interrupt');
 const { parseMatrixArgs, USAGE, UsageError } = require('./matrix/options');
 const { runMatrix } = require('./matrix/run');
-const { formatCellTable } = require('./report/tables');
-const { renderReport } = require('./report/index');
+const { finishRun } = require('./matrix/finish');
 
 async function main() {
   let opts;
@@ -24,11 +23,7 @@ async function main() {
     const { dir, results } = await withInterrupt((signal) => runMatrix(opts, { signal }), {
       message: '\nmatrix: interrupted, stopping k6 and writing what finished',
     });
-    if (opts.report) {
-      const files = renderReport(dir);
-      console.log(`\nreport: ${files.html}\n        ${files.md}`);
-    }
-    console.log(`\n${formatCellTable(results)}`);
+    finishRun({ opts, dir, results });
   } catch (err) {
     console.error(`matrix: ${err.name === 'AbortError' ? 'interrupted' : err.message}`);
     process.exitCode = err.name === 'AbortError' ? 130 : 1;

@@ -1,9 +1,14 @@
 'use strict';
 // The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner
 // (require): terminations, connection modes, page sizes, cell names and route host names.
-// One file, so a cell is spelled the same in k6 tags, results.json and the report.
+// One file, so a cell is spelled the same in k6 tags, results.json and the report, and a route
+// the same in the lab (scripts/lab/routes.js), the cluster scripts and the k6 targets.
 
 const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
+/** The local lab's apps domain: route hosts under it resolve only through k6's `hosts` option. */
+const LAB_APPS_DOMAIN = 'apps.lab.localhost';
+/** The namespace (project) of the routes, in the lab and by default on a cluster. */
+const DEFAULT_NAMESPACE = 'router-lab';
 const CONNECTIONS = ['keepalive', 'close'];
 const DEFAULT_SIZES = ['1k', '4k'];
 const MAX_PAGE_BYTES = 1024 * 1024; // the data service serves up to 1 MiB
@@ -70,6 +75,8 @@ function routeHost(termination, namespace, appsDomain) {
 
 module.exports = {
   TERMINATIONS,
+  LAB_APPS_DOMAIN,
+  DEFAULT_NAMESPACE,
   CONNECTIONS,
   DEFAULT_SIZES,
   MAX_PAGE_BYTES,

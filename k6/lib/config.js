@@ -1,12 +1,14 @@
+'use strict';
 // Environment parsing for the k6 scripts (`k6 run -e NAME=value`). A bad value stops the script
-// at init with a message that names the variable, instead of a silently wrong test.
+// at init with a message that names the variable, instead of a silently wrong test. CommonJS, so
+// the Node runner can load it too (through targets.js).
 
-export function envString(env, name, fallback) {
+function envString(env, name, fallback) {
   const value = env[name];
   return value === undefined || value === '' ? fallback : String(value);
 }
 
-export function envInt(env, name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+function envInt(env, name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
   const raw = envString(env, name, undefined);
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, not '${raw}'`);
@@ -15,7 +17,7 @@ export function envInt(env, name, fallback, { min = 0, max = Number.MAX_SAFE_INT
   return value;
 }
 
-export function envNumber(env, name, fallback, { min = 0, max = Number.MAX_VALUE } = {}) {
+function envNumber(env, name, fallback, { min = 0, max = Number.MAX_VALUE } = {}) {
   const raw = envString(env, name, undefined);
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -25,7 +27,7 @@ export function envNumber(env, name, fallback, { min = 0, max = Number.MAX_VALUE
   return value;
 }
 
-export function envEnum(env, name, allowed, fallback) {
+function envEnum(env, name, allowed, fallback) {
   const value = envString(env, name, fallback);
   if (!allowed.includes(value)) {
     throw new Error(`${name} must be one of ${allowed.join(', ')}, not '${value}'`);
@@ -33,7 +35,7 @@ export function envEnum(env, name, allowed, fallback) {
   return value;
 }
 
-export function envBool(env, name, fallback) {
+function envBool(env, name, fallback) {
   const raw = envString(env, name, undefined);
   if (raw === undefined) return fallback;
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
@@ -42,10 +44,12 @@ export function envBool(env, name, fallback) {
 }
 
 /** A k6 duration such as `30s`, `1m30s` or `500ms`. */
-export function envDuration(env, name, fallback) {
+function envDuration(env, name, fallback) {
   const value = envString(env, name, fallback);
   if (!/^(\d+(ms|s|m|h))+$/.test(value)) {
     throw new Error(`${name} must be a duration such as 30s, 2m or 500ms, not '${value}'`);
   }
   return value;
 }
+
+module.exports = { envString, envInt, envNumber, envEnum, envBool, envDuration };

@@ -12,7 +12,10 @@ function ms(value) {
 /** A few lines: rate, errors, latency of successful responses, service time. */
 export function briefText(data, title, extraLines = []) {
   const reqs = metric(data, 'http_reqs');
-  const failed = metric(data, 'http_req_failed');
+  // The script's own verdict where it keeps one (router-matrix: wrong sizes and 3xx fail too).
+  const failed = data.metrics.request_failed
+    ? metric(data, 'request_failed')
+    : metric(data, 'http_req_failed');
   // request_total (router-matrix) includes connection set-up; other scripts have only k6's own.
   const ok = data.metrics.request_total
     ? metric(data, 'request_total')

@@ -1,11 +1,13 @@
+'use strict';
 // Where the scripts send traffic: the local lab (default) or a cluster.
 //
 //   lab:     route hosts under APPS_DOMAIN (apps.lab.localhost) are mapped to 127.0.0.1 with
 //            k6's `hosts` option, on LAB_HTTP_PORT / LAB_HTTPS_PORT; no /etc/hosts edits.
 //   cluster: -e APPS_DOMAIN=apps.example.com -e NAMESPACE=router-lab (hosts follow OpenShift's
 //            <route>-<namespace>.<apps domain>), or explicit -e URL_EDGE=https://… per route.
-import cells from './cells.js';
-import { envEnum, envInt, envString } from './config.js';
+// CommonJS: the k6 scripts import it, and the Node runner resolves a cluster target with it too.
+const cells = require('./cells.js');
+const { envEnum, envInt, envString } = require('./config.js');
 
 const URL_VARS = {
   http: 'URL_HTTP',
@@ -24,12 +26,12 @@ function parseUrl(name, value) {
  * { mode, appsDomain, namespace, hosts, routes: { http: { termination, url, host, scheme } … } }
  * `hosts` is the k6 `hosts` option (empty for a cluster, where DNS resolves the routes).
  */
-export function resolveTargets(env) {
+function resolveTargets(env) {
   const explicit = cells.TERMINATIONS.some((t) => envString(env, URL_VARS[t], undefined) !== undefined);
   const named = envString(env, 'APPS_DOMAIN', undefined) !== undefined;
   const mode = envEnum(env, 'TARGET', ['lab', 'cluster'], explicit || named ? 'cluster' : 'lab');
-  const appsDomain = envString(env, 'APPS_DOMAIN', mode === 'lab' ? 'apps.lab.localhost' : undefined);
-  const namespace = envString(env, 'NAMESPACE', 'router-lab');
+  const appsDomain = envString(env, 'APPS_DOMAIN', mode === 'lab' ? cells.LAB_APPS_DOMAIN : undefined);
+  const namespace = envString(env, 'NAMESPACE', cells.DEFAULT_NAMESPACE);
   const httpPort = envInt(env, 'LAB_HTTP_PORT', 9080, { min: 1, max: 65535 });
   const httpsPort = envInt(env, 'LAB_HTTPS_PORT', 9443, { min: 1, max: 65535 });
   const address = envString(env, 'LAB_ADDRESS', '127.0.0.1');
@@ -55,7 +57,7 @@ export function resolveTargets(env) {
 }
 
 /** The route of a termination, or an error that says which variable would name it. */
-export function requireRoute(targets, termination) {
+function requireRoute(targets, termination) {
   const route = targets.routes[termination];
   if (!route) {
     throw new Error(
@@ -71,6 +73,8 @@ export function requireRoute(targets, termination) {
  * where verification has to be skipped. Edge and re-encrypt are verified against the trust
  * store, which for the lab is the lab CA passed as SSL_CERT_FILE.
  */
-export function needsInsecureTls(termination) {
+function needsInsecureTls(termination) {
   return termination === 'passthrough';
 }
+
+module.exports = { URL_VARS, resolveTargets, requireRoute, needsInsecureTls };

@@ -7,9 +7,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const yaml = require('js-yaml');
 const { ROOT } = require('../lib/paths');
+const cells = require('../../k6/lib/cells');
 
-const APPS_DOMAIN = 'apps.lab.localhost';
-const NAMESPACE = 'router-lab';
+const APPS_DOMAIN = cells.LAB_APPS_DOMAIN;
+const NAMESPACE = cells.DEFAULT_NAMESPACE;
 const SERVICE_NAME = 'data-service';
 /** The in-cluster service name the serving certificate is for (service-ca style). */
 const SERVICE_HOST = `${SERVICE_NAME}.${NAMESPACE}.svc`;
@@ -22,7 +23,7 @@ const BACKEND_PREFIX = {
   reencrypt: 'be_secure',
 };
 
-const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
+const { TERMINATIONS } = cells;
 
 const ANNOTATION = 'haproxy.router.openshift.io/';
 

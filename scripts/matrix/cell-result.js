@@ -3,6 +3,7 @@
 // entry. Pure: the saturation baseline across cells is applied afterwards (applyBackendVerdicts).
 const { summarize } = require('./distribution');
 const { generatorVerdict, backendVerdict, hostVerdict } = require('./saturation');
+const { busyVus } = require('../../k6/lib/generator');
 
 const OK = '{expected_response:true}';
 
@@ -21,7 +22,11 @@ function mean(list) {
 
 const round = (v, digits = 3) => (v === null || v === undefined ? null : Number(v.toFixed(digits)));
 
-/** Errors by status: { '0': n, '502': n, other: n, wrongSize: n } (only non-zero entries). */
+/**
+ * Errors by status: { '0': n, '502': n, other: n, wrongSize: n } (only non-zero entries), from
+ * the script's own counters: every request that was not a 200 of the expected size, 3xx included
+ * (k6's http_req_failed counts a 3xx as a success).
+ */
 function errorsByStatus(summaries) {
   const errors = {};
   for (const summary of summaries) {
@@ -61,9 +66,8 @@ function buildCellResult(cell, samples, { instanceNames = [], redisNames = [], e
   const summaries = samples.map((s) => s.summary);
   const requests = sum(summaries.map((s) => (values(s, 'http_reqs') || {}).count || 0));
   const seconds = sum(summaries.map((s) => s.state.testRunDurationMs / 1000));
-  const failed = sum(summaries.map((s) => (values(s, 'http_req_failed') || {}).passes || 0));
   const errors = errorsByStatus(summaries);
-  const errorCount = failed + (errors.wrongSize || 0);
+  const errorCount = sum(Object.values(errors));
   const perSampleRps = summaries.map((s) => (values(s, 'http_reqs') || {}).rate || 0);
   const merged = (name) => summarize(summaries.map((s) => values(s, name)).filter(Boolean));
 
@@ -71,7 +75,16 @@ function buildCellResult(cell, samples, { instanceNames = [], redisNames = [], e
   const request = merged(`http_req_duration${OK}`);
   const service = merged('service_time');
   const dropped = sum(summaries.map((s) => (values(s, 'dropped_iterations') || {}).count || 0));
-  const vusMax = Math.max(...summaries.map((s) => (values(s, 'vus_max') || {}).max || 0));
+  // Active VUs (k6's `vus`; vus_max is only what was allocated), and the VUs actually busy.
+  const vusActiveMax = Math.max(
+    ...summaries.map((s) => (values(s, 'vus') || values(s, 'vus_max') || {}).max || 0),
+  );
+  const vusBusy = Math.max(
+    ...summaries.map((s) =>
+      busyVus((values(s, 'iterations') || {}).rate, (values(s, 'iteration_duration') || {}).avg),
+    ),
+  );
+  const handshakes = merged('tls_handshake');
 
   const k6CpuCores = averageCores(samples, 'k6');
   const hostBusy = mean(
@@ -89,13 +102,16 @@ function buildCellResult(cell, samples, { instanceNames = [], redisNames = [], e
       ),
       droppedIterations: dropped,
       executor,
-      vusMax,
+      vusActiveMax,
       maxVus,
+      busyVus: vusBusy,
     }),
     k6CpuCores,
     k6AllowedCores: samples[0].k6AllowedCores,
     droppedIterations: dropped,
-    vusMax,
+    vusMax: vusActiveMax,
+    maxVus: maxVus ?? null,
+    busyVus: round(vusBusy, 1),
   };
   const instances = instanceNames.map((name) => ({ name, cpuCores: averageCores(samples, name) }));
 
@@ -107,7 +123,9 @@ function buildCellResult(cell, samples, { instanceNames = [], redisNames = [], e
     samples: samples.length,
     seconds: round(seconds, 2),
     requests,
+    // okRps (successful responses per second) is the headline; rps counts failures too.
     rps: round(requests / seconds, 1),
+    okRps: round(Math.max(0, requests - errorCount) / seconds, 1),
     rpsPerSample: perSampleRps.map((v) => round(v, 1)),
     // Latency of successful responses as the client lived it (connection set-up included).
     p50: latency.p50 ?? null,
@@ -124,8 +142,12 @@ function buildCellResult(cell, samples, { instanceNames = [], redisNames = [], e
       waitingMs: merged(`http_req_waiting${OK}`),
       requestMs: request,
       serviceMs: service,
+      // waiting − service time per request: what the router and the network add.
+      routerMs: merged('router_time'),
     },
-    tlsHandshakeMs: (merged(`http_req_tls_handshaking${OK}`) || {}).avg ?? null,
+    // Per handshake (requests that reused a connection did none); with keep-alive, one per VU.
+    tlsHandshakeMs: handshakes ? round(handshakes.avg) : null,
+    tlsHandshakes: handshakes ? handshakes.count : 0,
     serviceTimeMs: service ? { p50: service.p50, p99: service.p99, avg: service.avg } : null,
     generator,
     backend: { saturated: false, reasons: [], instances },

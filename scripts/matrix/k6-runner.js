@@ -6,6 +6,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT } = require('../lib/paths');
 const { startCpuMonitor, allowedCores } = require('./cpu');
+const { parseCpuList } = require('../lib/cpus');
 
 const SCRIPT = path.join(ROOT, 'k6', 'router-matrix.js');
 // k6 exits 99 when a threshold was crossed: the run itself is valid and is reported as such.
@@ -42,6 +43,7 @@ function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
   };
   if (opts.rate) env.RATE = String(opts.rate);
   if (opts.maxVus) env.MAX_VUS = String(opts.maxVus);
+  if (target.insecure) env.INSECURE_SKIP_TLS_VERIFY = 'true';
   if (summaryPath) env.SUMMARY_PATH = summaryPath;
   // --address '': no REST API listener, so cells never fight over port 6565 with another k6.
   const args = ['run', '--quiet', '--no-color', '--address', ''];
@@ -93,7 +95,8 @@ function runK6Sample({
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const monitor = startCpuMonitor({ k6: child.pid, ...watch });
-    const k6AllowedCores = allowedCores(child.pid);
+    // With cpus, child.pid is taskset's until it execs k6: its affinity is not pinned yet.
+    const k6AllowedCores = cpus ? parseCpuList(cpus).length : allowedCores(child.pid);
     const onAbort = () => child.kill('SIGTERM');
     if (signal) signal.addEventListener('abort', onAbort, { once: true });
     child.once('error', (err) => {

@@ -1,6 +1,13 @@
 'use strict';
 // Command-line options of `npm run matrix` (and, passed through, `npm run lab`).
-const { TERMINATIONS, CONNECTIONS, DEFAULT_SIZES, parseSize, sizeLabel } = require('../../k6/lib/cells');
+const {
+  TERMINATIONS,
+  CONNECTIONS,
+  DEFAULT_SIZES,
+  DEFAULT_NAMESPACE,
+  parseSize,
+  sizeLabel,
+} = require('../../k6/lib/cells');
 
 const USAGE = `Usage: npm run matrix -- [options]
 
@@ -21,15 +28,19 @@ Options:
   --cooldown SECONDS    pause after each cell (default 2, --quick 0.5)
   --vus N               closed model: N virtual users, each with its own connection(s)
                         (default 32)
-  --rate N              open model instead: N requests/s (constant-arrival-rate); the cell then
-                        reports dropped iterations and VU exhaustion
+  --rate N              open model instead: N requests/s (constant-arrival-rate), --vus VUs
+                        preallocated; the cell then reports dropped iterations and VU exhaustion
+                        (--cross-check is skipped: k6 is held to the rate, wrk is not)
   --max-vus N           VU ceiling for --rate (default max(vus, rate/10))
   --target lab|cluster  lab (default): reads <LAB_DIR>/lab.json; cluster: needs --apps-domain
                         (and --namespace) or URL_HTTP/URL_EDGE/URL_PASSTHROUGH/URL_REENCRYPT
   --apps-domain D       cluster apps domain, e.g. apps.example.com
-  --namespace NS        cluster namespace (default router-lab)
+  --namespace NS        cluster namespace (default ${DEFAULT_NAMESPACE})
   --ca-file FILE        CA bundle to trust for edge/re-encrypt (lab: the lab CA; cluster:
                         SSL_CERT_FILE or the system store)
+  --insecure            cluster only: skip TLS verification on every route (a router with a
+                        self-signed certificate); recorded in results.json. The lab always
+                        verifies edge and re-encrypt against the lab CA
   --cross-check         also run wrk on each keep-alive cell and show both tools side by side;
                         a gap over 10 % is flagged
   --dashboard           also export k6's web dashboard HTML for each sample
@@ -81,6 +92,7 @@ function parseMatrixArgs(argv) {
       case '--cross-check':
       case '--dashboard':
       case '--no-report':
+      case '--insecure':
         raw[flag.slice(2)] = true;
         break;
       case '--cells':
@@ -112,6 +124,11 @@ function parseMatrixArgs(argv) {
   const target = raw.target || 'lab';
   if (!['lab', 'cluster'].includes(target))
     throw new UsageError(`--target must be lab or cluster, not '${target}'`);
+  if (raw.insecure && target !== 'cluster') {
+    throw new UsageError(
+      '--insecure is for --target cluster only: the lab verifies edge and re-encrypt against its own CA',
+    );
+  }
   const opts = {
     quick: Boolean(raw.quick),
     sizes: [...new Set(sizes)],
@@ -131,8 +148,9 @@ function parseMatrixArgs(argv) {
       raw['max-vus'] !== undefined ? number('--max-vus', raw['max-vus'], { min: 1, integer: true }) : null,
     target,
     appsDomain: raw['apps-domain'] || null,
-    namespace: raw.namespace || 'router-lab',
+    namespace: raw.namespace || DEFAULT_NAMESPACE,
     caFile: raw['ca-file'] || null,
+    insecure: Boolean(raw.insecure),
     crossCheck: Boolean(raw['cross-check']),
     dashboard: Boolean(raw.dashboard),
     out: raw.out || null,

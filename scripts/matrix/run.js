@@ -7,12 +7,14 @@ const { RESULTS_DIR, labDir: defaultLabDir } = require('../lib/paths');
 const { requireTool, findTool } = require('../lib/tools');
 const { isAlive } = require('../lib/processes');
 const { readLabState } = require('../lab/state');
-const { TERMINATIONS, routeHost } = require('../../k6/lib/cells');
+const { DEFAULT_NAMESPACE } = require('../../k6/lib/cells');
+const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
+const { defaultMaxVus } = require('../../k6/lib/generator');
 const REFERENCE = require('../../k6/lib/reference.json');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('./k6-runner');
 const { buildCellResult, applyBackendVerdicts } = require('./cell-result');
-const { wrkTarget, runWrk, compareTools } = require('./wrk');
+const { wrkTarget, runWrk, compareTools, crossCheckSkip } = require('./wrk');
 const { describeEnvironment } = require('./environment');
 const { withCrossCheck } = require('./saturation');
 const { createProgress } = require('./progress');
@@ -58,17 +60,19 @@ function resolveTarget(opts, env = process.env) {
       lab,
     };
   }
-  const urls = {};
-  for (const t of TERMINATIONS) if (env[`URL_${t.toUpperCase()}`]) urls[t] = env[`URL_${t.toUpperCase()}`];
+  // The k6 scripts' own resolution (k6/lib/targets.js), so the runner and k6 agree on every URL.
   const appsDomain = opts.appsDomain || env.APPS_DOMAIN || null;
-  const namespace = opts.namespace || env.NAMESPACE || 'router-lab';
+  const namespace = opts.namespace || env.NAMESPACE || DEFAULT_NAMESPACE;
+  const urls = {};
+  const k6Env = { TARGET: 'cluster', NAMESPACE: namespace };
+  if (appsDomain) k6Env.APPS_DOMAIN = appsDomain;
+  for (const [termination, name] of Object.entries(URL_VARS)) {
+    if (env[name]) k6Env[name] = urls[termination] = env[name];
+  }
+  const resolved = resolveTargets(k6Env);
   const routes = {};
-  for (const t of TERMINATIONS) {
-    if (urls[t]) routes[t] = { url: urls[t], host: new URL(urls[t]).hostname };
-    else if (appsDomain) {
-      const host = routeHost(t, namespace, appsDomain);
-      routes[t] = { url: `${t === 'http' ? 'http' : 'https'}://${host}`, host };
-    }
+  for (const [termination, route] of Object.entries(resolved.routes)) {
+    routes[termination] = { url: route.url, host: route.host };
   }
   return {
     target: {
@@ -78,9 +82,37 @@ function resolveTarget(opts, env = process.env) {
       urls,
       routes,
       caFile: opts.caFile || env.SSL_CERT_FILE || null,
+      insecure: Boolean(opts.insecure),
       k6Cpus: null,
     },
     lab: null,
+  };
+}
+
+/** The load model of every cell: { executor, maxVus } (maxVus as k6 will use it). */
+function loadModel(opts) {
+  if (!opts.rate) return { executor: 'constant-vus', maxVus: opts.vus };
+  return { executor: 'constant-arrival-rate', maxVus: opts.maxVus || defaultMaxVus(opts.vus, opts.rate) };
+}
+
+/** The results' tls block: what was trusted, verified and skipped, and why. */
+function describeTls(target) {
+  const trust = target.caFile ? `SSL_CERT_FILE=${target.caFile}` : 'the system trust store';
+  if (target.insecure) {
+    return {
+      trust,
+      insecure: true,
+      verified: [],
+      skipped: ['edge', 'passthrough', 'reencrypt'],
+      why: '--insecure: the router presents a certificate this machine cannot verify (e.g. self-signed), so k6 skips verification on every route',
+    };
+  }
+  return {
+    trust,
+    insecure: false,
+    verified: ['edge', 'reencrypt'],
+    skipped: ['passthrough'],
+    why: "a passthrough route hands the client the service's own certificate (issued for the service's cluster name), which cannot match the route host; k6 skips verification for passthrough cells only",
   };
 }
 
@@ -157,8 +189,7 @@ async function runMatrix(
       redisNames.push(`redis-${i + 1}`);
     });
   }
-  const executor = opts.rate ? 'constant-arrival-rate' : 'constant-vus';
-  const maxVus = opts.rate ? opts.maxVus || Math.max(opts.vus, Math.ceil(opts.rate / 10)) : opts.vus;
+  const { executor, maxVus } = loadModel(opts);
   const environment = describeEnvironment({ k6, lab, opts, target });
   const results = {
     version: RESULTS_VERSION,
@@ -181,12 +212,7 @@ async function runMatrix(
       crossCheck: opts.crossCheck,
     },
     environment,
-    tls: {
-      trust: target.caFile ? `SSL_CERT_FILE=${target.caFile}` : 'the system trust store',
-      verified: ['edge', 'reencrypt'],
-      skipped: ['passthrough'],
-      why: "a passthrough route hands the client the service's own certificate (issued for the service's cluster name), which cannot match the route host; k6 skips verification for passthrough cells only",
-    },
+    tls: describeTls(target),
     cells: [],
     reference: REFERENCE,
   };
@@ -247,9 +273,23 @@ async function runMatrix(
           path.join('dashboards', `${safeName(cell.name)}-${i + 1}.html`),
         );
       if (opts.crossCheck && cell.connection === 'keepalive') {
-        progress.update(index, cell.name, 'wrk cross-check');
-        result.crossCheck = await crossCheck({ wrk, cell, route: route(cell), target, opts, watch, result });
-        result.generator = withCrossCheck(result.generator, result.crossCheck);
+        const skip = crossCheckSkip(cell, opts);
+        if (skip) {
+          result.crossCheck = { tool: 'wrk', skipped: skip };
+        } else {
+          progress.update(index, cell.name, 'wrk cross-check');
+          result.crossCheck = await crossCheck({
+            wrk,
+            cell,
+            route: route(cell),
+            target,
+            opts,
+            watch,
+            result,
+            signal,
+          });
+          result.generator = withCrossCheck(result.generator, result.crossCheck);
+        }
       }
       results.cells.push(result);
       applyBackendVerdicts(results.cells);
@@ -270,7 +310,7 @@ async function runMatrix(
   return { dir, results };
 }
 
-async function crossCheck({ wrk, cell, route, target, opts, watch, result }) {
+async function crossCheck({ wrk, cell, route, target, opts, watch, result, signal }) {
   const where = await wrkTarget(cell, route, target);
   if (where.skip) return { tool: 'wrk', skipped: where.skip };
   const threads = Math.max(1, Math.min(2, require('node:os').cpus().length));
@@ -282,6 +322,8 @@ async function crossCheck({ wrk, cell, route, target, opts, watch, result }) {
     threads,
     durationSeconds: opts.duration,
     watch: { router: watch.router },
+    cpus: target.k6Cpus,
+    signal,
   });
   return { tool: 'wrk', ...run, k6Rps: result.rps, ...compareTools(result.rps, run.rps) };
 }
@@ -296,7 +338,7 @@ function describeCell(cell) {
   }
   const err = cell.errorRate ? `${(cell.errorRate * 100).toFixed(2)} % errors` : 'no errors';
   const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
-  return `${cell.name.padEnd(26)} ${String(Math.round(cell.rps)).padStart(7)} rps  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
+  return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps ?? cell.rps)).padStart(7)} ok rps  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }
 
-module.exports = { runMatrix, resolveTarget, runId, describeCell };
+module.exports = { runMatrix, resolveTarget, loadModel, describeTls, runId, describeCell };

@@ -72,8 +72,29 @@ async function wrkTarget(cell, route, target) {
   return { url: `${scheme}://127.0.0.1:${port}${pathPart}`, host: route.host };
 }
 
-/** Runs wrk for durationSeconds with `connections` connections; resolves the parsed result. */
-function runWrk({ wrk, url, host, connections, threads, durationSeconds, watch = {} }) {
+/** Why the cross-check does not run for this cell with these options, or null when it does. */
+function crossCheckSkip(cell, opts) {
+  if (cell.connection !== 'keepalive') return 'close cells are not cross-checked';
+  if (opts.rate) {
+    return `open model (--rate ${opts.rate}): k6 is held to the rate while wrk runs flat out, so their req/s cannot be compared`;
+  }
+  return null;
+}
+
+/** The command that starts wrk: under taskset on the cores k6 uses (LAB_CPUS), or as is. */
+function wrkCommand(wrk, args, cpus) {
+  return cpus ? ['taskset', ['-c', cpus, wrk, ...args]] : [wrk, args];
+}
+
+function abortError() {
+  return Object.assign(new Error('interrupted'), { name: 'AbortError' });
+}
+
+/**
+ * Runs wrk for durationSeconds with `connections` connections; resolves the parsed result.
+ * `cpus` pins it like k6; `signal` (AbortSignal) stops it and rejects with AbortError.
+ */
+function runWrk({ wrk, url, host, connections, threads, durationSeconds, watch = {}, cpus, signal }) {
   const args = [
     '-t',
     String(threads),
@@ -85,15 +106,25 @@ function runWrk({ wrk, url, host, connections, threads, durationSeconds, watch =
   args.push('--latency', '--timeout', '5s');
   if (host) args.push('-H', `Host: ${host}`);
   args.push(url);
+  const [file, argv] = wrkCommand(wrk, args, cpus);
   return new Promise((resolve, reject) => {
-    const child = spawn(wrk, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (signal && signal.aborted) return reject(abortError());
+    const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
     const monitor = startCpuMonitor({ wrk: child.pid, ...watch });
-    child.once('error', (err) => reject(new Error(`could not start wrk: ${err.message}`)));
+    const onAbort = () => child.kill('SIGTERM');
+    if (signal) signal.addEventListener('abort', onAbort, { once: true });
+    child.once('error', (err) => {
+      monitor.stop();
+      if (signal) signal.removeEventListener('abort', onAbort);
+      reject(new Error(`could not start wrk (${file}): ${err.message}`));
+    });
     child.once('exit', (code) => {
       monitor.stop();
+      if (signal) signal.removeEventListener('abort', onAbort);
+      if (signal && signal.aborted) return reject(abortError());
       if (code !== 0) return reject(new Error(`wrk exited ${code}:\n${output.trim().slice(-1000)}`));
       try {
         const parsed = parseWrkOutput(output);
@@ -111,4 +142,12 @@ function runWrk({ wrk, url, host, connections, threads, durationSeconds, watch =
   });
 }
 
-module.exports = { GAP_FLAG, parseWrkOutput, compareTools, wrkTarget, runWrk };
+module.exports = {
+  GAP_FLAG,
+  parseWrkOutput,
+  compareTools,
+  wrkTarget,
+  crossCheckSkip,
+  wrkCommand,
+  runWrk,
+};

@@ -1,6 +1,7 @@
 'use strict';
 // Inline SVG charts for report.html, drawn here so the report needs no script and no network.
 // All charts are horizontal bar charts: one row per label, one or more bars per row.
+const { okRps } = require('./compare');
 
 const COLORS = { http: '#4c78a8', edge: '#f58518', passthrough: '#54a24b', reencrypt: '#b279a2' };
 const REFERENCE_COLORS = ['#9ecae9', '#ffbf79', '#88d27a', '#d6a5c9', '#bab0ac', '#e1c16e'];
@@ -102,7 +103,8 @@ const ms = (v) => (v === null || v === undefined ? '–' : v < 10 ? v.toFixed(2)
 
 function rpsChart(results) {
   return barChart({
-    title: 'Requests per second per cell (hatched: the load generator or the backend was the limit)',
+    title:
+      'Successful requests per second per cell (hatched: the load generator or the backend was the limit)',
     unit: 'req/s',
     rows: results.cells.map((c) => {
       const limited = c.generator.saturated || c.backend.saturated;
@@ -110,11 +112,11 @@ function rpsChart(results) {
         label: c.name,
         bars: [
           {
-            value: c.rps,
+            value: okRps(c),
             color: COLORS[c.termination],
             hatched: limited,
-            text: `${Math.round(c.rps)}${c.generator.saturated ? ' ⚠ generator' : ''}${c.backend.saturated ? ' ⚠ backend' : ''}`,
-            title: `${c.name}: ${c.rps} req/s`,
+            text: `${Math.round(okRps(c))}${c.generator.saturated ? ' ⚠ generator' : ''}${c.backend.saturated ? ' ⚠ backend' : ''}`,
+            title: `${c.name}: ${okRps(c)} successful req/s`,
           },
         ],
       };

@@ -4,6 +4,11 @@
 // comparable; ratios are (roughly): they say what a termination costs relative to plain HTTP.
 const { TERMINATIONS, sizeLabel } = require('../../k6/lib/cells');
 
+/** A cell's headline rate: successful responses per second (results before okRps: all requests). */
+function okRps(cell) {
+  return cell.okRps ?? cell.rps;
+}
+
 /** This run's cell for termination/pageSize/connection, or undefined. */
 function findCell(results, termination, pageSize, connection) {
   return results.cells.find(
@@ -47,8 +52,8 @@ function comparisonGroups(results) {
       const cell = findCell(results, termination, pageSize, connection);
       const run = cell
         ? {
-            rps: cell.rps,
-            ratio: runHttp.rps ? cell.rps / runHttp.rps : null,
+            rps: okRps(cell),
+            ratio: okRps(runHttp) ? okRps(cell) / okRps(runHttp) : null,
             saturated: Boolean(cell.generator.saturated || cell.backend.saturated),
           }
         : null;
@@ -56,7 +61,7 @@ function comparisonGroups(results) {
         const table = reference.tables.find((t) => t.id === col.tableId);
         const value = table.rows[termination][col.key];
         const ratio = value / table.rows.http[col.key];
-        return { ...col, value, ratio, normalisedRps: runHttp.rps * ratio };
+        return { ...col, value, ratio, normalisedRps: okRps(runHttp) * ratio };
       });
       return { termination, run, refs };
     });
@@ -64,7 +69,7 @@ function comparisonGroups(results) {
       pageSize,
       sizeLabel: sizeLabel(pageSize),
       connection,
-      httpRps: runHttp.rps,
+      httpRps: okRps(runHttp),
       columns,
       rows,
     });
@@ -72,4 +77,4 @@ function comparisonGroups(results) {
   return groups;
 }
 
-module.exports = { findCell, comparisonGroups };
+module.exports = { okRps, findCell, comparisonGroups };

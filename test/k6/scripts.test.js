@@ -41,13 +41,30 @@ describe('k6 scripts', () => {
     });
     expect(Object.keys(close.thresholds)).toEqual(
       expect.arrayContaining([
-        'http_req_failed{cell:edge:4k:close}',
+        // The script's own failure rate: a 3xx or a page of the wrong size fails too.
+        'request_failed{cell:edge:4k:close}',
         'http_req_duration{cell:edge:4k:close,expected_response:true}',
+        // Per-request distributions: router + network time, and TLS time per handshake.
+        'router_time',
+        'tls_handshake',
       ]),
     );
     expect(inspect('router-matrix.js', { TERMINATION: 'passthrough' }).insecureSkipTLSVerify).toBe(true);
     const open = inspect('router-matrix.js', { RATE: '2000', MAX_VUS: '300' });
     expect(open.scenarios.cell).toMatchObject({ executor: 'constant-arrival-rate', rate: 2000, maxVUs: 300 });
+    // The default ceiling is the runner's (k6/lib/generator.js): max(VUS, RATE/10).
+    expect(inspect('router-matrix.js', { RATE: '200' }).scenarios.cell).toMatchObject({
+      preAllocatedVUs: 32,
+      maxVUs: 32,
+    });
+  });
+
+  test('router-matrix: INSECURE_SKIP_TLS_VERIFY skips verification on edge too (self-signed cluster router)', () => {
+    const env = { URL_EDGE: 'https://edge.example.com', TERMINATION: 'edge' };
+    expect(inspect('router-matrix.js', env).insecureSkipTLSVerify).toBe(false);
+    expect(
+      inspect('router-matrix.js', { ...env, INSECURE_SKIP_TLS_VERIFY: 'true' }).insecureSkipTLSVerify,
+    ).toBe(true);
   });
 
   test('data-service: 5000 TPS open model by default, dropped iterations thresholded', () => {
@@ -58,6 +75,14 @@ describe('k6 scripts', () => {
       timeUnit: '1s',
     });
     expect(options.thresholds.dropped_iterations).toEqual(['count==0']);
+    // Thresholds on the workload only, not on the seed POSTs of setup().
+    expect(Object.keys(options.thresholds)).toEqual(
+      expect.arrayContaining([
+        'http_req_failed{scenario:bank}',
+        'http_req_duration{scenario:bank,expected_response:true}',
+      ]),
+    );
+    expect(options.thresholds.http_req_failed).toBeUndefined();
   });
 
   test('a cluster target needs no hosts mapping', () => {

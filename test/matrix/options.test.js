@@ -4,8 +4,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseMatrixArgs, UsageError } = require('../../scripts/matrix/options');
 const { planCells, estimateSeconds } = require('../../scripts/matrix/plan');
-const { parseWrkOutput, compareTools } = require('../../scripts/matrix/wrk');
-const { resolveTarget } = require('../../scripts/matrix/run');
+const { parseWrkOutput, compareTools, crossCheckSkip } = require('../../scripts/matrix/wrk');
+const { resolveTarget, describeTls } = require('../../scripts/matrix/run');
+const { k6Args } = require('../../scripts/matrix/k6-runner');
+const cells = require('../../k6/lib/cells');
 
 describe('matrix options and plan', () => {
   test('the default matrix is 16 cells; --quick fits in about two minutes', () => {
@@ -40,6 +42,7 @@ describe('matrix options and plan', () => {
     [['--vus'], /--vus needs a value/],
     [['--target', 'staging'], /--target must be lab or cluster/],
     [['--frobnicate'], /unknown option '--frobnicate'/],
+    [['--insecure'], /--insecure is for --target cluster only: the lab verifies/],
   ])('%j is refused with a message that names the problem', (argv, message) => {
     expect(() => planCells(parseMatrixArgs(argv))).toThrow(UsageError);
     expect(() => planCells(parseMatrixArgs(argv))).toThrow(message);
@@ -80,6 +83,15 @@ Transfer/sec:      2.86MB
     expect(compareTools(10000, 20000)).toEqual({ gap: 0.5, flagged: true });
     expect(compareTools(9500, 10000)).toEqual({ gap: 0.05, flagged: false });
   });
+
+  test('the open model is not cross-checked: k6 is held to --rate, wrk runs flat out', () => {
+    const keep = { name: 'http:1k:keepalive', connection: 'keepalive' };
+    expect(crossCheckSkip(keep, parseMatrixArgs(['--cross-check']))).toBeNull();
+    expect(crossCheckSkip(keep, parseMatrixArgs(['--cross-check', '--rate', '200']))).toMatch(
+      /open model \(--rate 200\): k6 is held to the rate/,
+    );
+    expect(crossCheckSkip({ ...keep, connection: 'close' }, parseMatrixArgs([]))).toMatch(/close cells/);
+  });
 });
 
 describe('target', () => {
@@ -98,5 +110,53 @@ describe('target', () => {
     );
     expect(target.routes.http.url).toBe('http://data-service-http-router-lab.apps.example.com');
     expect(target.routes.edge).toEqual({ url: 'https://bank.example.com', host: 'bank.example.com' });
+  });
+
+  test('a cluster target is resolved by the k6 scripts’ own targets.js, with its URL check', () => {
+    const opts = parseMatrixArgs(['--target', 'cluster']);
+    expect(() => resolveTarget(opts, { URL_EDGE: 'ftp://bank.example.com' })).toThrow(
+      /URL_EDGE must be an http\(s\) URL/,
+    );
+    const { target } = resolveTarget(opts, { APPS_DOMAIN: 'apps.example.com', NAMESPACE: 'bank' });
+    // --namespace's default wins over NAMESPACE, as before; the host follows cells.routeHost.
+    expect(target.routes.reencrypt.host).toBe(
+      cells.routeHost('reencrypt', cells.DEFAULT_NAMESPACE, 'apps.example.com'),
+    );
+  });
+
+  test('--insecure (cluster): k6 skips verification everywhere, and results.json says so', () => {
+    const opts = parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'apps.example.com', '--insecure']);
+    const { target } = resolveTarget(opts, {});
+    expect(target.insecure).toBe(true);
+    expect(describeTls(target)).toMatchObject({
+      insecure: true,
+      verified: [],
+      skipped: ['edge', 'passthrough', 'reencrypt'],
+    });
+    const cell = { name: 'edge:1k:keepalive', termination: 'edge', pageSize: 1024, connection: 'keepalive' };
+    expect(k6Args(cell, opts, target, { durationSeconds: 3 })).toContain('INSECURE_SKIP_TLS_VERIFY=true');
+    const verified = resolveTarget(
+      parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'x.example']),
+      {},
+    );
+    expect(describeTls(verified.target)).toMatchObject({ insecure: false, verified: ['edge', 'reencrypt'] });
+    expect(k6Args(cell, opts, verified.target, { durationSeconds: 3 }).join(' ')).not.toMatch(/INSECURE/);
+  });
+});
+
+describe('one route vocabulary', () => {
+  test('the lab, the cluster scripts and the k6 targets use k6/lib/cells.js', () => {
+    const routes = require('../../scripts/lab/routes');
+    const names = require('../../scripts/cluster/lib/names');
+    expect(routes.TERMINATIONS).toBe(cells.TERMINATIONS);
+    expect(routes.APPS_DOMAIN).toBe(cells.LAB_APPS_DOMAIN);
+    expect(routes.NAMESPACE).toBe(cells.DEFAULT_NAMESPACE);
+    expect(names.TERMINATIONS).toBe(cells.TERMINATIONS);
+    expect(names.DEFAULT_NAMESPACE).toBe(cells.DEFAULT_NAMESPACE);
+    expect(names.routeName).toBe(cells.routeName);
+    const lab = routes.labRoutes({ httpPort: 1, httpsPort: 2 });
+    const { resolveTargets } = require('../../k6/lib/targets');
+    const k6 = resolveTargets({});
+    for (const route of lab) expect(k6.routes[route.termination].host).toBe(route.host);
   });
 });

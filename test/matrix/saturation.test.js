@@ -51,6 +51,15 @@ describe('load generator saturation', () => {
     expect(v.reasons[0]).toMatch(
       /k6 used 0\.65 cores, more than any part of the system under test \(router 0\.16, data-service-1 0\.20\)/,
     );
+    // Not for a light cell on a host busy with other work: 0.03 cores limit nothing.
+    expect(
+      generatorVerdict({
+        ...easy,
+        k6CpuCores: 0.03,
+        hostBusyFraction: 1,
+        labCpuCores: { router: 0.01, 'data-service-1': 0.01 },
+      }).saturated,
+    ).toBe(false);
     // Not on an idle host: then k6 simply has room.
     expect(
       generatorVerdict({ ...easy, k6CpuCores: 0.65, hostBusyFraction: 0.5, labCpuCores }).saturated,
@@ -62,13 +71,22 @@ describe('load generator saturation', () => {
       ...easy,
       executor: 'constant-arrival-rate',
       droppedIterations: 120,
-      vusMax: 500,
+      vusActiveMax: 500,
       maxVus: 500,
     });
     expect(v.reasons).toEqual([
       expect.stringMatching(/120 iterations dropped/),
       expect.stringMatching(/all 500 VUs were in use/),
     ]);
+  });
+
+  test('all VUs active is not exhaustion by itself: preallocated VUs are all active from the start', () => {
+    const open = { ...easy, executor: 'constant-arrival-rate', vusActiveMax: 32, maxVus: 32, busyVus: 0.4 };
+    expect(generatorVerdict(open)).toEqual({ saturated: false, reasons: [] });
+    // ...but nearly every VU busy waiting for responses is, even before iterations are dropped.
+    const busy = generatorVerdict({ ...open, busyVus: 31.2 });
+    expect(busy.saturated).toBe(true);
+    expect(busy.reasons[0]).toMatch(/on average 31\.2 of the 32 VUs were busy/);
   });
 
   test('the wrk cross-check marks k6 as the limit only when wrk got clearly more', () => {
@@ -183,5 +201,108 @@ describe('a cell result from raw samples', () => {
     expect(loaded.backend.saturated).toBe(true);
     expect(loaded.backend.reasons[0]).toMatch(/lightest cell \(edge:1k:keepalive\)/);
     expect(loaded.generator.saturated).toBe(false);
+  });
+});
+
+describe('a cell result in the open model and from the script’s own counters', () => {
+  const { parseMatrixArgs } = require('../../scripts/matrix/options');
+  const { loadModel } = require('../../scripts/matrix/run');
+  const { vusExhausted, defaultMaxVus } = require('../../k6/lib/generator');
+  const cell = { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' };
+  const trend = (v, count) => ({ count, avg: v, min: v / 2, max: v * 4, med: v, 'p(50)': v, 'p(99)': v * 3 });
+
+  /** One sample of an easy open-model cell as k6 summarises it: 200 req/s, 2 ms each. */
+  function openSample({ rate = 200, seconds = 10, vus = 32, dropped = 0, metrics = {} } = {}) {
+    const count = rate * seconds;
+    return {
+      k6AllowedCores: 2,
+      cpu: { cores: { k6: 0.1, router: 0.05 }, hostBusyFraction: 0.2, hostCores: 2 },
+      summary: {
+        state: { testRunDurationMs: seconds * 1000 },
+        metrics: {
+          http_reqs: { values: { count, rate } },
+          iterations: { values: { count, rate } },
+          iteration_duration: { values: trend(2, count) },
+          request_total: { values: trend(2, count) },
+          vus: { values: { value: vus, min: vus, max: vus } },
+          vus_max: { values: { value: vus, min: vus, max: vus } },
+          dropped_iterations: { values: { count: dropped } },
+          ...metrics,
+        },
+      },
+    };
+  }
+
+  test('--rate 200 with the default 32 VUs is not generator-saturated', () => {
+    const opts = parseMatrixArgs(['--rate', '200']);
+    const model = loadModel(opts);
+    expect(model).toEqual({ executor: 'constant-arrival-rate', maxVus: 32 });
+    const result = buildCellResult(cell, [openSample()], { ...model });
+    expect(result.generator).toMatchObject({ saturated: false, reasons: [], vusMax: 32, maxVus: 32 });
+    expect(result.generator.busyVus).toBeCloseTo(0.4, 1);
+    // With drops while every VU was in use, it is.
+    const short = buildCellResult(cell, [openSample({ dropped: 50 })], { ...model });
+    expect(short.generator.reasons).toEqual([
+      expect.stringMatching(/50 iterations dropped/),
+      expect.stringMatching(/all 32 VUs were in use/),
+    ]);
+  });
+
+  test('the VU budget: one formula for k6 and the runner, exhaustion only when it shows', () => {
+    expect(defaultMaxVus(32, 200)).toBe(32);
+    expect(defaultMaxVus(32, 5000)).toBe(500);
+    expect(defaultMaxVus(32, 0)).toBe(32);
+    expect(vusExhausted({ droppedIterations: 0, vusActiveMax: 250, maxVus: 250 })).toBe(false);
+    expect(vusExhausted({ droppedIterations: 3, vusActiveMax: 250, maxVus: 250 })).toBe(true);
+    expect(vusExhausted({ droppedIterations: 3, vusActiveMax: 100, maxVus: 250 })).toBe(false);
+    expect(vusExhausted({ droppedIterations: 0, vusActiveMax: 250, maxVus: 250, busyVus: 240 })).toBe(true);
+  });
+
+  test('errorRate counts every non-200 (3xx and status 0 included) and wrong sizes; okRps leaves them out', () => {
+    const result = buildCellResult(
+      cell,
+      [
+        openSample({
+          metrics: {
+            // k6's own verdict, which calls a 302 a success: not used for errorRate.
+            http_req_failed: { values: { rate: 0.0005, passes: 1, fails: 1999 } },
+            errors_status_0: { values: { count: 1 } },
+            errors_status_302: { values: { count: 10 } },
+            errors_status_other: { values: { count: 0 } },
+            errors_wrong_size: { values: { count: 9 } },
+          },
+        }),
+      ],
+      { executor: 'constant-vus', maxVus: 32 },
+    );
+    expect(result.errors).toEqual({ 0: 1, 302: 10, wrongSize: 9 });
+    expect(result.errorRate).toBeCloseTo(20 / 2000, 6);
+    expect(result.rps).toBe(200);
+    expect(result.okRps).toBe(198);
+  });
+
+  test('TLS handshake time is per handshake, and router time is its own distribution', () => {
+    const result = buildCellResult(
+      cell,
+      [
+        openSample({
+          metrics: {
+            // k6's trend over all requests: 32 handshakes of 4 ms diluted by 1968 reused connections.
+            'http_req_tls_handshaking{expected_response:true}': { values: trend(0.064, 2000) },
+            tls_handshake: { values: trend(4, 32) },
+            'http_req_waiting{expected_response:true}': { values: trend(1.5, 2000) },
+            service_time: { values: trend(1, 2000) },
+            router_time: { values: trend(0.3, 2000) },
+          },
+        }),
+      ],
+      { executor: 'constant-vus', maxVus: 32 },
+    );
+    expect(result.tlsHandshakeMs).toBe(4);
+    expect(result.tlsHandshakes).toBe(32);
+    expect(result.decomposition.routerMs.p50).toBeCloseTo(0.3, 2);
+    const plain = buildCellResult(cell, [openSample()], { executor: 'constant-vus', maxVus: 32 });
+    expect(plain.tlsHandshakeMs).toBeNull();
+    expect(plain.tlsHandshakes).toBe(0);
   });
 });

@@ -133,3 +133,48 @@ describe('report from a fixed results.json', () => {
     }
   });
 });
+
+describe('report figures', () => {
+  const { cellRows, decompositionRows } = require('../../scripts/report/tables');
+  const { finishRun } = require('../../scripts/matrix/finish');
+  const results = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+
+  test('the headline is successful requests per second; results without okRps fall back to rps', () => {
+    const r = results();
+    const [first, second] = r.cells;
+    first.okRps = first.rps - 100;
+    delete second.okRps;
+    const { head, rows } = cellRows(r);
+    expect(head[1]).toBe('ok req/s');
+    expect(head[7]).toBe('TLS ms per handshake');
+    expect(rows[0][1]).toBe(String(Math.round(first.rps - 100)));
+    expect(rows[1][1]).toBe(String(Math.round(second.rps)));
+    const group = comparisonGroups(r).find((g) =>
+      g.rows.some((row) => row.run && row.run.rps === first.okRps),
+    );
+    expect(group).toBeDefined();
+  });
+
+  test('router + network p50 is the p50 of its own distribution, never waiting p50 − service p50', () => {
+    const r = results();
+    const cell = r.cells[0];
+    cell.decomposition.waitingMs = { ...cell.decomposition.waitingMs, p50: 5 };
+    cell.decomposition.serviceMs = { ...cell.decomposition.serviceMs, p50: 1 };
+    cell.decomposition.routerMs = { p50: 3.25 };
+    delete r.cells[1].decomposition.routerMs;
+    const { head, rows } = decompositionRows(r);
+    expect(head[6]).toBe('router + network p50');
+    expect(rows[0][6]).toBe('3.25');
+    expect(rows[1][6]).toBe('–');
+  });
+
+  test('--no-report writes no report, and says how to render it later', () => {
+    const lines = [];
+    const log = (line) => lines.push(line);
+    expect(finishRun({ opts: { report: false }, dir, results: results(), log })).toBeNull();
+    expect(fs.existsSync(path.join(dir, 'report.md'))).toBe(false);
+    expect(lines.join('\n')).toMatch(/not rendered \(--no-report\).*npm run report -- /);
+    const files = finishRun({ opts: { report: true }, dir, results: results(), log });
+    expect(fs.existsSync(files.md)).toBe(true);
+  });
+});

@@ -1,0 +1,72 @@
+'use strict';
+// The two load generators as the runner starts them: real k6 pinned with taskset (LAB_CPUS), and
+// real wrk, pinned the same way and stopped by the run's AbortSignal.
+const http = require('node:http');
+const { execFileSync } = require('node:child_process');
+const { requireTool, findTool } = require('../../scripts/lib/tools');
+const { freePort } = require('../../scripts/lib/ports');
+const { runK6Sample } = require('../../scripts/matrix/k6-runner');
+const { runWrk, wrkCommand } = require('../../scripts/matrix/wrk');
+
+jest.setTimeout(60000);
+
+const running = (name) => {
+  try {
+    return execFileSync('pgrep', ['-x', name, '-P', String(process.pid)], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+};
+
+test('k6 under taskset: the cores it may use come from the list it was pinned to, not the host', async () => {
+  // Nothing listens on the port: every request fails fast, and k6 exits 99 (thresholds crossed),
+  // which the runner accepts. One core of however many the host has.
+  const port = await freePort();
+  const cell = { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' };
+  const result = await runK6Sample({
+    k6: requireTool('k6'),
+    cell,
+    opts: { vus: 1 },
+    target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
+    durationSeconds: 1,
+    cpus: '0',
+  });
+  expect(result.code).toBe(99);
+  expect(result.k6AllowedCores).toBe(1);
+});
+
+test('wrk runs under taskset on the given cores, or as is without them', () => {
+  expect(wrkCommand('/usr/bin/wrk', ['-t', '1'], '1')).toEqual([
+    'taskset',
+    ['-c', '1', '/usr/bin/wrk', '-t', '1'],
+  ]);
+  expect(wrkCommand('/usr/bin/wrk', ['-t', '1'], null)).toEqual(['/usr/bin/wrk', ['-t', '1']]);
+});
+
+const wrk = findTool('wrk');
+(wrk ? test : test.skip)('an aborted run stops wrk at once and rejects with AbortError', async () => {
+  const server = http.createServer((req, res) => res.end('ok'));
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  try {
+    const controller = new AbortController();
+    const started = Date.now();
+    const run = runWrk({
+      wrk,
+      url: `http://127.0.0.1:${port}/`,
+      connections: 2,
+      threads: 1,
+      durationSeconds: 30,
+      cpus: '0',
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(running('taskset') + running('wrk')).not.toBe('');
+    controller.abort();
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(10000);
+    expect(running('wrk')).toBe('');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
