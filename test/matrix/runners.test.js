@@ -1,6 +1,9 @@
 'use strict';
 // The two load generators as the runner starts them: real k6 pinned with taskset (LAB_CPUS), and
 // real wrk, pinned the same way and stopped by the run's AbortSignal.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const http = require('node:http');
 const { execFileSync } = require('node:child_process');
 const { requireTool, findTool } = require('../../scripts/lib/tools');
@@ -22,6 +25,7 @@ test('k6 under taskset: the cores it may use come from the list it was pinned to
   // Nothing listens on the port: every request fails fast, and k6 exits 99 (thresholds crossed),
   // which the runner accepts. One core of however many the host has.
   const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k6-runner-'));
   const cell = { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' };
   const result = await runK6Sample({
     k6: requireTool('k6'),
@@ -29,10 +33,19 @@ test('k6 under taskset: the cores it may use come from the list it was pinned to
     opts: { vus: 1 },
     target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
     durationSeconds: 1,
+    summaryPath: path.join(dir, 'summary.json'),
     cpus: '0',
   });
+  fs.rmSync(dir, { recursive: true, force: true });
   expect(result.code).toBe(99);
   expect(result.k6AllowedCores).toBe(1);
+  // The script's own counters saw every refused connection as status 0, and failed the cell.
+  const { metrics } = result.summary;
+  expect(metrics.errors_status_0.values.count).toBe(metrics.http_reqs.values.count);
+  expect(metrics.request_failed.values.rate).toBe(1);
+  expect(metrics['request_failed{cell:http:1k:keepalive}'].thresholds).toEqual({
+    'rate<=0.01': { ok: false },
+  });
 });
 
 test('wrk runs under taskset on the given cores, or as is without them', () => {
