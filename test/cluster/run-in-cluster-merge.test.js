@@ -8,28 +8,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../scripts/lib/paths');
-const { QUANTILES } = require('../../k6/lib/distribution');
 const { mergeRunnerSummaries, formatMerged } = require('../../scripts/cluster/lib/merge-runners');
 const { mergeDirectory, MERGED_FILE } = require('../../scripts/cluster/run-in-cluster');
-
-/** The k6 trend summary of `values`, with the quantile grid router-matrix.js asks k6 for. */
-function trendOf(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => {
-    const pos = (q / 100) * (sorted.length - 1);
-    const lo = Math.floor(pos);
-    return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (pos - lo);
-  };
-  const trend = {
-    count: sorted.length,
-    avg: sorted.reduce((a, b) => a + b, 0) / sorted.length,
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-    med: at(50),
-  };
-  for (const q of QUANTILES) trend[`p(${q})`] = at(q);
-  return trend;
-}
+const { trendOf } = require('../support/k6-trend');
 
 /** A runner's summary as router-matrix.js writes it to SUMMARY_PATH (the fields the merge reads). */
 function runnerSummary({

@@ -1,25 +1,6 @@
 'use strict';
 const { summarize, cdfAt, quantilePoints } = require('../../scripts/matrix/distribution');
-const { QUANTILES } = require('../../k6/lib/distribution');
-
-/** A k6-like trend summary of `values`, with the quantile grid k6 is asked for. */
-function trendOf(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => {
-    const pos = (q / 100) * (sorted.length - 1);
-    const lo = Math.floor(pos);
-    return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (pos - lo);
-  };
-  const summary = {
-    count: sorted.length,
-    avg: sorted.reduce((a, b) => a + b, 0) / sorted.length,
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-    med: at(50),
-  };
-  for (const q of QUANTILES) summary[`p(${q})`] = at(q);
-  return summary;
-}
+const { trendOf } = require('../support/k6-trend');
 
 function exactPercentile(values, q) {
   return trendOf(values)[`p(${q})`];
