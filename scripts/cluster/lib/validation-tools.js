@@ -96,14 +96,19 @@ function python() {
  * ("/api/_definitions.json#…") into relative ones kubeconform resolves from the schema's folder.
  */
 function installKubernetesSchemas(log) {
-  const py = python();
-  if (!py)
-    throw new Error(
-      "the Kubernetes schemas come from PyPI through pip: install python3 and pip, then 'npm run setup'",
-    );
-  if (spawnSync(py, ['-m', 'pip', '--version'], { stdio: 'ignore' }).status !== 0) {
+  // pip only downloads the wheel; python3 and pip come from the system when missing, so a machine
+  // with just Node, Go and a package manager gets there on its own.
+  let py = python();
+  if (!py || spawnSync(py, ['-m', 'pip', '--version'], { stdio: 'ignore' }).status !== 0) {
     const { installSystemPackages } = require('../../setup/system-packages');
-    installSystemPackages('pip', { apt: ['python3-pip'], dnf: ['python3-pip'], brew: ['python'] }, log);
+    installSystemPackages(
+      'python3 and pip (to download the Kubernetes schemas from PyPI)',
+      { apt: ['python3', 'python3-pip'], dnf: ['python3', 'python3-pip'], brew: ['python'] },
+      log,
+    );
+    py = python();
+    if (!py)
+      throw new Error("python3 is still not on PATH after installing it: install it, then 'npm run setup'");
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-kv-'));
   try {
