@@ -21,6 +21,7 @@ const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const Redis = require('ioredis');
 const { requireTool, findTool } = require('../../scripts/lib/tools');
+const { parseWrkOutput } = require('../../scripts/lib/wrk-output');
 const { startTestRedis } = require('../../scripts/lib/redis-server');
 const { startChild } = require('../../scripts/lib/processes');
 const { freePorts, waitForPort } = require('../../scripts/lib/ports');
@@ -77,31 +78,18 @@ const log = (line) => process.stderr.write(`${line}\n`);
 // ---------------------------------------------------------------------------------------------
 // wrk output
 
-function toMs(text) {
-  const m = /^([\d.]+)(us|ms|s)$/.exec(text);
-  if (!m) return NaN;
-  return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
-}
-
+/** wrk's figures in the shape this benchmark reports, plus the SERVICE_TIMING line its Lua prints. */
 function parseWrk(out) {
-  const num = (re) => {
-    const m = re.exec(out);
-    return m ? Number(m[1]) : 0;
-  };
-  const pct = (p) => {
-    const m = new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out);
-    return m ? toMs(m[1]) : NaN;
-  };
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const wrk = parseWrkOutput(out);
   const timing = /^SERVICE_TIMING (.*)$/m.exec(out);
   return {
-    rps: num(/Requests\/sec:\s+([\d.]+)/),
-    requests: num(/(\d+) requests in/),
-    p50: pct(50),
-    p90: pct(90),
-    p99: pct(99),
-    non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
-    socketErrors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    rps: wrk.rps,
+    requests: wrk.requests ?? 0,
+    p50: wrk.p50 ?? NaN,
+    p90: wrk.p90 ?? NaN,
+    p99: wrk.p99 ?? NaN,
+    non2xx: wrk.non2xx,
+    socketErrors: wrk.errors,
     serviceTiming: timing ? JSON.parse(timing[1]) : null,
   };
 }
