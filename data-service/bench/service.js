@@ -20,11 +20,11 @@ const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const Redis = require('ioredis');
-const { requireTool, findTool } = require('../../scripts/lib/tools');
-const { parseWrkOutput } = require('../../scripts/lib/wrk-output');
-const { startTestRedis } = require('../../scripts/lib/redis-server');
-const { startChild } = require('../../scripts/lib/processes');
-const { freePorts, waitForPort } = require('../../scripts/lib/ports');
+const { requireTool, findTool } = require('../../lib/core/tools');
+const { parseWrkOutput } = require('../../lib/load/wrk-output');
+const { startTestRedis } = require('../../lib/core/redis-server');
+const { startChild } = require('../../lib/core/processes');
+const { freePorts, waitForPort } = require('../../lib/core/ports');
 
 const run = promisify(execFile);
 const HERE = __dirname;

@@ -2,7 +2,7 @@
 // Redis Cluster mode against a real local cluster of 6 redis-server processes (3 primaries +
 // 3 replicas, formed with redis-cli --cluster create), with AUTH, and AUTH failures reported.
 const request = require('supertest');
-const { redisCli } = require('../../scripts/lib/redis-server');
+const { redisCli } = require('../../lib/core/redis-server');
 const { testRedis, buildApp, startService, serverTiming } = require('./helpers');
 
 const PASSWORD = 'lab-cluster-secret';

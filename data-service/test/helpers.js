@@ -4,9 +4,9 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { startTestRedis, redisCli } = require('../../scripts/lib/redis-server');
-const { startChild } = require('../../scripts/lib/processes');
-const { freePorts, waitForPort, sleep } = require('../../scripts/lib/ports');
+const { startTestRedis, redisCli } = require('../../lib/core/redis-server');
+const { startChild } = require('../../lib/core/processes');
+const { freePorts, waitForPort, sleep } = require('../../lib/core/ports');
 const { loadConfig } = require('../src/config');
 const { createLogger } = require('../src/logger');
 const { createMetrics } = require('../src/metrics');

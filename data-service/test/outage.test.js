@@ -8,10 +8,10 @@
 // offline queue, a frozen Redis) would still blow the bound. One test keeps the default 1000 ms
 // and checks the requirement as written: no request waits much more than 1 s.
 const request = require('supertest');
-const { requireTool } = require('../../scripts/lib/tools');
-const { redisServerArgs, waitForRedis } = require('../../scripts/lib/redis-server');
-const { startChild } = require('../../scripts/lib/processes');
-const { freePort } = require('../../scripts/lib/ports');
+const { requireTool } = require('../../lib/core/tools');
+const { redisServerArgs, waitForRedis } = require('../../lib/core/redis-server');
+const { startChild } = require('../../lib/core/processes');
+const { freePort } = require('../../lib/core/ports');
 const { buildApp, tempDir, serverTiming, waitFor } = require('./helpers');
 
 let port;

@@ -3,7 +3,7 @@
 // polls /readyz and stops sending once it turns 503, like HAProxy taking the server out of
 // rotation. No request may fail, the in-flight request must be answered, the process exits 0.
 const http = require('node:http');
-const { waitForPortClosed, isListening } = require('../../scripts/lib/ports');
+const { waitForPortClosed, isListening } = require('../../lib/core/ports');
 const { testRedis, startService, sleep } = require('./helpers');
 
 let redis;

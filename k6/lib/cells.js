@@ -2,7 +2,7 @@
 // The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner
 // (require): terminations, connection modes, page sizes, cell names and route host names.
 // One file, so a cell is spelled the same in k6 tags, results.json and the report, and a route
-// the same in the lab (scripts/lab/routes.js), the cluster scripts and the k6 targets.
+// the same in the lab (lib/lab/routes.js), the cluster scripts and the k6 targets.
 
 const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
 /** The local lab's apps domain: route hosts under it resolve only through k6's `hosts` option. */

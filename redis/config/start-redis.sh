@@ -3,7 +3,7 @@
 # file on an in-memory volume, not on the command line where `ps` would show it.
 # Usage: start-redis.sh <redis.conf> [redis-server options...]
 set -eu
-: "${REDIS_PASSWORD:?REDIS_PASSWORD is empty: create the redis-auth Secret (scripts/cluster/deploy.js does)}"
+: "${REDIS_PASSWORD:?REDIS_PASSWORD is empty: create the redis-auth Secret (bin/cluster-deploy.js does)}"
 case "$REDIS_PASSWORD" in
   *[!A-Za-z0-9._~-]*)
     echo "start-redis: the password in redis-auth may only contain A-Z a-z 0-9 . _ ~ -" >&2

@@ -5,8 +5,8 @@
 // what kubeconform cannot: selectors that do not match the pod template, CEL rules in the CRDs,
 // immutable-field and cross-field rules, and Pod Security admission at the restricted level.
 const { TestApiServer } = require('./support/apiserver');
-const { apiserverCrds } = require('../../scripts/cluster/lib/validation-tools');
-const names = require('../../scripts/cluster/lib/names');
+const { apiserverCrds } = require('../../lib/cluster/validation-tools');
+const names = require('../../lib/cluster/names');
 const { allBuilds, named } = require('./support/builds');
 
 const NAMESPACE = names.DEFAULT_NAMESPACE;

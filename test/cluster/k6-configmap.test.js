@@ -5,8 +5,8 @@
 // with the k6/ directory and with what the scripts actually import.
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../../scripts/lib/paths');
-const { buildObjects, compose } = require('../../scripts/cluster/lib/kustomize');
+const { ROOT } = require('../../lib/core/paths');
+const { buildObjects, compose } = require('../../lib/cluster/kustomize');
 
 const K6_DIR = path.join(ROOT, 'k6');
 

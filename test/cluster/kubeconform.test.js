@@ -3,7 +3,7 @@
 // Route, IngressController, BuildConfig, ImageStream, ServiceMonitor and TestRun. A kind without a
 // schema is an error, never skipped.
 const yaml = require('js-yaml');
-const { validate, validateAll } = require('../../scripts/cluster/lib/kubeconform');
+const { validate, validateAll } = require('../../lib/cluster/kubeconform');
 const { allBuilds } = require('./support/builds');
 
 let builds;

@@ -7,7 +7,7 @@ const {
   openapiToStructural,
   crdFor,
   kubeconformFileName,
-} = require('../../scripts/cluster/lib/openapi-schemas');
+} = require('../../lib/cluster/openapi-schemas');
 
 const definitions = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {

@@ -4,8 +4,8 @@
 // the Redis topology, the NetworkPolicies, and no committed secret.
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT } = require('../../scripts/lib/paths');
-const names = require('../../scripts/cluster/lib/names');
+const { ROOT } = require('../../lib/core/paths');
+const names = require('../../lib/cluster/names');
 const { allBuilds, ofKind, named, podSpecs, selects } = require('./support/builds');
 
 let builds;

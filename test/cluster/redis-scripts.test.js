@@ -9,11 +9,11 @@ const net = require('node:net');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
-const { ROOT } = require('../../scripts/lib/paths');
-const { requireTool } = require('../../scripts/lib/tools');
-const { freePort } = require('../../scripts/lib/ports');
-const { startChild } = require('../../scripts/lib/processes');
-const { redisCli, waitForRedis } = require('../../scripts/lib/redis-server');
+const { ROOT } = require('../../lib/core/paths');
+const { requireTool } = require('../../lib/core/tools');
+const { freePort } = require('../../lib/core/ports');
+const { startChild } = require('../../lib/core/processes');
+const { redisCli, waitForRedis } = require('../../lib/core/redis-server');
 
 const CONFIG = path.join(ROOT, 'redis/config');
 const password = crypto.randomBytes(16).toString('hex');

@@ -7,9 +7,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { ROOT } = require('../../scripts/lib/paths');
-const { mergeRunnerSummaries, formatMerged } = require('../../scripts/cluster/lib/merge-runners');
-const { mergeDirectory, MERGED_FILE } = require('../../scripts/cluster/run-in-cluster');
+const { ROOT } = require('../../lib/core/paths');
+const { mergeRunnerSummaries, formatMerged } = require('../../lib/cluster/merge-runners');
+const { mergeDirectory, MERGED_FILE } = require('../../bin/cluster-k6');
 const { trendOf } = require('../support/k6-trend');
 
 /** A runner's summary as router-matrix.js writes it to SUMMARY_PATH (the fields the merge reads). */
@@ -127,7 +127,7 @@ describe('run-in-cluster --merge DIR', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const cli = (...args) =>
-    spawnSync(process.execPath, [path.join(ROOT, 'scripts/cluster/run-in-cluster.js'), ...args], {
+    spawnSync(process.execPath, [path.join(ROOT, 'bin/cluster-k6.js'), ...args], {
       encoding: 'utf8',
       timeout: 30000,
     });

@@ -3,16 +3,16 @@
 // when oc is missing. Plus the pure logic they share (route URLs, option parsing).
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { ROOT } = require('../../scripts/lib/paths');
-const { routeUrls } = require('../../scripts/cluster/lib/routes');
-const { parse, durationToSeconds, renderObjects } = require('../../scripts/cluster/run-in-cluster');
-const { build } = require('../../scripts/cluster/lib/kustomize');
-const { validate } = require('../../scripts/cluster/lib/kubeconform');
+const { ROOT } = require('../../lib/core/paths');
+const { routeUrls } = require('../../lib/cluster/routes');
+const { parse, durationToSeconds, renderObjects } = require('../../bin/cluster-k6');
+const { build } = require('../../lib/cluster/kustomize');
+const { validate } = require('../../lib/cluster/kubeconform');
 const yaml = require('js-yaml');
 
-const SCRIPTS = ['deploy', 'teardown', 'run-in-cluster'];
+const SCRIPTS = ['deploy', 'teardown', 'k6'];
 const run = (script, args, env = process.env) =>
-  spawnSync(process.execPath, [path.join(ROOT, 'scripts/cluster', `${script}.js`), ...args], {
+  spawnSync(process.execPath, [path.join(ROOT, 'bin', `cluster-${script}.js`), ...args], {
     encoding: 'utf8',
     env,
     timeout: 30000,
@@ -21,7 +21,7 @@ const run = (script, args, env = process.env) =>
 test.each(SCRIPTS)('%s --help prints its usage and exits 0', (script) => {
   const r = run(script, ['--help']);
   expect(r.status).toBe(0);
-  expect(r.stdout).toMatch(new RegExp(`^Usage: node scripts/cluster/${script}\\.js`));
+  expect(r.stdout).toMatch(new RegExp(`^Usage: npm run cluster:${script}`));
 });
 
 test.each(SCRIPTS)('%s rejects an unknown option by name', (script) => {

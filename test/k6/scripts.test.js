@@ -4,8 +4,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync, spawnSync } = require('node:child_process');
-const { requireTool } = require('../../scripts/lib/tools');
-const { ROOT } = require('../../scripts/lib/paths');
+const { requireTool } = require('../../lib/core/tools');
+const { ROOT } = require('../../lib/core/paths');
 
 const K6_DIR = path.join(ROOT, 'k6');
 const scripts = fs.readdirSync(K6_DIR).filter((f) => f.endsWith('.js'));

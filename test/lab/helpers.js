@@ -6,9 +6,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const tls = require('node:tls');
-const { request, keepAliveAgent } = require('../../scripts/lab/client');
-const { isAlive } = require('../../scripts/lib/processes');
-const { isListening } = require('../../scripts/lib/ports');
+const { request, keepAliveAgent } = require('../../lib/lab/client');
+const { isAlive } = require('../../lib/core/processes');
+const { isListening } = require('../../lib/core/ports');
 
 /** A fresh env for a test lab: temp LAB_DIR, every port 0 (free ports chosen at lab:up). */
 function labEnv(overrides = {}) {
@@ -41,7 +41,7 @@ function quietLog() {
  * once beforeAll ran; tests may replace it, e.g. after a rollout).
  */
 function useLab(overrides = {}) {
-  const lab = require('../../scripts/lab/index');
+  const lab = require('../../lib/lab/index');
   const ctx = { env: labEnv(overrides), state: null };
   beforeAll(async () => {
     const log = quietLog();

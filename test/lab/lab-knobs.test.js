@@ -5,11 +5,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const lab = require('../../scripts/lab/index');
-const { listRecords } = require('../../scripts/lab/pids');
-const { allowedCoreList } = require('../../scripts/lib/cpus');
-const { request } = require('../../scripts/lab/client');
-const { isAlive } = require('../../scripts/lib/processes');
+const lab = require('../../lib/lab/index');
+const { listRecords } = require('../../lib/lab/pids');
+const { allowedCoreList } = require('../../lib/core/cpus');
+const { request } = require('../../lib/lab/client');
+const { isAlive } = require('../../lib/core/processes');
 const { labEnv, useLab, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
 
 jest.setTimeout(120000);
@@ -90,7 +90,7 @@ describe('Ctrl-C during lab:up', () => {
   test('stops whatever was already started and exits 130', async () => {
     const env = labEnv();
     try {
-      const child = spawn(process.execPath, [path.join(__dirname, '../../scripts/lab/up.js')], {
+      const child = spawn(process.execPath, [path.join(__dirname, '../../bin/lab-up.js')], {
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -5,12 +5,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const lab = require('../../scripts/lab/index');
-const { checkRouterConfig } = require('../../scripts/lab/router-config');
-const { instanceServerStates } = require('../../scripts/lab/rolling-restart');
-const { request } = require('../../scripts/lab/client');
-const { isAlive } = require('../../scripts/lib/processes');
-const { sleep } = require('../../scripts/lib/ports');
+const lab = require('../../lib/lab/index');
+const { checkRouterConfig } = require('../../lib/lab/router-config');
+const { instanceServerStates } = require('../../lib/lab/rolling-restart');
+const { request } = require('../../lib/lab/client');
+const { isAlive } = require('../../lib/core/processes');
+const { sleep } = require('../../lib/core/ports');
 const {
   useLab,
   route,
@@ -190,7 +190,7 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
 
   test('the status CLI prints each route, each process and the stats URL', async () => {
     const out = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [path.join(__dirname, '../../scripts/lab/status.js')], { env });
+      const child = spawn(process.execPath, [path.join(__dirname, '../../bin/lab-status.js')], { env });
       let text = '';
       child.stdout.on('data', (c) => (text += c));
       child.on('exit', (code) => resolve({ code, text }));

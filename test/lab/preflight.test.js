@@ -4,20 +4,20 @@
 const fs = require('node:fs');
 const net = require('node:net');
 const { execFileSync } = require('node:child_process');
-const lab = require('../../scripts/lab/index');
-const { resolveLabOptions } = require('../../scripts/lab/options');
-const { parsePlacement } = require('../../scripts/lab/placement');
-const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../scripts/lab/preflight');
-const { listRecords } = require('../../scripts/lab/pids');
-const { freePort } = require('../../scripts/lib/ports');
-const { allowedCoreList } = require('../../scripts/lib/cpus');
-const { findTool } = require('../../scripts/lib/tools');
+const lab = require('../../lib/lab/index');
+const { resolveLabOptions } = require('../../lib/lab/options');
+const { parsePlacement } = require('../../lib/lab/placement');
+const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../lib/lab/preflight');
+const { listRecords } = require('../../lib/lab/pids');
+const { freePort } = require('../../lib/core/ports');
+const { allowedCoreList } = require('../../lib/core/cpus');
+const { findTool } = require('../../lib/core/tools');
 const { labEnv } = require('./helpers');
 
 const twoCores = allowedCoreList().length >= 2;
 // Resolves the knobs in a child process (run under taskset) and prints the placement or the error.
 const RESOLVE_PLACEMENT = `
-  const { resolveLabOptions } = require(${JSON.stringify(require.resolve('../../scripts/lab/options'))});
+  const { resolveLabOptions } = require(${JSON.stringify(require.resolve('../../lib/lab/options'))});
   try { console.log(JSON.stringify(resolveLabOptions(process.env).placement)); }
   catch (err) { console.log(JSON.stringify({ error: err.message })); }`;
 

@@ -11,9 +11,9 @@ const {
   checkRouterConfig,
   fillTemplate,
   mapFiles,
-} = require('../../scripts/lab/router-config');
-const { createLabCerts } = require('../../scripts/lab/lab-certs');
-const { labRoutes, routeSettings, routeManifestPath } = require('../../scripts/lab/routes');
+} = require('../../lib/lab/router-config');
+const { createLabCerts } = require('../../lib/lab/lab-certs');
+const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/routes');
 
 const routes = labRoutes({ httpPort: 19080, httpsPort: 19443 });
 const router = {

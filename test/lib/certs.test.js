@@ -3,7 +3,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { X509Certificate } = require('node:crypto');
-const { createCA, createServerCert } = require('../../scripts/lib/certs');
+const { createCA, createServerCert } = require('../../lib/core/certs');
 
 describe('certs (real openssl)', () => {
   let dir;

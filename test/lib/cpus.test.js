@@ -5,8 +5,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { parseCpuList, formatCpuList, allowedCoreList, allowedCoreCount } = require('../../scripts/lib/cpus');
-const { findTool } = require('../../scripts/lib/tools');
+const { parseCpuList, formatCpuList, allowedCoreList, allowedCoreCount } = require('../../lib/core/cpus');
+const { findTool } = require('../../lib/core/tools');
 
 describe('parseCpuList', () => {
   test.each([

@@ -1,8 +1,8 @@
 'use strict';
 const path = require('node:path');
-const { startChild } = require('../../scripts/lib/processes');
+const { startChild } = require('../../lib/core/processes');
 
-const INTERRUPT = path.join(__dirname, '../../scripts/lib/interrupt.js');
+const INTERRUPT = path.join(__dirname, '../../lib/core/interrupt.js');
 
 // A command that waits for its signal to abort, then cleans up in `finally`, as lab:up does.
 const COMMAND = `

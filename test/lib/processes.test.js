@@ -9,8 +9,8 @@ const {
   isAlive,
   readPidFile,
   commandLine,
-} = require('../../scripts/lib/processes');
-const { freePort, isListening, waitForPort, waitForPortClosed } = require('../../scripts/lib/ports');
+} = require('../../lib/core/processes');
+const { freePort, isListening, waitForPort, waitForPortClosed } = require('../../lib/core/ports');
 
 describe('processes and ports', () => {
   let dir;

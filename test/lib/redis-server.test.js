@@ -6,10 +6,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { redisServerArgs, waitForRedis, formCluster } = require('../../scripts/lib/redis-server');
-const { startChild } = require('../../scripts/lib/processes');
-const { freePorts } = require('../../scripts/lib/ports');
-const { requireTool } = require('../../scripts/lib/tools');
+const { redisServerArgs, waitForRedis, formCluster } = require('../../lib/core/redis-server');
+const { startChild } = require('../../lib/core/processes');
+const { freePorts } = require('../../lib/core/ports');
+const { requireTool } = require('../../lib/core/tools');
 
 jest.setTimeout(60000);
 

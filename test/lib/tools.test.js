@@ -1,8 +1,8 @@
 'use strict';
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { compareVersions, findOnPath, requireTool } = require('../../scripts/lib/tools');
-const { ROOT } = require('../../scripts/lib/paths');
+const { compareVersions, findOnPath, requireTool } = require('../../lib/core/tools');
+const { ROOT } = require('../../lib/core/paths');
 
 describe('tools', () => {
   test('versions compare numerically, not as text', () => {
@@ -21,7 +21,7 @@ describe('tools', () => {
   test('setup --check reports every service tool with its version and path', () => {
     const out = execFileSync(
       process.execPath,
-      [path.join(ROOT, 'scripts/setup/index.js'), '--for', 'service', '--check'],
+      [path.join(ROOT, 'bin/setup.js'), '--for', 'service', '--check'],
       {
         encoding: 'utf8',
       },
@@ -33,7 +33,7 @@ describe('tools', () => {
   test('setup refuses an unknown level with a message that names it', () => {
     let error;
     try {
-      execFileSync(process.execPath, [path.join(ROOT, 'scripts/setup/index.js'), '--for', 'everything'], {
+      execFileSync(process.execPath, [path.join(ROOT, 'bin/setup.js'), '--for', 'everything'], {
         encoding: 'utf8',
         stdio: 'pipe',
       });

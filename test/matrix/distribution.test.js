@@ -1,5 +1,5 @@
 'use strict';
-const { summarize, cdfAt, quantilePoints } = require('../../scripts/matrix/distribution');
+const { summarize, cdfAt, quantilePoints } = require('../../lib/results/distribution');
 const { trendOf } = require('../support/k6-trend');
 
 function exactPercentile(values, q) {

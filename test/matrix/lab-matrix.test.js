@@ -6,9 +6,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ROOT } = require('../../scripts/lib/paths');
-const { isAlive } = require('../../scripts/lib/processes');
-const lab = require('../../scripts/lab/index');
+const { ROOT } = require('../../lib/core/paths');
+const { isAlive } = require('../../lib/core/processes');
+const lab = require('../../lib/lab/index');
 
 jest.setTimeout(300000);
 
@@ -27,7 +27,7 @@ let state;
 
 function runMatrix(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'matrix.js'), ...args], { env });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'matrix.js'), ...args], { env });
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));

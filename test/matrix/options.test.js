@@ -2,11 +2,11 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { parseMatrixArgs, UsageError } = require('../../scripts/matrix/options');
-const { planCells, estimateSeconds } = require('../../scripts/matrix/plan');
-const { parseWrkOutput, compareTools, crossCheckSkip } = require('../../scripts/matrix/wrk');
-const { resolveTarget, describeTls } = require('../../scripts/matrix/run');
-const { k6Args } = require('../../scripts/matrix/k6-runner');
+const { parseMatrixArgs, UsageError } = require('../../lib/matrix/options');
+const { planCells, estimateSeconds } = require('../../lib/matrix/plan');
+const { parseWrkOutput, compareTools, crossCheckSkip } = require('../../lib/load/wrk');
+const { resolveTarget, describeTls } = require('../../lib/matrix/run');
+const { k6Args } = require('../../lib/load/k6');
 const cells = require('../../k6/lib/cells');
 
 describe('matrix options and plan', () => {
@@ -146,8 +146,8 @@ describe('target', () => {
 
 describe('one route vocabulary', () => {
   test('the lab, the cluster scripts and the k6 targets use k6/lib/cells.js', () => {
-    const routes = require('../../scripts/lab/routes');
-    const names = require('../../scripts/cluster/lib/names');
+    const routes = require('../../lib/lab/routes');
+    const names = require('../../lib/cluster/names');
     expect(routes.TERMINATIONS).toBe(cells.TERMINATIONS);
     expect(routes.APPS_DOMAIN).toBe(cells.LAB_APPS_DOMAIN);
     expect(routes.NAMESPACE).toBe(cells.DEFAULT_NAMESPACE);

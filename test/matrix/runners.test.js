@@ -6,10 +6,10 @@ const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
 const { execFileSync } = require('node:child_process');
-const { requireTool, findTool } = require('../../scripts/lib/tools');
-const { freePort } = require('../../scripts/lib/ports');
-const { runK6Sample } = require('../../scripts/matrix/k6-runner');
-const { runWrk, wrkCommand } = require('../../scripts/matrix/wrk');
+const { requireTool, findTool } = require('../../lib/core/tools');
+const { freePort } = require('../../lib/core/ports');
+const { runK6Sample } = require('../../lib/load/k6');
+const { runWrk, wrkCommand } = require('../../lib/load/wrk');
 
 jest.setTimeout(60000);
 

@@ -4,8 +4,8 @@ const {
   backendVerdict,
   hostVerdict,
   withCrossCheck,
-} = require('../../scripts/matrix/saturation');
-const { buildCellResult, applyBackendVerdicts } = require('../../scripts/matrix/cell-result');
+} = require('../../lib/results/verdicts');
+const { buildCellResult, applyBackendVerdicts } = require('../../lib/results/cell');
 
 describe('load generator saturation', () => {
   const easy = {
@@ -205,8 +205,8 @@ describe('a cell result from raw samples', () => {
 });
 
 describe('a cell result in the open model and from the script’s own counters', () => {
-  const { parseMatrixArgs } = require('../../scripts/matrix/options');
-  const { loadModel } = require('../../scripts/matrix/run');
+  const { parseMatrixArgs } = require('../../lib/matrix/options');
+  const { loadModel } = require('../../lib/matrix/run');
   const { vusExhausted, defaultMaxVus } = require('../../k6/lib/generator');
   const cell = { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' };
   const trend = (v, count) => ({ count, avg: v, min: v / 2, max: v * 4, med: v, 'p(50)': v, 'p(99)': v * 3 });

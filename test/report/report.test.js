@@ -8,10 +8,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
-const { ROOT } = require('../../scripts/lib/paths');
-const { findTool } = require('../../scripts/lib/tools');
-const { renderReport } = require('../../scripts/report/index');
-const { comparisonGroups } = require('../../scripts/report/compare');
+const { ROOT } = require('../../lib/core/paths');
+const { findTool } = require('../../lib/core/tools');
+const { renderReport } = require('../../lib/report/index');
+const { comparisonGroups } = require('../../lib/report/compare');
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'matrix-results', 'results.json');
 const CHROMIUM = findTool('chromium') || '/usr/bin/chromium';
@@ -56,7 +56,7 @@ describe('report from a fixed results.json', () => {
     expect(() => renderReport(dir)).toThrow(/results\.json is not valid JSON/);
     const cli = spawnSync(
       process.execPath,
-      [path.join(ROOT, 'scripts', 'report.js'), path.join(dir, 'nope')],
+      [path.join(ROOT, 'bin', 'report.js'), path.join(dir, 'nope')],
       {
         encoding: 'utf8',
       },
@@ -135,8 +135,8 @@ describe('report from a fixed results.json', () => {
 });
 
 describe('report figures', () => {
-  const { cellRows, decompositionRows } = require('../../scripts/report/tables');
-  const { finishRun } = require('../../scripts/matrix/finish');
+  const { cellRows, decompositionRows } = require('../../lib/report/tables');
+  const { finishRun } = require('../../lib/matrix/finish');
   const results = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
 
   test('the headline is successful requests per second; results without okRps fall back to rps', () => {

@@ -10,10 +10,10 @@ const path = require('node:path');
 const https = require('node:https');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
-const { requireTool } = require('../../../scripts/lib/tools');
-const { freePorts, waitForPort, sleep } = require('../../../scripts/lib/ports');
-const { startChild } = require('../../../scripts/lib/processes');
-const { createCA, createServerCert } = require('../../../scripts/lib/certs');
+const { requireTool } = require('../../../lib/core/tools');
+const { freePorts, waitForPort, sleep } = require('../../../lib/core/ports');
+const { startChild } = require('../../../lib/core/processes');
+const { createCA, createServerCert } = require('../../../lib/core/certs');
 
 const FIELD_MANAGER = 'router-lab-test';
 

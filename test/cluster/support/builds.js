@@ -8,7 +8,7 @@ const {
   overlayDir,
   buildObjects,
   compose,
-} = require('../../../scripts/cluster/lib/kustomize');
+} = require('../../../lib/cluster/kustomize');
 
 const PREFIXED_FIXTURE = path.join(__dirname, '..', 'fixtures', 'everything');
 

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+'use strict';
+// Removes what deploy.js (and run-in-cluster.js) created. See --help.
+const { parseArgs } = require('node:util');
+const names = require('../lib/cluster/names');
+const { OVERLAYS, compose } = require('../lib/cluster/kustomize');
+const { OcError, oc, requireLogin, currentProject } = require('../lib/cluster/oc');
+
+const USAGE = `Usage: npm run cluster:teardown -- [options]
+
+Deletes the objects of overlays/<overlay> (and the components deploy.js or run-in-cluster.js
+added) from the project, the Redis data volumes and the Redis password Secret.
+
+Options:
+  --overlay NAME      the overlay that was deployed: ${OVERLAYS.join('|')} (default all)
+  --namespace NS      project (default ${names.DEFAULT_NAMESPACE}; "current" = the current oc project)
+  --router-tuning     also delete the dedicated IngressController and give the default router
+                      its routes back (cluster-admin only)
+  --keep-data         keep the Redis PVCs and the password Secret (a later deploy reuses them)
+  --delete-project    delete the whole project afterwards
+  -h, --help          this text`;
+
+const log = (msg) => console.log(`teardown: ${msg}`);
+
+function parse(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      overlay: { type: 'string', default: 'all' },
+      namespace: { type: 'string', default: names.DEFAULT_NAMESPACE },
+      'router-tuning': { type: 'boolean', default: false },
+      'keep-data': { type: 'boolean', default: false },
+      'delete-project': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (!OVERLAYS.includes(values.overlay)) {
+    throw new OcError(`--overlay ${values.overlay}: choose one of ${OVERLAYS.join(', ')}`);
+  }
+  return values;
+}
+
+/** Gives the default router its routes back, if deploy.js is what excluded them. */
+function restoreDefaultRouter() {
+  const r = oc(['get', 'ingresscontroller/default', '-n', 'openshift-ingress-operator', '-o', 'json'], {
+    allowFail: true,
+  });
+  if (!r.ok) return;
+  const selector = JSON.parse(r.stdout).spec.routeSelector;
+  const ours =
+    selector &&
+    !selector.matchLabels &&
+    (selector.matchExpressions || []).length === 1 &&
+    selector.matchExpressions[0].key === names.SHARD_LABEL;
+  if (!ours) return log('the default router has a route selector deploy.js did not set: leaving it alone');
+  log('removing the benchmark exclusion from the default IngressController');
+  oc([
+    'patch',
+    'ingresscontroller/default',
+    '-n',
+    'openshift-ingress-operator',
+    '--type=json',
+    '-p',
+    JSON.stringify([{ op: 'remove', path: '/spec/routeSelector' }]),
+  ]);
+}
+
+function main() {
+  const opts = parse(process.argv.slice(2));
+  if (opts.help) return console.log(USAGE);
+  log(`logged in as ${requireLogin()}`);
+  const namespace = opts.namespace === 'current' ? currentProject() : opts.namespace;
+  if (!namespace) throw new OcError('no current project: pass --namespace NS');
+
+  // The in-cluster k6 objects too, if run-in-cluster.js created them.
+  oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found'], { allowFail: true });
+  const components = ['k6-testrun', ...(opts['router-tuning'] ? ['router-tuning'] : [])];
+  const composed = compose({ overlay: opts.overlay, components });
+  try {
+    log(`deleting overlays/${opts.overlay} from ${namespace}`);
+    const r = oc(['delete', '-k', composed.dir, '-n', namespace, '--ignore-not-found', '--wait=false'], {
+      allowFail: true,
+    });
+    process.stdout.write(r.stdout);
+    // Kinds the cluster does not serve (no k6-operator, no cluster-admin) are not an error here.
+    if (
+      !r.ok &&
+      !/the server doesn't have a resource type|no matches for kind|ensure CRDs are installed/.test(r.stderr)
+    ) {
+      throw new OcError(`oc delete -k failed: ${r.stderr.trim()}`);
+    }
+  } finally {
+    composed.cleanup();
+  }
+  oc(['delete', 'buildconfig,imagestream', names.APP, '-n', namespace, '--ignore-not-found'], {
+    allowFail: true,
+  });
+  if (opts['router-tuning']) restoreDefaultRouter();
+  if (!opts['keep-data']) {
+    // StatefulSet volume claims outlive their StatefulSet on purpose; here we mean to drop them.
+    const pvcs = oc(['get', 'pvc', '-n', namespace, '-o', 'name'])
+      .split('\n')
+      .filter((n) => /^persistentvolumeclaim\/data-redis(-cluster)?-\d+$/.test(n.trim()));
+    if (pvcs.length) {
+      log(`deleting ${pvcs.length} Redis volume claim(s)`);
+      oc(['delete', '-n', namespace, '--wait=false', ...pvcs]);
+    }
+    oc(['delete', 'secret', names.REDIS_SECRET, '-n', namespace, '--ignore-not-found']);
+  }
+  if (opts['delete-project']) {
+    log(`deleting project ${namespace}`);
+    oc(['delete', 'project', namespace, '--wait=false']);
+  }
+  log('done');
+}
+
+try {
+  main();
+} catch (err) {
+  console.error(
+    `teardown: ${err instanceof OcError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? err.message : err.stack}`,
+  );
+  process.exitCode = 1;
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+'use strict';
+// npm run lab:down: stops exactly the processes lab:up started.
+const { parseArgs, fail } = require('../lib/lab/cli');
+const { down } = require('../lib/lab/index');
+
+const USAGE = `Usage: npm run lab:down [-- --help]
+
+Stops the processes lab:up started (router first, then the data-service instances, then Redis),
+using the pid files in LAB_DIR/pids. A pid that now belongs to another program is left alone.
+Logs and certificates stay in LAB_DIR for inspection.`;
+
+async function main() {
+  parseArgs(process.argv.slice(2), { usage: USAGE });
+  try {
+    const { labDir, stopped } = await down();
+    console.log(stopped.length ? `The lab in ${labDir} is down.` : `No lab processes recorded in ${labDir}.`);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+main();

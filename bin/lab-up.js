@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+'use strict';
+// npm run lab:up: Redis, the data-service instances and the router, on this machine.
+const { withInterrupt } = require('../lib/core/interrupt');
+const { parseArgs, fail } = require('../lib/lab/cli');
+const { up } = require('../lib/lab/index');
+const { formatLab } = require('../lib/lab/format');
+
+const USAGE = `Usage: npm run lab:up [-- --help]
+
+Starts the local router lab: redis-server, LAB_REPLICAS data-service instances and HAProxy with
+the OpenShift router's topology, then waits until all four Routes answer. Prints each Route's URL.
+If the lab is already running it says so and changes nothing. Ctrl-C stops whatever was started.`;
+
+async function main() {
+  parseArgs(process.argv.slice(2), { usage: USAGE });
+  try {
+    const begin = Date.now();
+    const state = await withInterrupt((signal) => up({ signal }), {
+      message: '\nCtrl-C: stopping what was started...',
+    });
+    if (!state.alreadyRunning)
+      console.log(`\nThe lab is up (${((Date.now() - begin) / 1000).toFixed(1)} s).`);
+    console.log(formatLab(state));
+  } catch (err) {
+    fail(err, err.name === 'AbortedError' ? 130 : 1);
+  }
+}
+
+main();

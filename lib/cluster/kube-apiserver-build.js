@@ -1,0 +1,113 @@
+'use strict';
+// Builds kube-apiserver from the Go module proxy into .tools/bin. `go install
+// k8s.io/kubernetes/cmd/kube-apiserver@vX` refuses to work because k8s.io/kubernetes's go.mod
+// replaces its staging modules (k8s.io/api, k8s.io/apiserver, …) with local directories. A
+// throwaway module that requires k8s.io/kubernetes and replaces each staging module with its
+// published v0.Y.Z twin builds the same binary.
+//
+// v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
+// new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
+// which 1.30 rejects. It runs on the distributions' etcd 3.4.2x: kube-apiserver talks the etcd v3
+// API that 3.4 serves, and turns off by itself what needs newer etcd (watch progress requests for
+// consistent reads from cache). The test proves it on every run.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { findOnPath } = require('../core/tools');
+const { TOOLS_BIN } = require('../core/paths');
+
+const KUBE_APISERVER_VERSION = 'v1.33.13';
+
+/** v1.30.14 → v0.30.14: the tag the staging modules are published under. */
+const stagingVersion = (version) => version.replace(/^v1\./, 'v0.');
+
+/** The staging modules k8s.io/kubernetes replaces with ./staging/src/… directories. */
+function stagingModules(goModText) {
+  const mods = new Set();
+  for (const m of goModText.matchAll(/^\s*(k8s\.io\/[\w.-]+)\s+=>\s+\.\/staging\//gm)) mods.add(m[1]);
+  return [...mods].sort();
+}
+
+/** The go.mod of the throwaway module. */
+function buildModule(version, staging) {
+  const sv = stagingVersion(version);
+  return [
+    'module router-lab/kube-apiserver-build',
+    '',
+    'go 1.22.0',
+    '',
+    `require k8s.io/kubernetes ${version}`,
+    '',
+    ...staging.map((m) => `replace ${m} => ${m} ${sv}`),
+    '',
+  ].join('\n');
+}
+
+function go(args, { cwd, log, env }) {
+  const goBin = findOnPath('go');
+  if (!goBin)
+    throw new Error(
+      "kube-apiserver is built with Go from the module proxy: install Go 1.22+, then 'npm run setup'",
+    );
+  log(`  $ go ${args.join(' ')}`);
+  const r = spawnSync(goBin, args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    // The environment's own CGO_ENABLED and GOFLAGS: the same settings as any earlier build keep
+    // Go's build cache valid, which turns a rebuild into a link.
+    env: { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local', ...env },
+  });
+  if (r.status !== 0)
+    throw new Error(
+      `go ${args[0]} for kube-apiserver ${KUBE_APISERVER_VERSION} failed: see the output above`,
+    );
+}
+
+function buildKubeApiserver(log, version = KUBE_APISERVER_VERSION) {
+  const goBin = findOnPath('go');
+  if (!goBin)
+    throw new Error(
+      "kube-apiserver is built with Go from the module proxy: install Go 1.22+, then 'npm run setup'",
+    );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-kube-apiserver-'));
+  try {
+    const info = spawnSync(goBin, ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local' },
+    });
+    if (info.status !== 0)
+      throw new Error(`go mod download k8s.io/kubernetes@${version} failed: ${info.stderr.trim()}`);
+    const { GoMod } = JSON.parse(info.stdout);
+    const staging = stagingModules(fs.readFileSync(GoMod, 'utf8'));
+    if (!staging.length)
+      throw new Error(`k8s.io/kubernetes@${version}: no staging replacements found in its go.mod`);
+    fs.writeFileSync(path.join(dir, 'go.mod'), buildModule(version, staging));
+    // A blank import so `go mod tidy` keeps exactly what kube-apiserver needs.
+    fs.writeFileSync(
+      path.join(dir, 'tools.go'),
+      '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n',
+    );
+    go(['mod', 'tidy'], { cwd: dir, log });
+    fs.mkdirSync(TOOLS_BIN, { recursive: true });
+    const out = path.join(TOOLS_BIN, 'kube-apiserver');
+    log(`  building kube-apiserver ${version} (10-30 minutes the first time on 2 cores; cached after)`);
+    go(
+      [
+        'build',
+        '-trimpath',
+        // What `kube-apiserver --version` reports, as in an official build.
+        `-ldflags=-s -w -X k8s.io/component-base/version.gitVersion=${version} -X k8s.io/client-go/pkg/version.gitVersion=${version}`,
+        '-o',
+        out,
+        'k8s.io/kubernetes/cmd/kube-apiserver',
+      ],
+      { cwd: dir, log },
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { KUBE_APISERVER_VERSION, stagingModules, buildModule, buildKubeApiserver };

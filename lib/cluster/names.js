@@ -1,0 +1,22 @@
+'use strict';
+// Names the deploy scripts and the tests share with the manifests (DESIGN.md). The route
+// vocabulary itself is k6/lib/cells.js, shared with the lab and the k6 scripts.
+const cells = require('../../k6/lib/cells');
+
+module.exports = {
+  /** The project the docs use; the scripts default to the current one (Developer Sandbox). */
+  DEFAULT_NAMESPACE: cells.DEFAULT_NAMESPACE,
+  APP: 'data-service',
+  /** Created by bin/cluster-deploy.js with a random password, never committed. */
+  REDIS_SECRET: 'redis-auth',
+  REDIS_SECRET_KEY: 'password',
+  /** Created by the service CA operator from the Service's serving-cert annotation. */
+  SERVING_CERT_SECRET: 'data-service-tls',
+  TERMINATIONS: cells.TERMINATIONS,
+  routeName: cells.routeName,
+  REDIS_CLUSTER_JOB: 'redis-cluster-form',
+  TESTRUN: 'router-matrix',
+  RESULTS_PVC: 'k6-results',
+  INGRESS_CONTROLLER: 'router-lab',
+  SHARD_LABEL: 'router-lab.io/shard',
+};

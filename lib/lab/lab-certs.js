@@ -1,0 +1,36 @@
+'use strict';
+// The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed):
+//   - a lab CA, and the router's default wildcard certificate *.apps.lab.localhost it signs
+//     (what edge and re-encrypt clients are served);
+//   - a service CA (OpenShift's service-ca operator) and the data-service serving certificate
+//     for data-service.router-lab.svc (what passthrough clients are served, and what the router
+//     verifies on re-encrypt). Like a service-ca certificate it does NOT name the route host.
+const path = require('node:path');
+const { createCA, createServerCert } = require('../core/certs');
+const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
+
+function createLabCerts(labDir) {
+  const dir = path.join(labDir, 'certs');
+  const labCA = createCA(dir, 'lab-ca', { commonName: 'Router Lab CA' });
+  const routerDefault = createServerCert(dir, 'router-default', {
+    ca: labCA,
+    dnsNames: [`*.${APPS_DOMAIN}`],
+  });
+  const serviceCA = createCA(dir, 'service-ca', {
+    commonName: `openshift-service-serving-signer@${Math.floor(Date.now() / 1000)}`,
+  });
+  const serving = createServerCert(dir, 'data-service', {
+    ca: serviceCA,
+    dnsNames: [SERVICE_HOST, `${SERVICE_HOST}.cluster.local`],
+  });
+  return {
+    dir,
+    labCA: labCA.cert,
+    serviceCA: serviceCA.cert,
+    defaultPem: routerDefault.pem,
+    serviceCert: serving.cert,
+    serviceKey: serving.key,
+  };
+}
+
+module.exports = { createLabCerts };

@@ -1,0 +1,220 @@
+'use strict';
+// Starting the lab's real processes: redis-server (one, or six formed into a cluster), the
+// data-service instances and HAProxy. Each is a detached daemon with a pid file and a record
+// (pids.js), so lab:down can stop exactly these processes later, from another shell.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT } = require('../core/paths');
+const { requireTool } = require('../core/tools');
+const { startDaemon } = require('../core/processes');
+const { waitForPort, sleep } = require('../core/ports');
+const { redisServerArgs, waitForRedis, formCluster } = require('../core/redis-server');
+const { pidFile, logFile, recordProcess, processState } = require('./pids');
+const { request } = require('./client');
+
+const SERVICE_MAIN = path.join(ROOT, 'data-service', 'src', 'server.js');
+
+class AbortedError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'AbortedError';
+  }
+}
+
+function throwIfAborted(signal) {
+  if (signal && signal.aborted) throw new AbortedError();
+}
+
+/** Polls `probe` (resolves truthy when done) until it succeeds, the deadline, or an abort. */
+async function waitUntil(probe, { timeoutMs, what, signal, intervalMs = 100, diagnose }) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    throwIfAborted(signal);
+    try {
+      if (await probe()) return;
+    } catch (err) {
+      if (err.fatal) throw err;
+      last = err.message;
+    }
+    if (Date.now() > deadline) {
+      const extra = diagnose ? diagnose() : '';
+      throw new Error(
+        `${what} did not happen within ${timeoutMs} ms${last ? ` (last: ${last})` : ''}${extra}`,
+      );
+    }
+    await sleep(intervalMs);
+  }
+}
+
+/** The last lines of a process's log, for error messages. */
+function logTail(labDir, name, lines = 15) {
+  try {
+    const text = fs.readFileSync(logFile(labDir, name), 'utf8').trimEnd().split('\n');
+    return `\n--- last lines of ${path.relative(process.cwd(), logFile(labDir, name))} ---\n${text
+      .slice(-lines)
+      .join('\n')}`;
+  } catch {
+    return '';
+  }
+}
+
+/** Starts a daemon and records it; dies early (bad config, port taken) are reported with its log. */
+function launch(labDir, { name, role, file, args, env, cwd, cpus, match }) {
+  const pid = startDaemon({
+    file,
+    args,
+    env,
+    cwd,
+    cpus: cpus || undefined,
+    logFile: logFile(labDir, name),
+    pidFile: pidFile(labDir, name),
+  });
+  return recordProcess(labDir, name, pid, { match, role });
+}
+
+function assertRunning(labDir, record) {
+  if (processState(record) !== 'running') {
+    const err = new Error(
+      `${record.name} (pid ${record.pid}) exited during start-up${logTail(labDir, record.name)}`,
+    );
+    err.fatal = true; // no point in waiting any longer
+    throw err;
+  }
+}
+
+/** Starts redis-server(s); returns { mode, ports, records }. */
+async function startRedis(labDir, { mode, ports, cpus, signal }) {
+  const server = requireTool('redis-server');
+  const records = ports.map((port, i) => {
+    throwIfAborted(signal);
+    const dir = path.join(labDir, 'redis', String(port));
+    fs.mkdirSync(dir, { recursive: true });
+    return launch(labDir, {
+      name: `redis-${i + 1}`,
+      role: 'redis',
+      file: server,
+      args: redisServerArgs({ port, dir, cluster: mode === 'cluster' }),
+      cwd: dir,
+      cpus,
+      match: 'redis-server',
+    });
+  });
+  for (const [i, port] of ports.entries()) {
+    throwIfAborted(signal);
+    try {
+      await waitForRedis(port, { timeoutMs: 10000, signal });
+    } catch (err) {
+      throwIfAborted(signal);
+      throw new Error(`${err.message}${logTail(labDir, records[i].name)}`, { cause: err });
+    }
+  }
+  if (mode === 'cluster') {
+    try {
+      // The signal kills a running redis-cli: Ctrl-C does not wait out formation's 30 s.
+      await formCluster(ports, { timeoutMs: 30000, signal });
+    } catch (err) {
+      throwIfAborted(signal);
+      throw err;
+    }
+  }
+  return { mode, ports, records };
+}
+
+/** The environment of one data-service instance (DESIGN.md's variables). */
+function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME || '/',
+    NODE_ENV: 'production',
+    PORT: String(instance.port),
+    TLS_PORT: String(instance.tlsPort),
+    TLS_CERT_FILE: certs.serviceCert,
+    TLS_KEY_FILE: certs.serviceKey,
+    INSTANCE_NAME: instance.name,
+    LOG_LEVEL: logLevel,
+    DRAIN_DELAY_MS: String(drainDelayMs),
+  };
+  if (redis.mode === 'cluster') env.REDIS_CLUSTER_NODES = redis.ports.map((p) => `127.0.0.1:${p}`).join(',');
+  else env.REDIS_URL = `redis://127.0.0.1:${redis.ports[0]}`;
+  return env;
+}
+
+/** Starts the data-service instances and waits until each answers /readyz on both ports. */
+async function startServices(labDir, { instances, redis, certs, logLevel, drainDelayMs, cpus, signal }) {
+  const records = instances.map((instance) => {
+    throwIfAborted(signal);
+    return launch(labDir, {
+      name: instance.name,
+      role: 'service',
+      file: process.execPath,
+      args: [SERVICE_MAIN],
+      env: serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }),
+      cwd: path.join(ROOT, 'data-service'),
+      cpus,
+      match: SERVICE_MAIN,
+    });
+  });
+  await Promise.all(
+    instances.map((instance, i) =>
+      waitUntil(
+        async () => {
+          assertRunning(labDir, records[i]);
+          const plain = await request(`http://127.0.0.1:${instance.port}/readyz`, { timeoutMs: 2000 });
+          const tls = await request(`https://127.0.0.1:${instance.tlsPort}/readyz`, {
+            timeoutMs: 2000,
+            ca: fs.readFileSync(certs.serviceCA),
+            servername: 'data-service.router-lab.svc',
+          });
+          return plain.status === 200 && tls.status === 200;
+        },
+        {
+          timeoutMs: 20000,
+          what: `${instance.name} answering 200 on /readyz (ports ${instance.port}, ${instance.tlsPort})`,
+          signal,
+          diagnose: () => logTail(labDir, instance.name),
+        },
+      ),
+    ),
+  );
+  return records;
+}
+
+/** Starts HAProxy on the rendered configuration and waits for its three listeners. */
+async function startRouter(labDir, { config, ports, cpus, signal }) {
+  throwIfAborted(signal);
+  const record = launch(labDir, {
+    name: 'router',
+    role: 'router',
+    file: requireTool('haproxy'),
+    args: ['-f', config],
+    cpus,
+    match: config,
+  });
+  for (const [port, what] of [
+    [ports.http, 'router HTTP'],
+    [ports.https, 'router HTTPS'],
+    [ports.stats, 'router stats'],
+  ]) {
+    await waitUntil(
+      async () => {
+        assertRunning(labDir, record);
+        await waitForPort(port, { timeoutMs: 200, what });
+        return true;
+      },
+      { timeoutMs: 10000, what: `${what} listening on 127.0.0.1:${port}`, signal },
+    );
+  }
+  return record;
+}
+
+module.exports = {
+  startRedis,
+  startServices,
+  startRouter,
+  waitUntil,
+  throwIfAborted,
+  AbortedError,
+  logTail,
+  SERVICE_MAIN,
+};

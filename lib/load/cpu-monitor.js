@@ -1,0 +1,96 @@
+'use strict';
+// CPU use of processes and of the host, from /proc, sampled while a cell runs. The runner uses
+// it to tell whether k6, the data-service instances or the router ran out of CPU.
+const fs = require('node:fs');
+const os = require('node:os');
+const { execFileSync } = require('node:child_process');
+const { allowedCoreCount: allowedCores } = require('../core/cpus');
+
+let clockTicks;
+/** Kernel clock ticks per second (USER_HZ), for /proc/<pid>/stat times. */
+function ticksPerSecond() {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** CPU seconds a process (its threads included) has used so far, or null when it is gone. */
+function processCpuSeconds(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return (utime + stime) / ticksPerSecond();
+  } catch {
+    return null;
+  }
+}
+
+/** Host CPU counters: busy and total jiffies summed over all cores. */
+function hostCpuTimes() {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const values = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = values[3] + (values[4] || 0); // idle + iowait
+    const total = values.slice(0, 8).reduce((a, b) => a + b, 0); // without guest (counted in user)
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Samples the CPU of named pids and of the host every intervalMs. `result()` gives the average
+ * cores each used over the sampled window, leaving out `trimMs` at both ends (start-up and the
+ * end-of-test summary are not load).
+ */
+function startCpuMonitor(pids, { intervalMs = 250, trimMs = 500 } = {}) {
+  const samples = [];
+  const take = () => {
+    const entry = { t: Date.now(), host: hostCpuTimes(), procs: {} };
+    for (const [name, pid] of Object.entries(pids)) entry.procs[name] = processCpuSeconds(pid);
+    samples.push(entry);
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+    },
+    result() {
+      // Each process is measured over its own window: the one that exited (k6) has no reading
+      // in the last sample.
+      const window = (readable) => {
+        const list = samples.filter(readable);
+        if (list.length < 2) return null;
+        const first = list[0];
+        const last = list[list.length - 1];
+        let from = list.find((x) => x.t >= first.t + trimMs) || first;
+        let to = [...list].reverse().find((x) => x.t <= last.t - trimMs) || last;
+        if (to.t - from.t < 500) [from, to] = [first, last];
+        return to.t > from.t ? { from, to, seconds: (to.t - from.t) / 1000 } : null;
+      };
+      const cores = {};
+      for (const name of Object.keys(pids)) {
+        const w = window((x) => x.procs[name] !== null);
+        cores[name] = w ? (w.to.procs[name] - w.from.procs[name]) / w.seconds : null;
+      }
+      const hw = window((x) => x.host !== null);
+      let hostBusyFraction = null;
+      if (hw && hw.to.host.total > hw.from.host.total) {
+        hostBusyFraction = (hw.to.host.busy - hw.from.host.busy) / (hw.to.host.total - hw.from.host.total);
+      }
+      return { seconds: hw ? hw.seconds : 0, cores, hostBusyFraction, hostCores: os.cpus().length };
+    },
+  };
+}
+
+module.exports = { ticksPerSecond, processCpuSeconds, hostCpuTimes, allowedCores, startCpuMonitor };

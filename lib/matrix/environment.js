@@ -1,0 +1,61 @@
+'use strict';
+// What the run was measured on: tool versions, cores, the router's knobs, the lab's placement.
+const fs = require('node:fs');
+const os = require('node:os');
+const { findTool, toolVersion } = require('../core/tools');
+
+function readProc(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+function versionOf(name, args, pattern) {
+  const file = findTool(name);
+  if (!file) return null;
+  const line = toolVersion(file, args) || '';
+  const match = pattern.exec(line);
+  return match ? match[1] : line || null;
+}
+
+/** The environment block of results.json. `lab` is lab.json (null for a cluster). */
+function describeEnvironment({ k6, lab, opts, target }) {
+  const cpus = os.cpus();
+  return {
+    host: os.hostname(),
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpuModel: cpus.length ? cpus[0].model.trim() : null,
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    k6: (/v(\d+\.\d+\.\d+)/.exec(toolVersion(k6, ['version']) || '') || [])[1] || null,
+    haproxy: versionOf('haproxy', ['-v'], /version (\S+)/),
+    node: process.versions.node,
+    wrk: opts.crossCheck ? versionOf('wrk', ['--version'], /wrk (\S+)/) : null,
+    kernel: {
+      ephemeralPorts: readProc('/proc/sys/net/ipv4/ip_local_port_range'),
+      tcpTwReuse: readProc('/proc/sys/net/ipv4/tcp_tw_reuse'),
+      somaxconn: readProc('/proc/sys/net/core/somaxconn'),
+    },
+    target: target.mode,
+    appsDomain: target.appsDomain,
+    namespace: target.namespace,
+    router: lab
+      ? {
+          threads: lab.router.threads,
+          maxconn: lab.router.maxconn,
+          maxconnRequested: lab.router.maxconnRequested ?? null,
+          passthroughBalance: lab.router.passthroughBalance ?? null,
+          cpus: lab.router.cpus,
+        }
+      : null,
+    replicas: lab ? lab.instances.length : null,
+    redis: lab ? lab.redis.mode : null,
+    placement: lab ? lab.placement : null,
+    k6Cpus: target.k6Cpus || null,
+    openshiftDefaults: lab ? lab.openshiftDefaults || null : null,
+  };
+}
+
+module.exports = { describeEnvironment };

@@ -1,0 +1,120 @@
+'use strict';
+// Every tool the project needs, in one list: where it comes from, which minimum version, and
+// which command needs it ('service' < 'lab' < 'test': each level includes the ones before).
+const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/tools');
+const { installSystemPackages } = require('./system-packages');
+const { goInstall } = require('./go-install');
+const { npmDeps } = require('./npm-deps');
+
+const K6_MODULE = 'go.k6.io/k6';
+const K6_VERSION = 'v1.8.1';
+
+/**
+ * A tool found on PATH (or in .tools/bin) at a minimum version, installed through the system's
+ * package manager when missing.
+ */
+function systemTool({
+  name,
+  bins = [name],
+  versionArgs,
+  versionPattern,
+  min,
+  packages,
+  neededFor,
+  optional,
+}) {
+  return {
+    name,
+    neededFor,
+    optional,
+    locate() {
+      const paths = bins.map((b) => findTool(b));
+      if (paths.some((p) => !p)) return null;
+      const line = toolVersion(paths[0], versionArgs) || '';
+      const version = (line.match(versionPattern) || [])[1];
+      if (!version) return { path: paths[0], version: 'unknown version', tooOld: false };
+      return { path: paths[0], version, tooOld: min ? compareVersions(version, min) < 0 : false, min };
+    },
+    install(log) {
+      installSystemPackages(name, packages, log);
+    },
+  };
+}
+
+const chromiumBins = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+const TOOLS = [
+  npmDeps('.', 'service'),
+  npmDeps('data-service', 'service'),
+  systemTool({
+    name: 'redis-server',
+    bins: ['redis-server', 'redis-cli'],
+    versionArgs: ['--version'],
+    versionPattern: /v=(\d+\.\d+\.\d+)/,
+    min: '6.2.0',
+    packages: { apt: ['redis-server'], dnf: ['redis'], brew: ['redis'] },
+    neededFor: 'service',
+  }),
+  systemTool({
+    name: 'openssl',
+    versionArgs: ['version'],
+    versionPattern: /(\d+\.\d+\.\d+)/,
+    min: '1.1.1',
+    packages: { apt: ['openssl'], dnf: ['openssl'], brew: ['openssl@3'] },
+    neededFor: 'service',
+  }),
+  systemTool({
+    name: 'haproxy',
+    versionArgs: ['-v'],
+    versionPattern: /version (\d+\.\d+\.\d+)/,
+    min: '2.6.0',
+    packages: { apt: ['haproxy'], dnf: ['haproxy'], brew: ['haproxy'] },
+    neededFor: 'lab',
+  }),
+  {
+    name: 'k6',
+    neededFor: 'lab',
+    locate() {
+      const file = findTool('k6');
+      if (!file) return null;
+      const version = ((toolVersion(file, ['version']) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
+      // k6 1.x has the web dashboard and the summary format the matrix reads.
+      return {
+        path: file,
+        version: version || 'unknown version',
+        tooOld: !version || compareVersions(version, '1.0.0') < 0,
+        min: '1.0.0',
+      };
+    },
+    install(log) {
+      goInstall(K6_MODULE, K6_VERSION, log);
+    },
+  },
+  systemTool({
+    name: 'wrk',
+    versionArgs: ['--version'],
+    versionPattern: /(\d+\.\d+\.\d+)/,
+    packages: { apt: ['wrk'], dnf: ['wrk'], brew: ['wrk'] },
+    // npm run bench:service drives the data service with wrk; the matrix uses it to cross-check k6.
+    neededFor: 'service',
+    optional: 'for npm run bench:service and the matrix --cross-check',
+  }),
+  {
+    ...systemTool({
+      name: 'chromium',
+      versionArgs: ['--version'],
+      versionPattern: /(\d+\.\d+\.\d+)/,
+      packages: { apt: ['chromium'], dnf: ['chromium'] },
+      neededFor: 'test',
+    }),
+    locate() {
+      const file = chromiumBins.map((b) => findOnPath(b)).find(Boolean);
+      if (!file) return null;
+      const version = ((toolVersion(file, ['--version']) || '').match(/(\d+\.\d+\.\d+)/) || [])[1];
+      return { path: file, version: version || 'unknown version', tooOld: false };
+    },
+  },
+  ...require('./cluster-tools'),
+];
+
+module.exports = { TOOLS, K6_VERSION, chromiumBins };
