@@ -54,13 +54,9 @@ describe('report from a fixed results.json', () => {
   test('bad input is refused with the file named', () => {
     fs.writeFileSync(path.join(dir, 'results.json'), '{"id": 1');
     expect(() => renderReport(dir)).toThrow(/results\.json is not valid JSON/);
-    const cli = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'bin', 'report.js'), path.join(dir, 'nope')],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'report.js'), path.join(dir, 'nope')], {
+      encoding: 'utf8',
+    });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toMatch(/nope.results\.json does not exist/);
   });

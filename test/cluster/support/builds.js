@@ -2,13 +2,7 @@
 // The kustomize builds the cluster tests look at: every overlay, the overlay with every
 // component, and a fixture that adds a name prefix and suffix on top of all of it.
 const path = require('node:path');
-const {
-  OVERLAYS,
-  COMPONENTS,
-  overlayDir,
-  buildObjects,
-  compose,
-} = require('../../../lib/cluster/kustomize');
+const { OVERLAYS, COMPONENTS, overlayDir, buildObjects, compose } = require('../../../lib/cluster/kustomize');
 
 const PREFIXED_FIXTURE = path.join(__dirname, '..', 'fixtures', 'everything');
 
