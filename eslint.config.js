@@ -3,6 +3,14 @@ const js = require('@eslint/js');
 const globals = require('globals');
 const prettier = require('eslint-config-prettier');
 
+const K6_GLOBALS = {
+  __ENV: 'readonly',
+  __VU: 'readonly',
+  __ITER: 'readonly',
+  open: 'readonly',
+  console: 'readonly',
+};
+
 module.exports = [
   { ignores: ['**/node_modules/**', '.lab/**', '.tools/**', 'results/**', 'coverage/**'] },
   js.configs.recommended,
@@ -22,18 +30,17 @@ module.exports = [
   },
   {
     // k6 scripts are ES modules run by k6's JavaScript runtime, not by Node.
-    files: ['k6/**/*.js'],
-    languageOptions: {
-      sourceType: 'module',
-      globals: {
-        __ENV: 'readonly',
-        __VU: 'readonly',
-        __ITER: 'readonly',
-        open: 'readonly',
-        console: 'readonly',
-      },
-    },
+    files: ['k6/*.js'],
+    languageOptions: { sourceType: 'module', globals: K6_GLOBALS },
     rules: { strict: 'off' },
+  },
+  {
+    // k6/lib is CommonJS, one module system for both runtimes: k6 imports it, Node requires it.
+    files: ['k6/lib/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { ...K6_GLOBALS, require: 'readonly', module: 'writable' },
+    },
   },
   prettier,
 ];

@@ -1,3 +1,4 @@
+'use strict';
 // handleSummary helpers: the raw summary JSON to a file named by SUMMARY_PATH, and a short,
 // readable line on stdout instead of a table of a hundred quantile columns.
 
@@ -10,7 +11,7 @@ function ms(value) {
 }
 
 /** A few lines: rate, errors, latency of successful responses, service time. */
-export function briefText(data, title, extraLines = []) {
+function briefText(data, title, extraLines = []) {
   const reqs = metric(data, 'http_reqs');
   // The script's own verdict where it keeps one (router-matrix: wrong sizes and 3xx fail too).
   const failed = data.metrics.request_failed
@@ -34,8 +35,10 @@ export function briefText(data, title, extraLines = []) {
 }
 
 /** The handleSummary result: raw JSON to SUMMARY_PATH when set, brief text on stdout. */
-export function summaryOutputs(data, env, title, meta, extraLines) {
+function summaryOutputs(data, env, title, meta, extraLines) {
   const outputs = { stdout: briefText(data, title, extraLines) };
   if (env.SUMMARY_PATH) outputs[env.SUMMARY_PATH] = JSON.stringify({ meta, ...data }, null, 1);
   return outputs;
 }
+
+module.exports = { briefText, summaryOutputs };
