@@ -63,14 +63,42 @@ function cellTags(termination, pageBytes, connection) {
   };
 }
 
+/** The data service's name: its Deployment, Service and the prefix of its Routes. */
+const SERVICE_NAME = 'data-service';
+
 /** OpenShift's Route name for a termination: data-service-edge, … */
 function routeName(termination) {
-  return `data-service-${termination}`;
+  return `${SERVICE_NAME}-${termination}`;
 }
 
 /** OpenShift's default host: <route>-<namespace>.<apps domain>. */
 function routeHost(termination, namespace, appsDomain) {
   return `${routeName(termination)}-${namespace}.${appsDomain}`;
+}
+
+/** The scheme a client uses for a termination's route: every route but http is TLS. */
+function routeScheme(termination) {
+  return termination === 'http' ? 'http' : 'https';
+}
+
+/** A route's base URL; `port` only where it is not the scheme's default (the lab's 9080/9443). */
+function routeUrl(termination, host, port) {
+  return `${routeScheme(termination)}://${host}${port ? `:${port}` : ''}`;
+}
+
+/** The variable that names a route's URL explicitly: URL_HTTP, URL_EDGE, … */
+function urlVariable(termination) {
+  return `URL_${termination.toUpperCase()}`;
+}
+
+/** The termination of an OpenShift Route object: spec.tls.termination, or http without TLS. */
+function routeTermination(route) {
+  return route?.spec?.tls?.termination ?? 'http';
+}
+
+/** The in-cluster name of the service, which its serving certificate (service CA) is issued for. */
+function serviceHost(namespace) {
+  return `${SERVICE_NAME}.${namespace}.svc`;
 }
 
 module.exports = {
@@ -85,6 +113,12 @@ module.exports = {
   cellName,
   parseCellName,
   cellTags,
+  SERVICE_NAME,
   routeName,
   routeHost,
+  routeScheme,
+  routeUrl,
+  urlVariable,
+  routeTermination,
+  serviceHost,
 };

@@ -9,12 +9,7 @@
 const cells = require('./cells.js');
 const { envEnum, envInt, envString } = require('./config.js');
 
-const URL_VARS = {
-  http: 'URL_HTTP',
-  edge: 'URL_EDGE',
-  passthrough: 'URL_PASSTHROUGH',
-  reencrypt: 'URL_REENCRYPT',
-};
+const URL_VARS = Object.fromEntries(cells.TERMINATIONS.map((t) => [t, cells.urlVariable(t)]));
 
 function parseUrl(name, value) {
   const match = /^(https?):\/\/([^/:]+)(:\d+)?(\/.*)?$/.exec(value);
@@ -46,9 +41,9 @@ function resolveTargets(env) {
     } else {
       if (!appsDomain) continue; // requireRoute() says what is missing if a script needs it
       const host = cells.routeHost(termination, namespace, appsDomain);
-      const scheme = termination === 'http' ? 'http' : 'https';
-      const port = mode === 'lab' ? `:${scheme === 'http' ? httpPort : httpsPort}` : '';
-      route = { scheme, host, base: `${scheme}://${host}${port}` };
+      const scheme = cells.routeScheme(termination);
+      const port = mode === 'lab' ? (scheme === 'http' ? httpPort : httpsPort) : null;
+      route = { scheme, host, base: cells.routeUrl(termination, host, port) };
     }
     routes[termination] = { termination, url: route.base, host: route.host, scheme: route.scheme };
     if (mode === 'lab') hosts[route.host] = address;

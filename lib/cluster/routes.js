@@ -1,12 +1,13 @@
 'use strict';
 // Route URLs as the k6 scripts and the matrix want them (URL_HTTP, URL_EDGE, ...).
+const cells = require('../../k6/lib/cells');
 
 /** [{ name, termination, url, envName }] for the lab's Routes, from `oc get routes -o json` items. */
 function routeUrls(routes) {
   return routes
-    .filter((r) => r.metadata.name.startsWith('data-service-'))
+    .filter((r) => r.metadata.name.startsWith(`${cells.SERVICE_NAME}-`))
     .map((r) => {
-      const termination = (r.spec.tls && r.spec.tls.termination) || 'http';
+      const termination = cells.routeTermination(r);
       const admitted = ((r.status && r.status.ingress) || []).find((i) =>
         (i.conditions || []).some((c) => c.type === 'Admitted' && c.status === 'True'),
       );
@@ -14,8 +15,8 @@ function routeUrls(routes) {
       return {
         name: r.metadata.name,
         termination,
-        url: host ? `${termination === 'http' ? 'http' : 'https'}://${host}` : null,
-        envName: `URL_${termination.toUpperCase()}`,
+        url: host ? cells.routeUrl(termination, host) : null,
+        envName: cells.urlVariable(termination),
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -11,9 +11,9 @@ const cells = require('../../k6/lib/cells');
 
 const APPS_DOMAIN = cells.LAB_APPS_DOMAIN;
 const NAMESPACE = cells.DEFAULT_NAMESPACE;
-const SERVICE_NAME = 'data-service';
+const { SERVICE_NAME } = cells;
 /** The in-cluster service name the serving certificate is for (service-ca style). */
-const SERVICE_HOST = `${SERVICE_NAME}.${NAMESPACE}.svc`;
+const SERVICE_HOST = cells.serviceHost(NAMESPACE);
 
 /** termination -> OpenShift's backend name prefix (genBackendNamePrefix in the router). */
 const BACKEND_PREFIX = {
@@ -35,7 +35,7 @@ function routeManifestPath(termination) {
 /** The router settings a Route manifest gives: { insecurePolicy, timeout, disableCookies, balance }. */
 function routeSettings(termination, file = routeManifestPath(termination)) {
   const route = yaml.load(fs.readFileSync(file, 'utf8'));
-  const found = route?.spec?.tls?.termination ?? 'http';
+  const found = cells.routeTermination(route);
   if (route?.kind !== 'Route' || found !== termination) {
     throw new Error(`${file} is not the ${termination} Route (kind ${route?.kind}, termination ${found})`);
   }
@@ -48,22 +48,18 @@ function routeSettings(termination, file = routeManifestPath(termination)) {
   };
 }
 
-function routeHost(name) {
-  return `${name}-${NAMESPACE}.${APPS_DOMAIN}`;
-}
-
 /** The four routes with their hosts, backends and URLs for the given router ports. */
 function labRoutes({ httpPort, httpsPort }) {
   return TERMINATIONS.map((termination) => {
-    const name = `${SERVICE_NAME}-${termination}`;
-    const host = routeHost(name);
-    const secure = termination !== 'http';
+    const name = cells.routeName(termination);
+    const host = cells.routeHost(termination, NAMESPACE, APPS_DOMAIN);
+    const port = cells.routeScheme(termination) === 'https' ? httpsPort : httpPort;
     return {
       name,
       termination,
       host,
       backend: `${BACKEND_PREFIX[termination]}:${NAMESPACE}:${name}`,
-      url: secure ? `https://${host}:${httpsPort}` : `http://${host}:${httpPort}`,
+      url: cells.routeUrl(termination, host, port),
       ...routeSettings(termination),
     };
   });
@@ -76,7 +72,6 @@ module.exports = {
   SERVICE_HOST,
   BACKEND_PREFIX,
   TERMINATIONS,
-  routeHost,
   routeManifestPath,
   routeSettings,
   labRoutes,

@@ -10,6 +10,7 @@ const { startDaemon } = require('../core/processes');
 const { waitForPort, sleep } = require('../core/ports');
 const { redisServerArgs, waitForRedis, formCluster } = require('../core/redis-server');
 const { pidFile, logFile, recordProcess, processState } = require('./pids');
+const { SERVICE_HOST } = require('./routes');
 const { request } = require('./client');
 
 const SERVICE_MAIN = path.join(ROOT, 'data-service', 'src', 'server.js');
@@ -164,7 +165,7 @@ async function startServices(labDir, { instances, redis, certs, logLevel, drainD
           const tls = await request(`https://127.0.0.1:${instance.tlsPort}/readyz`, {
             timeoutMs: 2000,
             ca: fs.readFileSync(certs.serviceCA),
-            servername: 'data-service.router-lab.svc',
+            servername: SERVICE_HOST,
           });
           return plain.status === 200 && tls.status === 200;
         },
