@@ -11,7 +11,7 @@ const { SERVER, tempDir } = require('./helpers');
 const run = promisify(execFile);
 
 describe('loadConfig', () => {
-  test('defaults follow DESIGN.md', () => {
+  test('defaults follow the contract (docs/contract.md)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 8080,

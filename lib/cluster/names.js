@@ -1,5 +1,5 @@
 'use strict';
-// Names the deploy scripts and the tests share with the manifests (DESIGN.md). The route
+// Names the deploy scripts and the tests share with the manifests (docs/contract.md). The route
 // vocabulary itself is k6/lib/cells.js, shared with the lab and the k6 scripts.
 const cells = require('../../k6/lib/cells');
 

@@ -122,7 +122,7 @@ async function startRedis(labDir, { mode, ports, cpus, signal }) {
   return { mode, ports, records };
 }
 
-/** The environment of one data-service instance (DESIGN.md's variables). */
+/** The environment of one data-service instance (docs/contract.md's variables). */
 function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
   const env = {
     PATH: process.env.PATH,

@@ -2,7 +2,7 @@
 // The in-cluster TestRun must run the same k6 files as the workstation. k6/kustomization.yaml
 // lists them by hand (kustomize has no globs) and the TestRun's volume rebuilds lib/ from flat
 // ConfigMap keys: both lists drift silently when a script is added, so this test compares them
-// with the k6/ directory and with what the scripts actually import.
+// with the k6/ directory and with what the scripts actually import or require.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');
@@ -27,9 +27,9 @@ function k6Files(dir = K6_DIR) {
 /** The relative files a script imports or open()s, resolved from its own folder. */
 function dependencies(file) {
   const text = fs.readFileSync(path.join(K6_DIR, file), 'utf8');
-  const refs = [...text.matchAll(/(?:\bfrom\s+|\bimport\s+|\bopen\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
-    (m) => m[1],
-  );
+  const refs = [
+    ...text.matchAll(/(?:\bfrom\s+|\bimport\s+|\brequire\(\s*|\bopen\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g),
+  ].map((m) => m[1]);
   return refs.map((r) => path.posix.normalize(path.posix.join(path.posix.dirname(file), r)));
 }
 

@@ -51,7 +51,7 @@ describe('lab:up with a port already taken', () => {
 });
 
 describe('knobs', () => {
-  test('defaults follow DESIGN.md and OpenShift 4', () => {
+  test('defaults follow the contract (docs/contract.md) and OpenShift 4', () => {
     const opts = resolveLabOptions({ LAB_DIR: '/tmp/x' });
     expect(opts).toMatchObject({
       labDir: '/tmp/x',
