@@ -21,7 +21,7 @@ const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const Redis = require('ioredis');
 const { requireTool, findTool } = require('../../lib/core/tools');
-const { defineCommand, derived } = require('../../lib/core/settings');
+const { defineCommand, commandLine, derived } = require('../../lib/core/settings');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
 const { startTestRedis } = require('../../lib/core/redis-server');
 const { startChild } = require('../../lib/core/processes');
@@ -70,8 +70,6 @@ of saturation. Prints throughput ratios, latency and service-time percentiles, a
     { name: 'quick', flag: '--quick', type: 'boolean', help: 'a smoke run (figures are rough)' },
   ],
 });
-const HELP = `${COMMAND.help()}\n`;
-
 /** The options, or { help: true }; throws UsageError naming the option. */
 function parseArgs(argv) {
   const parsed = COMMAND.parse(argv);
@@ -136,11 +134,7 @@ const median = (values) => {
 };
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  if (opts.help) {
-    process.stdout.write(HELP);
-    return;
-  }
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'bench:service', parse: parseArgs });
   const wrk = requireTool('wrk');
   const redisServer = requireTool('redis-server');
   const taskset = os.availableParallelism() >= 2 ? findTool('taskset') : null;
