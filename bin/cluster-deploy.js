@@ -8,7 +8,8 @@ const path = require('node:path');
 const { ROOT } = require('../lib/core/paths');
 const { UsageError, defineCommand, commandLine } = require('../lib/core/settings');
 const names = require('../lib/cluster/names');
-const { OVERLAYS, compose } = require('../lib/cluster/kustomize');
+const { compose } = require('../lib/cluster/kustomize');
+const { OVERLAY, NAMESPACE } = require('../lib/cluster/options');
 const { OcError, oc, requireLogin, currentProject, appsDomain, ensureProject } = require('../lib/cluster/oc');
 const { routeUrls, printNextSteps } = require('../lib/cluster/routes');
 
@@ -18,21 +19,9 @@ const COMMAND = defineCommand({
 missing, builds the data-service image in the cluster (binary build of data-service/), waits for
 the rollouts and the Redis Cluster Job, then prints the route URLs and the k6 commands.`,
   settings: [
+    { ...OVERLAY, help: 'the overlay to apply; sandbox for the Developer Sandbox' },
     {
-      name: 'overlay',
-      flag: '--overlay',
-      arg: 'NAME',
-      type: 'enum',
-      choices: OVERLAYS,
-      default: 'all',
-      help: 'the overlay to apply; sandbox for the Developer Sandbox',
-    },
-    {
-      name: 'namespace',
-      flag: '--namespace',
-      arg: 'NS',
-      type: 'string',
-      default: names.DEFAULT_NAMESPACE,
+      ...NAMESPACE,
       help: 'project to deploy to, created if missing; "current" = the current oc project, as on the Developer Sandbox',
     },
     {

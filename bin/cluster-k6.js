@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const yaml = require('js-yaml');
 const { RESULTS_DIR } = require('../lib/core/paths');
+const { NAMESPACE } = require('../lib/cluster/options');
 const { defineCommand, commandLine, derived } = require('../lib/core/settings');
 const { TERMINATIONS, CONNECTIONS, parseSize } = require('../k6/lib/cells');
 const names = require('../lib/cluster/names');
@@ -22,14 +23,7 @@ TestRun), runs one router-matrix cell with N parallel runners against the projec
 for it, copies every runner's k6 summary to the results directory and merges them: request
 rates add up, percentiles come from the merged latency distribution (merged.json).`,
   settings: [
-    {
-      name: 'namespace',
-      flag: '--namespace',
-      arg: 'NS',
-      type: 'string',
-      default: names.DEFAULT_NAMESPACE,
-      help: 'project where deploy.js put the lab; "current" = the current oc project',
-    },
+    { ...NAMESPACE, help: 'project where deploy.js put the lab; "current" = the current oc project' },
     {
       name: 'parallelism',
       flag: '--parallelism',

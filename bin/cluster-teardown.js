@@ -3,7 +3,8 @@
 // Removes what deploy.js (and run-in-cluster.js) created. See --help.
 const { defineCommand, commandLine } = require('../lib/core/settings');
 const names = require('../lib/cluster/names');
-const { OVERLAYS, compose } = require('../lib/cluster/kustomize');
+const { compose } = require('../lib/cluster/kustomize');
+const { OVERLAY, NAMESPACE } = require('../lib/cluster/options');
 const { OcError, oc, requireLogin, currentProject } = require('../lib/cluster/oc');
 
 const COMMAND = defineCommand({
@@ -11,23 +12,8 @@ const COMMAND = defineCommand({
   description: `Deletes the objects of overlays/<overlay> (and the components deploy.js or run-in-cluster.js
 added) from the project, the Redis data volumes and the Redis password Secret.`,
   settings: [
-    {
-      name: 'overlay',
-      flag: '--overlay',
-      arg: 'NAME',
-      type: 'enum',
-      choices: OVERLAYS,
-      default: 'all',
-      help: 'the overlay that was deployed',
-    },
-    {
-      name: 'namespace',
-      flag: '--namespace',
-      arg: 'NS',
-      type: 'string',
-      default: names.DEFAULT_NAMESPACE,
-      help: 'project; "current" = the current oc project',
-    },
+    { ...OVERLAY, help: 'the overlay that was deployed' },
+    { ...NAMESPACE, help: 'project; "current" = the current oc project' },
     {
       name: 'routerTuning',
       flag: '--router-tuning',
