@@ -298,7 +298,8 @@ function environmentHelp(table) {
 /**
  * A command: its usage line, description, settings (flags), bare arguments and the variables it
  * reads (shown in --help). Returns { settings, help(), parse(argv, { env, context }) }, where
- * parse gives { help: true } or { values, given, positionals } and throws UsageError.
+ * parse gives { help: true } or { values, given, positionals } and throws UsageError; `env`
+ * (default process.env) serves the settings that declare a variable.
  */
 function defineCommand({
   usage,
@@ -320,7 +321,7 @@ function defineCommand({
     ]
       .filter(Boolean)
       .join('\n\n');
-  const parse = (argv, { env = {}, context } = {}) => {
+  const parse = (argv, { env = process.env, context } = {}) => {
     const cli = readArgv(settings, argv, { positionals });
     if (cli.help) return { help: true };
     return {
@@ -361,6 +362,4 @@ module.exports = {
   readEnv,
   readObject,
   resolve,
-  optionsHelp,
-  environmentHelp,
 };
