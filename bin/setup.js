@@ -6,7 +6,7 @@ const { TOOLS } = require('../lib/setup/registry');
 
 const LEVELS = ['service', 'lab', 'test'];
 const COMMAND = defineCommand({
-  usage: 'npm run setup -- [--for service|lab|test] [--check]',
+  usage: `npm run setup -- [--for ${LEVELS.join('|')}] [--check]`,
   description: 'Installs what the project needs and is missing, then prints where each tool is.',
   settings: [
     {
