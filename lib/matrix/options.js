@@ -199,20 +199,18 @@ const SETTINGS = [
   },
 ];
 
-const DESCRIPTION = `Runs the router matrix: termination {${TERMINATIONS.join(', ')}} × page size × connection
-{${CONNECTIONS.join(', ')}}, each cell its own k6 process (warm-up, samples, cool-down), against
-the local lab (npm run lab:up) or a cluster, then writes results/<run id>/ with results.json,
-report.md, report.html and the raw k6 summaries.`;
-
+/** A matrix run reads LAB_DIR (the lab's lab.json): its knob, for --help. */
 const ENVIRONMENT = { title: 'Environment:', settings: KNOBS.filter((k) => k.env === 'LAB_DIR') };
 
 const COMMAND = defineCommand({
   usage: 'npm run matrix -- [options]',
-  description: DESCRIPTION,
+  description: `Runs the router matrix: termination {${TERMINATIONS.join(', ')}} × page size × connection
+{${CONNECTIONS.join(', ')}}, each cell its own k6 process (warm-up, samples, cool-down), against
+the local lab (npm run lab:up) or a cluster, then writes results/<run id>/ with results.json,
+report.md, report.html and the raw k6 summaries.`,
   settings: SETTINGS,
   environment: ENVIRONMENT,
 });
-const USAGE = COMMAND.help();
 
 /** Keys of a recorded options block that are derived from others, not settings of their own. */
 const DERIVED_KEYS = ['executor'];
@@ -281,4 +279,4 @@ function parseMatrixArgs(argv) {
   };
 }
 
-module.exports = { SETTINGS, DESCRIPTION, ENVIRONMENT, COMMAND, USAGE, UsageError, parseMatrixArgs };
+module.exports = { SETTINGS, ENVIRONMENT, COMMAND, UsageError, parseMatrixArgs };
