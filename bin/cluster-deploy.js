@@ -5,60 +5,80 @@
 // and the k6 commands. See --help and docs/openshift.md.
 const crypto = require('node:crypto');
 const path = require('node:path');
-const { parseArgs } = require('node:util');
 const { ROOT } = require('../lib/core/paths');
+const { UsageError, defineCommand, commandLine } = require('../lib/core/settings');
 const names = require('../lib/cluster/names');
-const { OVERLAYS, compose } = require('../lib/cluster/kustomize');
+const { compose } = require('../lib/cluster/kustomize');
+const { OVERLAY, NAMESPACE } = require('../lib/cluster/options');
 const { OcError, oc, requireLogin, currentProject, appsDomain, ensureProject } = require('../lib/cluster/oc');
 const { routeUrls, printNextSteps } = require('../lib/cluster/routes');
 
-const USAGE = `Usage: npm run cluster:deploy -- [options]
-
-Applies overlays/<overlay> to an OpenShift project, creates the Redis password Secret if it is
+const COMMAND = defineCommand({
+  usage: 'npm run cluster:deploy -- [options]',
+  description: `Applies overlays/<overlay> to an OpenShift project, creates the Redis password Secret if it is
 missing, builds the data-service image in the cluster (binary build of data-service/), waits for
-the rollouts and the Redis Cluster Job, then prints the route URLs and the k6 commands.
-
-Options:
-  --overlay NAME        ${OVERLAYS.join('|')} (default all; sandbox for the Developer Sandbox)
-  --namespace NS        project to deploy to (default ${names.DEFAULT_NAMESPACE}, created if missing;
-                        "current" = the current oc project, as on the Developer Sandbox)
-  --router-tuning       also a dedicated, tuned IngressController for the routes and exclude them
-                        from the default router (cluster-admin only)
-  --shard-domain D      wildcard domain of that router (default router-lab.<apps domain>)
-  --no-build            skip the image build (an image you pushed yourself: docs/openshift.md)
-  --timeout SECONDS     for each wait (default 900)
-  --dry-run             oc apply --dry-run=server: validate against the cluster, change nothing
-  -h, --help            this text
-
-Needs: oc, logged in (oc login). Leaves nothing running on this machine.`;
-
-function parse(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      overlay: { type: 'string', default: 'all' },
-      namespace: { type: 'string', default: names.DEFAULT_NAMESPACE },
-      'router-tuning': { type: 'boolean', default: false },
-      'shard-domain': { type: 'string' },
-      'no-build': { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '900' },
-      'dry-run': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
+the rollouts and the Redis Cluster Job, then prints the route URLs and the k6 commands.`,
+  settings: [
+    { ...OVERLAY, help: 'the overlay to apply; sandbox for the Developer Sandbox' },
+    {
+      ...NAMESPACE,
+      help: 'project to deploy to, created if missing; "current" = the current oc project, as on the Developer Sandbox',
     },
-    strict: true,
-  });
-  if (!OVERLAYS.includes(values.overlay)) {
-    throw new OcError(`--overlay ${values.overlay}: choose one of ${OVERLAYS.join(', ')}`);
+    {
+      name: 'routerTuning',
+      flag: '--router-tuning',
+      type: 'boolean',
+      help:
+        'also a dedicated, tuned IngressController for the routes and exclude them from the default ' +
+        'router (cluster-admin only)',
+    },
+    {
+      name: 'shardDomain',
+      flag: '--shard-domain',
+      arg: 'D',
+      type: 'string',
+      help: 'wildcard domain of that router (unset: router-lab.<apps domain>)',
+    },
+    {
+      name: 'build',
+      flag: '--no-build',
+      type: 'boolean',
+      default: true,
+      help: 'skip the image build (an image you pushed yourself: docs/openshift.md)',
+    },
+    {
+      name: 'timeout',
+      flag: '--timeout',
+      arg: 'SECONDS',
+      type: 'integer',
+      min: 1,
+      default: 900,
+      help: 'for each wait',
+    },
+    {
+      name: 'dryRun',
+      flag: '--dry-run',
+      type: 'boolean',
+      help: 'oc apply --dry-run=server: validate against the cluster, change nothing',
+    },
+  ],
+  epilogue: 'Needs: oc, logged in (oc login). Leaves nothing running on this machine.',
+});
+
+/** The options, or { help: true }; throws UsageError. */
+function parse(argv) {
+  const parsed = COMMAND.parse(argv);
+  if (parsed.help) return parsed;
+  const opts = parsed.values;
+  if (opts.shardDomain && !opts.routerTuning) {
+    throw new UsageError('--shard-domain needs --router-tuning', { setting: '--shard-domain' });
   }
-  const timeout = Number(values.timeout);
-  if (!Number.isInteger(timeout) || timeout <= 0)
-    throw new OcError(`--timeout ${values.timeout}: a number of seconds`);
-  if (values['shard-domain'] && !values['router-tuning'])
-    throw new OcError('--shard-domain needs --router-tuning');
-  if (values['router-tuning'] && values.overlay === 'sandbox') {
-    throw new OcError('--router-tuning needs cluster-admin, which the Developer Sandbox does not give');
+  if (opts.routerTuning && opts.overlay === 'sandbox') {
+    throw new UsageError('--router-tuning needs cluster-admin, which the Developer Sandbox does not give', {
+      setting: '--router-tuning',
+    });
   }
-  return { ...values, timeout };
+  return opts;
 }
 
 const log = (msg) => console.log(`deploy: ${msg}`);
@@ -119,17 +139,16 @@ function excludeFromDefaultRouter() {
 }
 
 function main() {
-  const opts = parse(process.argv.slice(2));
-  if (opts.help) return console.log(USAGE);
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'deploy', parse });
   log(`logged in as ${requireLogin()}`);
   const namespace = opts.namespace === 'current' ? currentProject() : opts.namespace;
   if (!namespace) throw new OcError('no current project: pass --namespace NS');
-  if (!opts['dry-run']) ensureProject(namespace, log);
+  if (!opts.dryRun) ensureProject(namespace, log);
 
-  const components = opts['router-tuning'] ? ['router-tuning'] : [];
+  const components = opts.routerTuning ? ['router-tuning'] : [];
   let patches = [];
-  if (opts['router-tuning']) {
-    const domain = opts['shard-domain'] || (appsDomain() && `router-lab.${appsDomain()}`);
+  if (opts.routerTuning) {
+    const domain = opts.shardDomain || (appsDomain() && `router-lab.${appsDomain()}`);
     if (!domain)
       throw new OcError(
         'cannot read the cluster apps domain (ingresses.config/cluster): pass --shard-domain',
@@ -137,11 +156,11 @@ function main() {
     log(`dedicated router for *.${domain}`);
     patches = shardPatches(domain);
   }
-  ensureRedisSecret(namespace, opts['dry-run']);
+  ensureRedisSecret(namespace, opts.dryRun);
 
   const composed = compose({ overlay: opts.overlay, components, patches });
   try {
-    if (!opts['dry-run']) {
+    if (!opts.dryRun) {
       // Its pod template names the hashed Redis ConfigMap and a Job's template cannot change:
       // the Job is idempotent, so it is simply recreated on every deploy.
       oc(['delete', 'job', names.REDIS_CLUSTER_JOB, '-n', namespace, '--ignore-not-found']);
@@ -150,16 +169,16 @@ function main() {
       `applying overlays/${opts.overlay}${components.length ? ` + ${components.join(', ')}` : ''} to ${namespace}`,
     );
     const applyArgs = ['apply', '-k', composed.dir, '-n', namespace];
-    if (opts['dry-run']) applyArgs.push('--dry-run=server');
+    if (opts.dryRun) applyArgs.push('--dry-run=server');
     oc(applyArgs, { inherit: true });
   } finally {
     composed.cleanup();
   }
-  if (opts['dry-run']) return log('dry run: nothing changed');
-  if (opts['router-tuning']) excludeFromDefaultRouter();
+  if (opts.dryRun) return log('dry run: nothing changed');
+  if (opts.routerTuning) excludeFromDefaultRouter();
 
   const t = `--timeout=${opts.timeout}s`;
-  if (!opts['no-build']) {
+  if (opts.build) {
     log('building the data-service image in the cluster (oc start-build --from-dir=data-service)');
     oc(
       [
@@ -197,8 +216,6 @@ function main() {
 try {
   main();
 } catch (err) {
-  console.error(
-    `deploy: ${err instanceof OcError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? err.message : err.stack}`,
-  );
+  console.error(`deploy: ${err instanceof OcError ? err.message : err.stack}`);
   process.exitCode = 1;
 }

@@ -1,45 +1,43 @@
 #!/usr/bin/env node
 'use strict';
 // Removes what deploy.js (and run-in-cluster.js) created. See --help.
-const { parseArgs } = require('node:util');
+const { defineCommand, commandLine } = require('../lib/core/settings');
 const names = require('../lib/cluster/names');
-const { OVERLAYS, compose } = require('../lib/cluster/kustomize');
+const { compose } = require('../lib/cluster/kustomize');
+const { OVERLAY, NAMESPACE } = require('../lib/cluster/options');
 const { OcError, oc, requireLogin, currentProject } = require('../lib/cluster/oc');
 
-const USAGE = `Usage: npm run cluster:teardown -- [options]
-
-Deletes the objects of overlays/<overlay> (and the components deploy.js or run-in-cluster.js
-added) from the project, the Redis data volumes and the Redis password Secret.
-
-Options:
-  --overlay NAME      the overlay that was deployed: ${OVERLAYS.join('|')} (default all)
-  --namespace NS      project (default ${names.DEFAULT_NAMESPACE}; "current" = the current oc project)
-  --router-tuning     also delete the dedicated IngressController and give the default router
-                      its routes back (cluster-admin only)
-  --keep-data         keep the Redis PVCs and the password Secret (a later deploy reuses them)
-  --delete-project    delete the whole project afterwards
-  -h, --help          this text`;
+const COMMAND = defineCommand({
+  usage: 'npm run cluster:teardown -- [options]',
+  description: `Deletes the objects of overlays/<overlay> (and the components deploy.js or run-in-cluster.js
+added) from the project, the Redis data volumes and the Redis password Secret.`,
+  settings: [
+    { ...OVERLAY, help: 'the overlay that was deployed' },
+    { ...NAMESPACE, help: 'project; "current" = the current oc project' },
+    {
+      name: 'routerTuning',
+      flag: '--router-tuning',
+      type: 'boolean',
+      help:
+        'also delete the dedicated IngressController and give the default router its routes back ' +
+        '(cluster-admin only)',
+    },
+    {
+      name: 'keepData',
+      flag: '--keep-data',
+      type: 'boolean',
+      help: 'keep the Redis PVCs and the password Secret (a later deploy reuses them)',
+    },
+    {
+      name: 'deleteProject',
+      flag: '--delete-project',
+      type: 'boolean',
+      help: 'delete the whole project afterwards',
+    },
+  ],
+});
 
 const log = (msg) => console.log(`teardown: ${msg}`);
-
-function parse(argv) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      overlay: { type: 'string', default: 'all' },
-      namespace: { type: 'string', default: names.DEFAULT_NAMESPACE },
-      'router-tuning': { type: 'boolean', default: false },
-      'keep-data': { type: 'boolean', default: false },
-      'delete-project': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (!OVERLAYS.includes(values.overlay)) {
-    throw new OcError(`--overlay ${values.overlay}: choose one of ${OVERLAYS.join(', ')}`);
-  }
-  return values;
-}
 
 /** Gives the default router its routes back, if deploy.js is what excluded them. */
 function restoreDefaultRouter() {
@@ -67,15 +65,14 @@ function restoreDefaultRouter() {
 }
 
 function main() {
-  const opts = parse(process.argv.slice(2));
-  if (opts.help) return console.log(USAGE);
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'teardown' }).values;
   log(`logged in as ${requireLogin()}`);
   const namespace = opts.namespace === 'current' ? currentProject() : opts.namespace;
   if (!namespace) throw new OcError('no current project: pass --namespace NS');
 
   // The in-cluster k6 objects too, if run-in-cluster.js created them.
   oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found'], { allowFail: true });
-  const components = ['k6-testrun', ...(opts['router-tuning'] ? ['router-tuning'] : [])];
+  const components = ['k6-testrun', ...(opts.routerTuning ? ['router-tuning'] : [])];
   const composed = compose({ overlay: opts.overlay, components });
   try {
     log(`deleting overlays/${opts.overlay} from ${namespace}`);
@@ -96,8 +93,8 @@ function main() {
   oc(['delete', 'buildconfig,imagestream', names.APP, '-n', namespace, '--ignore-not-found'], {
     allowFail: true,
   });
-  if (opts['router-tuning']) restoreDefaultRouter();
-  if (!opts['keep-data']) {
+  if (opts.routerTuning) restoreDefaultRouter();
+  if (!opts.keepData) {
     // StatefulSet volume claims outlive their StatefulSet on purpose; here we mean to drop them.
     const pvcs = oc(['get', 'pvc', '-n', namespace, '-o', 'name'])
       .split('\n')
@@ -108,7 +105,7 @@ function main() {
     }
     oc(['delete', 'secret', names.REDIS_SECRET, '-n', namespace, '--ignore-not-found']);
   }
-  if (opts['delete-project']) {
+  if (opts.deleteProject) {
     log(`deleting project ${namespace}`);
     oc(['delete', 'project', namespace, '--wait=false']);
   }
@@ -118,8 +115,6 @@ function main() {
 try {
   main();
 } catch (err) {
-  console.error(
-    `teardown: ${err instanceof OcError || err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? err.message : err.stack}`,
-  );
+  console.error(`teardown: ${err instanceof OcError ? err.message : err.stack}`);
   process.exitCode = 1;
 }

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 'use strict';
 // npm run lab:down: stops exactly the processes lab:up started.
-const { parseArgs, fail } = require('../lib/lab/cli');
+const { labCommand, parseArgs, fail } = require('../lib/lab/cli');
 const { down } = require('../lib/lab/index');
 
-const USAGE = `Usage: npm run lab:down [-- --help]
-
-Stops the processes lab:up started (router first, then the data-service instances, then Redis),
+const COMMAND = labCommand({
+  name: 'lab:down',
+  usage: 'npm run lab:down [-- --help]',
+  description: `Stops the processes lab:up started (router first, then the data-service instances, then Redis),
 using the pid files in LAB_DIR/pids. A pid that now belongs to another program is left alone.
-Logs and certificates stay in LAB_DIR for inspection.`;
+Logs and certificates stay in LAB_DIR for inspection.`,
+});
 
 async function main() {
-  parseArgs(process.argv.slice(2), { usage: USAGE });
+  parseArgs(COMMAND, process.argv.slice(2));
   try {
     const { labDir, stopped } = await down();
     console.log(stopped.length ? `The lab in ${labDir} is down.` : `No lab processes recorded in ${labDir}.`);

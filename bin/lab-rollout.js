@@ -3,18 +3,20 @@
 // npm run lab:rollout: a rolling restart of the data-service instances, like
 // `oc rollout restart deployment/data-service`. Run load at the same time and count the errors.
 const { withInterrupt } = require('../lib/core/interrupt');
-const { parseArgs, fail } = require('../lib/lab/cli');
+const { labCommand, parseArgs, fail } = require('../lib/lab/cli');
 const { rollout } = require('../lib/lab/index');
 
-const USAGE = `Usage: npm run lab:rollout [-- --help]
-
-Restarts the data-service instances of the running lab one at a time: SIGTERM (readiness turns
+const COMMAND = labCommand({
+  name: 'lab:rollout',
+  usage: 'npm run lab:rollout [-- --help]',
+  description: `Restarts the data-service instances of the running lab one at a time: SIGTERM (readiness turns
 503, the router's /readyz health check takes the instance out, it drains and exits), start it
 again on the same ports, wait until the router has it UP in every backend, then the next one.
-Run it while load runs (docs/exercise-rolling-restart.md): no request should fail.`;
+Run it while load runs (docs/exercise-rolling-restart.md): no request should fail.`,
+});
 
 async function main() {
-  parseArgs(process.argv.slice(2), { usage: USAGE });
+  parseArgs(COMMAND, process.argv.slice(2));
   try {
     const state = await withInterrupt((signal) => rollout({ signal }));
     console.log(`\nRolled ${state.instances.length} instance(s).`);

@@ -2,18 +2,20 @@
 'use strict';
 // npm run lab:up: Redis, the data-service instances and the router, on this machine.
 const { withInterrupt } = require('../lib/core/interrupt');
-const { parseArgs, fail } = require('../lib/lab/cli');
+const { labCommand, parseArgs, fail } = require('../lib/lab/cli');
 const { up } = require('../lib/lab/index');
 const { formatLab } = require('../lib/lab/format');
 
-const USAGE = `Usage: npm run lab:up [-- --help]
-
-Starts the local router lab: redis-server, LAB_REPLICAS data-service instances and HAProxy with
+const COMMAND = labCommand({
+  name: 'lab:up',
+  usage: 'npm run lab:up [-- --help]',
+  description: `Starts the local router lab: redis-server, LAB_REPLICAS data-service instances and HAProxy with
 the OpenShift router's topology, then waits until all four Routes answer. Prints each Route's URL.
-If the lab is already running it says so and changes nothing. Ctrl-C stops whatever was started.`;
+If the lab is already running it says so and changes nothing. Ctrl-C stops whatever was started.`,
+});
 
 async function main() {
-  parseArgs(process.argv.slice(2), { usage: USAGE });
+  parseArgs(COMMAND, process.argv.slice(2));
   try {
     const begin = Date.now();
     const state = await withInterrupt((signal) => up({ signal }), {

@@ -7,11 +7,12 @@ const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../lib/core/paths');
 const { findTool } = require('../lib/core/tools');
 const { withInterrupt } = require('../lib/core/interrupt');
-const { parseMatrixArgs, USAGE: MATRIX_USAGE, UsageError } = require('../lib/matrix/options');
+const { commandLine, defineCommand } = require('../lib/core/settings');
+const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
 
-const USAGE = `Usage: npm run lab -- [matrix options]
-
-Does everything, in order:
+const COMMAND = defineCommand({
+  usage: 'npm run lab -- [matrix options]',
+  description: `Does everything, in order:
   1. setup, if a tool is missing (npm run setup -- --for lab)
   2. the local lab up (npm run lab:up): Redis, data-service instances, the HAProxy router
   3. the router matrix (npm run matrix), all 16 default cells unless options say otherwise
@@ -19,12 +20,11 @@ Does everything, in order:
   5. the lab down, also when something fails or on Ctrl-C (a lab that was already running
      before is left running)
 and prints where the report is and the matrix table. The default matrix takes about 10 minutes
-here; --quick about 2.
-
-Every option of the matrix is passed through:
-${MATRIX_USAGE.split('\n')
-  .slice(MATRIX_USAGE.split('\n').findIndex((l) => l.startsWith('Options:')) + 1)
-  .join('\n')}`;
+here; --quick about 2.`,
+  optionsTitle: 'Every option of the matrix is passed through:',
+  settings: SETTINGS,
+  environment: ENVIRONMENT,
+});
 
 const REQUIRED_TOOLS = ['k6', 'haproxy', 'redis-server', 'openssl'];
 
@@ -46,18 +46,7 @@ function setupIfNeeded() {
 }
 
 async function main() {
-  let opts;
-  try {
-    opts = parseMatrixArgs(process.argv.slice(2));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`lab: ${err.message}`);
-    return 2;
-  }
-  if (opts.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'lab', parse: parseMatrixArgs });
   if (opts.target !== 'lab') {
     console.error(
       'lab: npm run lab runs against the local lab; use npm run matrix -- --target cluster for a cluster',

@@ -1,40 +1,40 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run setup`: installs what is missing, idempotently, and prints where each tool is.
+const { defineCommand, commandLine } = require('../lib/core/settings');
 const { TOOLS } = require('../lib/setup/registry');
 
 const LEVELS = ['service', 'lab', 'test'];
-const USAGE = `Usage: npm run setup -- [--for service|lab|test] [--check]
-
-Installs what the project needs and is missing, then prints where each tool is.
-  --for LEVEL   only what LEVEL needs: service (data service and its tests), lab (the local
-                router lab and the matrix), test (everything; the default)
-  --check       install nothing; exit 1 if anything is missing`;
-
-function parseArgs(argv) {
-  const opts = { level: 'test', check: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--help' || arg === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else if (arg === '--check') opts.check = true;
-    else if (arg === '--for') opts.level = argv[++i];
-    else if (arg.startsWith('--for=')) opts.level = arg.slice(6);
-    else throw new Error(`unknown argument '${arg}'\n\n${USAGE}`);
-  }
-  if (!LEVELS.includes(opts.level)) {
-    throw new Error(`--for must be one of ${LEVELS.join(', ')}, not '${opts.level}'`);
-  }
-  return opts;
-}
+const COMMAND = defineCommand({
+  usage: `npm run setup -- [--for ${LEVELS.join('|')}] [--check]`,
+  description: 'Installs what the project needs and is missing, then prints where each tool is.',
+  settings: [
+    {
+      name: 'level',
+      flag: '--for',
+      arg: 'LEVEL',
+      type: 'enum',
+      choices: LEVELS,
+      default: 'test',
+      help:
+        'only what LEVEL needs: service (data service and its tests), lab (the local router lab ' +
+        'and the matrix), test (everything)',
+    },
+    {
+      name: 'check',
+      flag: '--check',
+      type: 'boolean',
+      help: 'install nothing; exit 1 if anything is missing',
+    },
+  ],
+});
 
 function describe(found) {
   return `${found.version.padEnd(16)} ${found.path}`;
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'setup' }).values;
   const wanted = TOOLS.filter((t) => LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(opts.level));
   const log = (line) => console.log(line);
   const problems = [];

@@ -21,6 +21,7 @@ const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const Redis = require('ioredis');
 const { requireTool, findTool } = require('../../lib/core/tools');
+const { defineCommand, commandLine, derived } = require('../../lib/core/settings');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
 const { startTestRedis } = require('../../lib/core/redis-server');
 const { startChild } = require('../../lib/core/processes');
@@ -32,45 +33,47 @@ const GOAL_RATIO = 0.85;
 const GOAL_P50_MS = 0.5;
 const GOAL_P99_MS = 2;
 
-const HELP = `Usage: npm run bench:service -- [options]
-
-Measures GET /api/records/:id (a 1 kB record) and POST /api/records on the data service and on
+const COMMAND = defineCommand({
+  usage: 'npm run bench:service -- [options]',
+  description: `Measures GET /api/records/:id (a 1 kB record) and POST /api/records on the data service and on
 two floors doing the same Redis call (bare node:http, bare Express 5), then service time at half
-of saturation. Prints throughput ratios, latency and service-time percentiles, and the goals.
-
-Options:
-  --duration <s>      seconds per measurement (default 5)
-  --rounds <n>        interleaved rounds; the median counts (default 3)
-  --connections <n>   wrk connections at saturation (default 32)
-  --json <file>       also write the figures as JSON
-  --quick             1 round of 3 s (a smoke run; figures are rough)
-  -h, --help          this text
-`;
-
+of saturation. Prints throughput ratios, latency and service-time percentiles, and the goals.`,
+  settings: [
+    {
+      name: 'duration',
+      flag: '--duration',
+      arg: '<s>',
+      type: 'integer',
+      min: 1,
+      default: derived('5, --quick 3', (v) => (v.quick ? 3 : 5)),
+      help: 'seconds per measurement',
+    },
+    {
+      name: 'rounds',
+      flag: '--rounds',
+      arg: '<n>',
+      type: 'integer',
+      min: 1,
+      default: derived('3, --quick 1', (v) => (v.quick ? 1 : 3)),
+      help: 'interleaved rounds; the median counts',
+    },
+    {
+      name: 'connections',
+      flag: '--connections',
+      arg: '<n>',
+      type: 'integer',
+      min: 1,
+      default: 32,
+      help: 'wrk connections at saturation',
+    },
+    { name: 'json', flag: '--json', arg: '<file>', type: 'string', help: 'also write the figures as JSON' },
+    { name: 'quick', flag: '--quick', type: 'boolean', help: 'a smoke run (figures are rough)' },
+  ],
+});
+/** The options, or { help: true }; throws UsageError naming the option. */
 function parseArgs(argv) {
-  const opts = { duration: 5, rounds: 3, connections: 32, json: null };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    const positive = (name, v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1)
-        throw new Error(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
-      return n;
-    };
-    if (arg === '-h' || arg === '--help') opts.help = true;
-    else if (arg === '--duration') opts.duration = positive(arg, value());
-    else if (arg === '--rounds') opts.rounds = positive(arg, value());
-    else if (arg === '--connections') opts.connections = positive(arg, value());
-    else if (arg === '--json') opts.json = value();
-    else if (arg === '--quick') Object.assign(opts, { duration: 3, rounds: 1 });
-    else throw new Error(`unknown option ${arg} (see --help)`);
-  }
-  return opts;
+  const parsed = COMMAND.parse(argv);
+  return parsed.help ? parsed : parsed.values;
 }
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -131,11 +134,7 @@ const median = (values) => {
 };
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
-  if (opts.help) {
-    process.stdout.write(HELP);
-    return;
-  }
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'bench:service', parse: parseArgs });
   const wrk = requireTool('wrk');
   const redisServer = requireTool('redis-server');
   const taskset = os.availableParallelism() >= 2 ? findTool('taskset') : null;

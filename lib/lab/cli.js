@@ -1,6 +1,8 @@
 'use strict';
-// What the three lab commands share: --help, and turning an error into a clear message + exit code.
-const { knobsHelp } = require('./options');
+// What the lab commands share: their --help (flags, then the LAB_* knobs from the one knob table),
+// argument parsing, and turning an error into a clear message + exit code.
+const { UsageError, defineCommand, commandLine } = require('../core/settings');
+const { KNOBS } = require('./options');
 
 // Output piped into `head` (or a closed terminal) must not crash a command half-way through
 // starting or stopping processes: a write to a closed pipe is ignored.
@@ -10,28 +12,26 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/** Handles argv: prints usage for --help/-h; rejects unknown arguments. Returns the flags seen. */
-function parseArgs(argv, { usage, flags = [] }) {
-  const seen = {};
-  for (const arg of argv) {
-    if (arg === '--help' || arg === '-h') {
-      console.log(`${usage}\n\nKnobs (environment variables):\n${knobsHelp()}\n\nMore: docs/lab.md`);
-      process.exit(0);
-    }
-    if (!flags.includes(arg)) {
-      console.error(`unknown argument ${JSON.stringify(arg)}\n\n${usage}`);
-      process.exit(2);
-    }
-    seen[arg.replace(/^--/, '')] = true;
-  }
-  return seen;
+/** A lab command: `name` (e.g. lab:up) prefixes its errors; its help ends with the knobs. */
+function labCommand({ name, ...spec }) {
+  const command = defineCommand({
+    ...spec,
+    environment: { title: 'Knobs (environment variables):', settings: KNOBS },
+    epilogue: 'More: docs/lab.md',
+  });
+  return { ...command, name };
+}
+
+/** Parses argv for a lab command: --help prints and exits 0, a usage error exits 2. Returns the values. */
+function parseArgs(command, argv) {
+  return commandLine(command, argv, { name: command.name }).values;
 }
 
 /** Prints an error without a stack (unless LAB_DEBUG is set) and sets the exit code. */
 function fail(err, code = 1) {
   console.error(`\n${err.name === 'LabOptionError' ? 'invalid setting: ' : ''}${err.message}`);
   if (process.env.LAB_DEBUG && err.stack) console.error(err.stack);
-  process.exitCode = code;
+  process.exitCode = err instanceof UsageError ? err.exitCode : code;
 }
 
-module.exports = { parseArgs, fail };
+module.exports = { labCommand, parseArgs, fail };

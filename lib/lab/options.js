@@ -1,80 +1,158 @@
 'use strict';
-// The lab's knobs (LAB_* environment variables), validated once. A bad value throws an error that
+// The lab's knobs (LAB_* environment variables), declared once: resolveLabOptions validates them
+// and the lab commands' --help lists them from the same table. A bad value throws an error that
 // names the variable and says what it accepts; nothing is started before every knob is valid.
 const { labDir } = require('../core/paths');
 const { allowedCoreList } = require('../core/cpus');
+const { UsageError, derived, checkSettings, readEnv, resolve } = require('../core/settings');
 const { parsePlacement } = require('./placement');
 
 /** OpenShift 4 defaults the lab mirrors (IngressController tuning). */
 const OPENSHIFT_DEFAULTS = { threads: 4, maxconn: 50000, checkIntervalMs: 5000 };
 
-/** Every knob: its default and one line of help. The CLIs print this table with --help. */
-const KNOBS = [
-  ['LAB_DIR', '.lab', 'state directory: pid files, logs, certificates, haproxy.cfg, lab.json'],
-  ['LAB_HTTP_PORT', '9080', "router HTTP port on 127.0.0.1 (OpenShift's 80); 0 = any free port"],
-  ['LAB_HTTPS_PORT', '9443', "router HTTPS port on 127.0.0.1 (OpenShift's 443); 0 = any free port"],
-  ['LAB_STATS_PORT', '1936', "router stats page and /metrics (OpenShift's stats port); 0 = any free port"],
-  [
-    'LAB_SERVICE_BASE_PORT',
-    '18080',
-    'data-service-<n> listens on base+2(n-1) (HTTP) and the next port (TLS); 0 = free ports',
-  ],
-  ['LAB_REDIS_PORT', '16379', 'first redis-server port (cluster: 6 consecutive ports); 0 = free ports'],
-  ['LAB_REPLICAS', '2', 'data-service instances (1-16)'],
-  ['LAB_REDIS', 'standalone', 'standalone | cluster (6 redis-server processes: 3 primaries + 3 replicas)'],
-  ['LAB_ROUTER_THREADS', 'min(4, router cores)', "HAProxy nbthread; OpenShift 4's default is 4"],
-  [
-    'LAB_MAXCONN',
-    '50000',
-    "HAProxy maxconn (OpenShift 4's default), lowered when the fd limit cannot hold it",
-  ],
-  [
-    'LAB_PASSTHROUGH_BALANCE',
-    'random',
-    'random (as the manifests annotate) | source (OpenShift default: pins a client)',
-  ],
-  ['LAB_CPUS', 'unset', 'core placement, e.g. router=0,service=1,redis=1 (lists: router=0-1 or service=2,3)'],
-  ['LAB_CHECK_INTERVAL_MS', '1000', "router health-check interval on /readyz (OpenShift's is 5000)"],
-  [
-    'LAB_DRAIN_DELAY_MS',
-    '4 x interval + 1000',
-    'how long a SIGTERMed instance keeps serving while the router notices',
-  ],
-  ['LAB_LOG_LEVEL', 'warn', 'data-service LOG_LEVEL (info logs every request and costs throughput)'],
-];
-
 /** Health-check failures before the router takes a server out (HAProxy's and OpenShift's default). */
 const CHECK_FALL = 3;
 
-class LabOptionError extends Error {
-  constructor(variable, problem) {
-    super(`${variable} ${problem}`);
+const port = (name, env, fallback, help, max = 65535) => ({
+  name,
+  env,
+  type: 'integer',
+  min: 0,
+  max,
+  default: fallback,
+  help,
+});
+
+/** Every knob, in the order --help lists them and errors are found. */
+const KNOBS = checkSettings([
+  {
+    name: 'labDir',
+    env: 'LAB_DIR',
+    type: 'string',
+    default: derived('.lab', () => labDir({})),
+    parse: (dir) => labDir({ LAB_DIR: dir }),
+    help: 'state directory: pid files, logs, certificates, haproxy.cfg, lab.json',
+  },
+  port('http', 'LAB_HTTP_PORT', 9080, "router HTTP port on 127.0.0.1 (OpenShift's 80); 0 = any free port"),
+  port(
+    'https',
+    'LAB_HTTPS_PORT',
+    9443,
+    "router HTTPS port on 127.0.0.1 (OpenShift's 443); 0 = any free port",
+  ),
+  port(
+    'stats',
+    'LAB_STATS_PORT',
+    1936,
+    "router stats page and /metrics (OpenShift's stats port); 0 = any free port",
+  ),
+  port(
+    'serviceBase',
+    'LAB_SERVICE_BASE_PORT',
+    18080,
+    'data-service-<n> listens on base+2(n-1) (HTTP) and the next port (TLS); 0 = free ports',
+    65000,
+  ),
+  port(
+    'redis',
+    'LAB_REDIS_PORT',
+    16379,
+    'first redis-server port (cluster: 6 consecutive ports); 0 = free ports',
+    55000,
+  ),
+  {
+    name: 'replicas',
+    env: 'LAB_REPLICAS',
+    type: 'integer',
+    min: 1,
+    max: 16,
+    default: 2,
+    help: 'data-service instances',
+  },
+  {
+    name: 'redisMode',
+    env: 'LAB_REDIS',
+    type: 'enum',
+    choices: ['standalone', 'cluster'],
+    default: 'standalone',
+    help: 'cluster: 6 redis-server processes (3 primaries + 3 replicas)',
+  },
+  {
+    name: 'threads',
+    env: 'LAB_ROUTER_THREADS',
+    type: 'integer',
+    min: 1,
+    max: 64,
+    default: derived(`min(${OPENSHIFT_DEFAULTS.threads}, router cores)`, ({ placement }, { allowedCores }) =>
+      Math.min(OPENSHIFT_DEFAULTS.threads, (placement && placement.router.length) || allowedCores.length),
+    ),
+    help: `HAProxy nbthread; OpenShift 4's default is ${OPENSHIFT_DEFAULTS.threads}`,
+  },
+  {
+    name: 'maxconn',
+    env: 'LAB_MAXCONN',
+    type: 'integer',
+    min: 1,
+    max: 2000000,
+    default: OPENSHIFT_DEFAULTS.maxconn,
+    help: "HAProxy maxconn (OpenShift 4's default), lowered when the fd limit cannot hold it",
+  },
+  {
+    name: 'passthroughBalance',
+    env: 'LAB_PASSTHROUGH_BALANCE',
+    type: 'enum',
+    choices: ['random', 'source'],
+    default: 'random',
+    help: 'random (as the manifests annotate) or source (OpenShift default: pins a client)',
+  },
+  {
+    name: 'placement',
+    env: 'LAB_CPUS',
+    type: 'string',
+    default: null,
+    parse: (text, { allowedCores }) => parsePlacement(text, allowedCores),
+    help: 'core placement, e.g. router=0,service=1,redis=1 (lists: router=0-1 or service=2,3)',
+  },
+  {
+    name: 'checkIntervalMs',
+    env: 'LAB_CHECK_INTERVAL_MS',
+    type: 'integer',
+    min: 100,
+    max: 60000,
+    default: 1000,
+    help: `router health-check interval on /readyz (OpenShift's is ${OPENSHIFT_DEFAULTS.checkIntervalMs})`,
+  },
+  {
+    name: 'drainDelayMs',
+    env: 'LAB_DRAIN_DELAY_MS',
+    type: 'integer',
+    min: 0,
+    max: 600000,
+    default: derived(
+      `${CHECK_FALL + 1} x interval + 1000`,
+      (v) => (CHECK_FALL + 1) * v.checkIntervalMs + 1000,
+    ),
+    help: 'how long a SIGTERMed instance keeps serving while the router notices',
+  },
+  {
+    name: 'logLevel',
+    env: 'LAB_LOG_LEVEL',
+    type: 'enum',
+    choices: ['warn', 'error', 'info', 'debug', 'fatal', 'silent'],
+    default: 'warn',
+    help: 'data-service LOG_LEVEL (info logs every request and costs throughput)',
+  },
+]);
+
+const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
+
+/** A bad LAB_* value: a usage error that names the variable. */
+class LabOptionError extends UsageError {
+  constructor(message, { setting }) {
+    super(message, { setting });
     this.name = 'LabOptionError';
-    this.variable = variable;
+    this.variable = setting;
   }
-}
-
-function read(env, name) {
-  const value = env[name];
-  return value === undefined || String(value).trim() === '' ? undefined : String(value).trim();
-}
-
-function integer(env, name, fallback, { min, max }) {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new LabOptionError(name, `must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return Number(raw);
-}
-
-function choice(env, name, values) {
-  const raw = read(env, name);
-  if (raw === undefined) return values[0];
-  if (!values.includes(raw)) {
-    throw new LabOptionError(name, `must be one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
-  }
-  return raw;
 }
 
 /**
@@ -83,65 +161,48 @@ function choice(env, name, values) {
  * (default: this process's affinity) is what LAB_CPUS may name; tests inject it.
  */
 function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList() } = {}) {
-  const cpuCount = allowedCores.length;
-  const placement = parsePlacement(read(env, 'LAB_CPUS'), allowedCores);
-  const routerCores = placement ? placement.router.length || cpuCount : cpuCount;
-  const checkIntervalMs = integer(env, 'LAB_CHECK_INTERVAL_MS', 1000, { min: 100, max: 60000 });
-  const ports = {
-    http: integer(env, 'LAB_HTTP_PORT', 9080, { min: 0, max: 65535 }),
-    https: integer(env, 'LAB_HTTPS_PORT', 9443, { min: 0, max: 65535 }),
-    stats: integer(env, 'LAB_STATS_PORT', 1936, { min: 0, max: 65535 }),
-    serviceBase: integer(env, 'LAB_SERVICE_BASE_PORT', 18080, { min: 0, max: 65000 }),
-    redis: integer(env, 'LAB_REDIS_PORT', 16379, { min: 0, max: 55000 }),
-  };
-  const fixed = Object.entries(ports).filter(([, p]) => p !== 0);
+  let knobs;
+  try {
+    knobs = resolve(KNOBS, [readEnv(KNOBS, env)], { allowedCores });
+  } catch (err) {
+    if (err instanceof UsageError) throw new LabOptionError(err.message, { setting: err.setting });
+    throw err;
+  }
+  const { values: v, given } = knobs;
+  const ports = Object.fromEntries(PORTS.map((name) => [name, v[name]]));
   const seen = new Map();
-  for (const [name, port] of fixed) {
-    if (seen.has(port)) {
-      throw new LabOptionError(portKnob(name), `(${port}) is the same port as ${portKnob(seen.get(port))}`);
+  for (const [name, p] of Object.entries(ports).filter(([, p]) => p !== 0)) {
+    if (seen.has(p)) {
+      const variable = portKnob(name);
+      throw new LabOptionError(`${variable} (${p}) is the same port as ${portKnob(seen.get(p))}`, {
+        setting: variable,
+      });
     }
-    seen.set(port, name);
+    seen.set(p, name);
   }
   return {
-    labDir: labDir(env),
+    labDir: v.labDir,
     ports,
-    replicas: integer(env, 'LAB_REPLICAS', 2, { min: 1, max: 16 }),
-    redisMode: choice(env, 'LAB_REDIS', ['standalone', 'cluster']),
-    threads: integer(env, 'LAB_ROUTER_THREADS', Math.min(OPENSHIFT_DEFAULTS.threads, routerCores), {
-      min: 1,
-      max: 64,
-    }),
-    threadsExplicit: read(env, 'LAB_ROUTER_THREADS') !== undefined,
-    maxconn: integer(env, 'LAB_MAXCONN', OPENSHIFT_DEFAULTS.maxconn, { min: 1, max: 2000000 }),
-    maxconnExplicit: read(env, 'LAB_MAXCONN') !== undefined,
-    passthroughBalance: choice(env, 'LAB_PASSTHROUGH_BALANCE', ['random', 'source']),
-    placement,
+    replicas: v.replicas,
+    redisMode: v.redisMode,
+    threads: v.threads,
+    threadsExplicit: given.has('threads'),
+    maxconn: v.maxconn,
+    maxconnExplicit: given.has('maxconn'),
+    passthroughBalance: v.passthroughBalance,
+    placement: v.placement,
     allowedCores,
-    cpuCount,
-    checkIntervalMs,
+    cpuCount: allowedCores.length,
+    checkIntervalMs: v.checkIntervalMs,
     checkFall: CHECK_FALL,
-    drainDelayMs: integer(env, 'LAB_DRAIN_DELAY_MS', (CHECK_FALL + 1) * checkIntervalMs + 1000, {
-      min: 0,
-      max: 600000,
-    }),
-    logLevel: choice(env, 'LAB_LOG_LEVEL', ['warn', 'error', 'info', 'debug', 'fatal', 'silent']),
+    drainDelayMs: v.drainDelayMs,
+    logLevel: v.logLevel,
   };
 }
 
 /** The environment variable behind a key of options.ports, for messages. */
 function portKnob(name) {
-  return {
-    http: 'LAB_HTTP_PORT',
-    https: 'LAB_HTTPS_PORT',
-    stats: 'LAB_STATS_PORT',
-    serviceBase: 'LAB_SERVICE_BASE_PORT',
-    redis: 'LAB_REDIS_PORT',
-  }[name];
-}
-
-/** The knob table as text, for --help. */
-function knobsHelp() {
-  return KNOBS.map(([name, def, help]) => `  ${name} (default: ${def})\n      ${help}`).join('\n');
+  return KNOBS.find((k) => k.name === name && PORTS.includes(name)).env;
 }
 
 module.exports = {
@@ -149,6 +210,5 @@ module.exports = {
   LabOptionError,
   OPENSHIFT_DEFAULTS,
   KNOBS,
-  knobsHelp,
   portKnob,
 };

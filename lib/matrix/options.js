@@ -1,5 +1,8 @@
 'use strict';
-// Command-line options of `npm run matrix` (and, passed through, `npm run lab`).
+// The options of `npm run matrix` (and, passed through, `npm run lab`), declared once: parsing,
+// validation and --help come from SETTINGS. `--matrix FILE` replays a run: the options block a
+// results.json recorded is read through the same declarations, under the command line.
+const fs = require('node:fs');
 const {
   TERMINATIONS,
   CONNECTIONS,
@@ -8,163 +11,272 @@ const {
   parseSize,
   sizeLabel,
 } = require('../../k6/lib/cells');
+const { UsageError, derived, defineCommand, readArgv, readObject, resolve } = require('../core/settings');
+const { KNOBS } = require('../lab/options');
+const { cellMatcher } = require('./plan');
 
-const USAGE = `Usage: npm run matrix -- [options]
+/** A default that --quick shortens. */
+const quickOr = (normal, quick) => derived(`${normal}, --quick ${quick}`, (v) => (v.quick ? quick : normal));
 
-Runs the router matrix: termination {${TERMINATIONS.join(', ')}} × page size × connection
+// `recorded`: the key of results.json's options block that holds the setting (for --matrix FILE).
+const SETTINGS = [
+  {
+    name: 'matrixFile',
+    flag: '--matrix',
+    arg: 'FILE',
+    type: 'string',
+    help:
+      "replay a run: FILE is a results.json or its 'options' block; options given here override " +
+      "the file's",
+  },
+  {
+    name: 'quick',
+    flag: '--quick',
+    type: 'boolean',
+    recorded: 'quick',
+    help: 'short cells for CI: 1 sample of 3s, 1s warm-up (16 cells in ~2 min)',
+  },
+  {
+    name: 'cells',
+    flag: '--cells',
+    arg: 'LIST',
+    type: 'list',
+    // Checked here so that a bad pattern is refused before anything starts (and named in a file).
+    parse: (patterns) => patterns.map((p) => (cellMatcher(p), p)),
+    recorded: 'cells',
+    help:
+      "a subset: comma list of termination:size:connection, '*' allowed in any part, e.g. " +
+      'edge:1k:keepalive,http:*:close',
+  },
+  {
+    name: 'sizes',
+    flag: '--sizes',
+    arg: 'LIST',
+    type: 'list',
+    default: DEFAULT_SIZES,
+    parse: (sizes) => [...new Set(sizes.map((s) => sizeLabel(parseSize(s))))],
+    recorded: 'sizes',
+    help: 'page sizes, e.g. 1k,4k,16k,64k',
+  },
+  {
+    name: 'duration',
+    flag: '--duration',
+    arg: 'SECONDS',
+    type: 'integer',
+    min: 1,
+    default: quickOr(10, 3),
+    recorded: 'durationSeconds',
+    help: 'length of one sample',
+  },
+  {
+    name: 'samples',
+    flag: '--samples',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    default: quickOr(3, 1),
+    recorded: 'samples',
+    help: 'samples per cell; percentiles are computed from the merged distribution of all samples, never averaged',
+  },
+  {
+    name: 'warmup',
+    flag: '--warmup',
+    arg: 'SECONDS',
+    type: 'integer',
+    min: 0,
+    default: quickOr(3, 1),
+    recorded: 'warmupSeconds',
+    help: 'unrecorded run before each cell; 0 = none',
+  },
+  {
+    name: 'cooldown',
+    flag: '--cooldown',
+    arg: 'SECONDS',
+    type: 'number',
+    min: 0,
+    default: quickOr(2, 0.5),
+    recorded: 'cooldownSeconds',
+    help: 'pause after each cell',
+  },
+  {
+    name: 'vus',
+    flag: '--vus',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    default: 32,
+    recorded: 'vus',
+    help: 'closed model: N virtual users, each with its own connection(s)',
+  },
+  {
+    name: 'rate',
+    flag: '--rate',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    recorded: 'rate',
+    help:
+      'open model instead: N requests/s (constant-arrival-rate), --vus VUs preallocated; the cell then ' +
+      'reports dropped iterations and VU exhaustion (--cross-check is skipped: k6 is held to the rate, ' +
+      'wrk is not)',
+  },
+  {
+    name: 'maxVus',
+    flag: '--max-vus',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    recorded: 'maxVus',
+    // Computed by the runner (k6/lib/generator.js) when unset, so opts.maxVus stays null here.
+    help: 'VU ceiling for --rate; unset: max(vus, rate/10)',
+  },
+  {
+    name: 'target',
+    flag: '--target',
+    type: 'enum',
+    choices: ['lab', 'cluster'],
+    default: 'lab',
+    help:
+      'lab: reads <LAB_DIR>/lab.json; cluster: needs --apps-domain (and --namespace) or ' +
+      'URL_HTTP/URL_EDGE/URL_PASSTHROUGH/URL_REENCRYPT',
+  },
+  {
+    name: 'appsDomain',
+    flag: '--apps-domain',
+    arg: 'D',
+    type: 'string',
+    help: 'cluster apps domain, e.g. apps.example.com',
+  },
+  {
+    name: 'namespace',
+    flag: '--namespace',
+    arg: 'NS',
+    type: 'string',
+    default: DEFAULT_NAMESPACE,
+    help: 'cluster namespace',
+  },
+  {
+    name: 'caFile',
+    flag: '--ca-file',
+    arg: 'FILE',
+    type: 'string',
+    help: 'CA bundle to trust for edge/re-encrypt (lab: the lab CA; cluster: SSL_CERT_FILE or the system store)',
+  },
+  {
+    name: 'insecure',
+    flag: '--insecure',
+    type: 'boolean',
+    help:
+      'cluster only: skip TLS verification on every route (a router with a self-signed certificate); ' +
+      'recorded in results.json. The lab always verifies edge and re-encrypt against the lab CA',
+  },
+  {
+    name: 'crossCheck',
+    flag: '--cross-check',
+    type: 'boolean',
+    recorded: 'crossCheck',
+    help: 'also run wrk on each keep-alive cell and show both tools side by side; a gap over 10 % is flagged',
+  },
+  {
+    name: 'dashboard',
+    flag: '--dashboard',
+    type: 'boolean',
+    help: "also export k6's web dashboard HTML for each sample",
+  },
+  {
+    name: 'out',
+    flag: '--out',
+    arg: 'DIR',
+    type: 'string',
+    help: 'results directory (unset: results/<run id>)',
+  },
+  {
+    name: 'report',
+    flag: '--no-report',
+    type: 'boolean',
+    default: true,
+    help: 'write results.json and the raw summaries only',
+  },
+];
+
+/** A matrix run reads LAB_DIR (the lab's lab.json): its knob, for --help. */
+const ENVIRONMENT = { title: 'Environment:', settings: KNOBS.filter((k) => k.env === 'LAB_DIR') };
+
+const COMMAND = defineCommand({
+  usage: 'npm run matrix -- [options]',
+  description: `Runs the router matrix: termination {${TERMINATIONS.join(', ')}} × page size × connection
 {${CONNECTIONS.join(', ')}}, each cell its own k6 process (warm-up, samples, cool-down), against
 the local lab (npm run lab:up) or a cluster, then writes results/<run id>/ with results.json,
-report.md, report.html and the raw k6 summaries.
+report.md, report.html and the raw k6 summaries.`,
+  settings: SETTINGS,
+  environment: ENVIRONMENT,
+});
 
-Options:
-  --quick               short cells for CI: 1 sample of 3s, 1s warm-up (16 cells in ~2 min)
-  --cells LIST          a subset: comma list of termination:size:connection, '*' allowed in any
-                        part, e.g. edge:1k:keepalive,http:*:close
-  --sizes LIST          page sizes (default ${DEFAULT_SIZES.join(',')}), e.g. 1k,4k,16k,64k
-  --duration SECONDS    length of one sample (default 10, --quick 3)
-  --samples N           samples per cell (default 3, --quick 1); percentiles are computed from
-                        the merged distribution of all samples, never averaged
-  --warmup SECONDS      unrecorded run before each cell (default 3, --quick 1; 0 = none)
-  --cooldown SECONDS    pause after each cell (default 2, --quick 0.5)
-  --vus N               closed model: N virtual users, each with its own connection(s)
-                        (default 32)
-  --rate N              open model instead: N requests/s (constant-arrival-rate), --vus VUs
-                        preallocated; the cell then reports dropped iterations and VU exhaustion
-                        (--cross-check is skipped: k6 is held to the rate, wrk is not)
-  --max-vus N           VU ceiling for --rate (default max(vus, rate/10))
-  --target lab|cluster  lab (default): reads <LAB_DIR>/lab.json; cluster: needs --apps-domain
-                        (and --namespace) or URL_HTTP/URL_EDGE/URL_PASSTHROUGH/URL_REENCRYPT
-  --apps-domain D       cluster apps domain, e.g. apps.example.com
-  --namespace NS        cluster namespace (default ${DEFAULT_NAMESPACE})
-  --ca-file FILE        CA bundle to trust for edge/re-encrypt (lab: the lab CA; cluster:
-                        SSL_CERT_FILE or the system store)
-  --insecure            cluster only: skip TLS verification on every route (a router with a
-                        self-signed certificate); recorded in results.json. The lab always
-                        verifies edge and re-encrypt against the lab CA
-  --cross-check         also run wrk on each keep-alive cell and show both tools side by side;
-                        a gap over 10 % is flagged
-  --dashboard           also export k6's web dashboard HTML for each sample
-  --out DIR             results directory (default results/<run id>)
-  --no-report           write results.json and the raw summaries only
-  -h, --help            this text
+/** Keys of a recorded options block that are derived from others, not settings of their own. */
+const DERIVED_KEYS = ['executor'];
 
-Environment: LAB_DIR (the lab's state directory, default .lab/).`;
-
-const DEFAULTS = { duration: 10, samples: 3, warmup: 3, cooldown: 2 };
-const QUICK = { duration: 3, samples: 1, warmup: 1, cooldown: 0.5 };
-
-class UsageError extends Error {}
-
-function number(flag, value, { min = 0, integer = false } = {}) {
-  const n = Number(value);
-  if (
-    value === undefined ||
-    value === '' ||
-    !Number.isFinite(n) ||
-    n < min ||
-    (integer && !Number.isInteger(n))
-  ) {
-    throw new UsageError(`${flag} needs ${integer ? 'a whole number' : 'a number'} ≥ ${min}, not '${value}'`);
+/**
+ * The --matrix FILE layer: the options block of a results.json (or the whole file), validated by
+ * SETTINGS; messages name the file and the key.
+ */
+function matrixFileLayer(file) {
+  let doc;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    const why = err.code === 'ENOENT' ? 'no such file' : err.message;
+    throw new UsageError(`--matrix ${file}: ${why}`, { setting: '--matrix' });
   }
-  return n;
+  const block = doc && typeof doc.options === 'object' && doc.options !== null ? doc.options : doc;
+  if (!block || typeof block !== 'object' || Array.isArray(block)) {
+    throw new UsageError(`--matrix ${file}: not a results.json nor its options block`, {
+      setting: '--matrix',
+    });
+  }
+  const layer = readObject(SETTINGS, block, { source: file, keyOf: (s) => s.recorded, ignore: DERIVED_KEYS });
+  // A closed-model run records maxVus = vus, which is derived too: replayed, it would cap a --rate.
+  if (block.rate === null || block.rate === undefined) delete layer.values.maxVus;
+  return layer;
 }
 
-/** Parses argv into options; throws UsageError with a message that names the bad option. */
+/**
+ * Parses argv (with --matrix FILE under it) into the matrix options, or { help: true }; throws
+ * UsageError with a message that names the bad option (or the file and key).
+ */
 function parseMatrixArgs(argv) {
-  const raw = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : undefined;
-    const value = () => {
-      if (inline !== undefined) return inline;
-      const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
-    switch (flag) {
-      case '-h':
-      case '--help':
-        raw.help = true;
-        break;
-      case '--quick':
-      case '--cross-check':
-      case '--dashboard':
-      case '--no-report':
-      case '--insecure':
-        raw[flag.slice(2)] = true;
-        break;
-      case '--cells':
-      case '--sizes':
-      case '--duration':
-      case '--samples':
-      case '--warmup':
-      case '--cooldown':
-      case '--vus':
-      case '--rate':
-      case '--max-vus':
-      case '--target':
-      case '--apps-domain':
-      case '--namespace':
-      case '--ca-file':
-      case '--out':
-        raw[flag.slice(2)] = value();
-        break;
-      default:
-        throw new UsageError(`unknown option '${arg}' (see --help)`);
-    }
-  }
-  if (raw.help) return { help: true };
-  const base = raw.quick ? QUICK : DEFAULTS;
-  const sizes = (raw.sizes || DEFAULT_SIZES.join(','))
-    .split(',')
-    .filter(Boolean)
-    .map((s) => sizeLabel(parseSizeOption(s)));
-  const target = raw.target || 'lab';
-  if (!['lab', 'cluster'].includes(target))
-    throw new UsageError(`--target must be lab or cluster, not '${target}'`);
-  if (raw.insecure && target !== 'cluster') {
+  const cli = readArgv(SETTINGS, argv);
+  if (cli.help) return { help: true };
+  const layers = [cli.layer];
+  if (cli.layer.values.matrixFile !== undefined) layers.push(matrixFileLayer(cli.layer.values.matrixFile));
+  const { values: v } = resolve(SETTINGS, layers);
+  if (v.insecure && v.target !== 'cluster') {
     throw new UsageError(
       '--insecure is for --target cluster only: the lab verifies edge and re-encrypt against its own CA',
+      { setting: '--insecure' },
     );
   }
-  const opts = {
-    quick: Boolean(raw.quick),
-    sizes: [...new Set(sizes)],
-    cells: raw.cells ? raw.cells.split(',').filter(Boolean) : null,
-    duration:
-      raw.duration !== undefined
-        ? number('--duration', raw.duration, { min: 1, integer: true })
-        : base.duration,
-    samples:
-      raw.samples !== undefined ? number('--samples', raw.samples, { min: 1, integer: true }) : base.samples,
-    warmup:
-      raw.warmup !== undefined ? number('--warmup', raw.warmup, { min: 0, integer: true }) : base.warmup,
-    cooldown: raw.cooldown !== undefined ? number('--cooldown', raw.cooldown, { min: 0 }) : base.cooldown,
-    vus: raw.vus !== undefined ? number('--vus', raw.vus, { min: 1, integer: true }) : 32,
-    rate: raw.rate !== undefined ? number('--rate', raw.rate, { min: 1, integer: true }) : null,
-    maxVus:
-      raw['max-vus'] !== undefined ? number('--max-vus', raw['max-vus'], { min: 1, integer: true }) : null,
-    target,
-    appsDomain: raw['apps-domain'] || null,
-    namespace: raw.namespace || DEFAULT_NAMESPACE,
-    caFile: raw['ca-file'] || null,
-    insecure: Boolean(raw.insecure),
-    crossCheck: Boolean(raw['cross-check']),
-    dashboard: Boolean(raw.dashboard),
-    out: raw.out || null,
-    report: !raw['no-report'],
+  return {
+    quick: v.quick,
+    sizes: v.sizes,
+    cells: v.cells,
+    duration: v.duration,
+    samples: v.samples,
+    warmup: v.warmup,
+    cooldown: v.cooldown,
+    vus: v.vus,
+    rate: v.rate,
+    maxVus: v.maxVus,
+    target: v.target,
+    appsDomain: v.appsDomain,
+    namespace: v.namespace,
+    caFile: v.caFile,
+    insecure: v.insecure,
+    crossCheck: v.crossCheck,
+    dashboard: v.dashboard,
+    out: v.out,
+    report: v.report,
+    matrixFile: v.matrixFile,
   };
-  return opts;
 }
 
-function parseSizeOption(token) {
-  try {
-    return parseSize(token);
-  } catch (err) {
-    throw new UsageError(`--sizes: ${err.message}`);
-  }
-}
-
-module.exports = { USAGE, DEFAULTS, QUICK, UsageError, parseMatrixArgs };
+module.exports = { SETTINGS, ENVIRONMENT, COMMAND, UsageError, parseMatrixArgs };

@@ -2,7 +2,7 @@
 // Which cells a run measures, in order, from the options: the default dimensions, --sizes, and
 // the --cells filter (with '*' wildcards). Pure.
 const { TERMINATIONS, CONNECTIONS, parseSize, sizeLabel, cellName } = require('../../k6/lib/cells');
-const { UsageError } = require('./options');
+const { UsageError } = require('../core/settings');
 
 function allCells(sizes) {
   const cells = [];

@@ -4,13 +4,14 @@
 // reach HAProxy. And Ctrl-C during lab:up leaves nothing running.
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
 const { listRecords } = require('../../lib/lab/pids');
 const { allowedCoreList } = require('../../lib/core/cpus');
 const { request } = require('../../lib/lab/client');
 const { isAlive } = require('../../lib/core/processes');
 const { labEnv, useLab, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
+const { KNOBS } = require('../../lib/lab/options');
 
 jest.setTimeout(120000);
 
@@ -83,6 +84,34 @@ describe('LAB_PASSTHROUGH_BALANCE=source, LAB_REDIS=cluster, LAB_ROUTER_THREADS=
   test('lab:down stops all six redis-server processes too', async () => {
     await lab.down({ env: lab$.env, log: () => {} });
     expect(await aliveOrListening(labFootprint(state))).toEqual({ alive: [], listening: [] });
+  });
+});
+
+describe('the knobs on the command line', () => {
+  const labUp = (env, args = []) =>
+    spawnSync(process.execPath, [path.join(__dirname, '../../bin/lab-up.js'), ...args], {
+      env,
+      encoding: 'utf8',
+    });
+
+  test('--help lists every knob with the default the lab uses', () => {
+    const help = labUp(labEnv(), ['--help']).stdout;
+    for (const knob of KNOBS) expect(help).toContain(`  ${knob.env} (default: `);
+    expect(help).toContain('LAB_REPLICAS (default: 2; 1 to 16)');
+    expect(help).toContain('LAB_ROUTER_THREADS (default: min(4, router cores); 1 to 64)');
+    expect(help).toContain('LAB_DRAIN_DELAY_MS (default: 4 x interval + 1000; 0 to 600000)');
+  });
+
+  test('a bad knob is a usage error (exit 2) that names the variable; nothing starts', () => {
+    const env = labEnv({ LAB_REPLICAS: '17' });
+    try {
+      const r = labUp(env);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/invalid setting: LAB_REPLICAS must be an integer from 1 to 16, got "17"/);
+      expect(listRecords(env.LAB_DIR)).toEqual([]);
+    } finally {
+      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+    }
   });
 });
 

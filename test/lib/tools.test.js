@@ -41,6 +41,6 @@ describe('tools', () => {
       error = err;
     }
     expect(error.status).toBe(2);
-    expect(error.stderr).toContain("--for must be one of service, lab, test, not 'everything'");
+    expect(error.stderr).toContain('--for must be one of service, lab, test, got "everything"');
   });
 });

@@ -38,10 +38,10 @@ describe('matrix options and plan', () => {
     [['--cells', 'tls:1k:close'], /termination must be/],
     [['--cells', 'edge:huge:close'], /page size/],
     [['--sizes', '2m'], /between 1 byte and 1 MiB/],
-    [['--duration', '0'], /--duration needs a whole number ≥ 1/],
+    [['--duration', '0'], /--duration must be a positive integer, got "0"/],
     [['--vus'], /--vus needs a value/],
-    [['--target', 'staging'], /--target must be lab or cluster/],
-    [['--frobnicate'], /unknown option '--frobnicate'/],
+    [['--target', 'staging'], /--target must be one of lab, cluster, got "staging"/],
+    [['--frobnicate'], /unknown option --frobnicate/],
     [['--insecure'], /--insecure is for --target cluster only: the lab verifies/],
   ])('%j is refused with a message that names the problem', (argv, message) => {
     expect(() => planCells(parseMatrixArgs(argv))).toThrow(UsageError);

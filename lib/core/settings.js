@@ -1,0 +1,365 @@
+'use strict';
+// Settings declared once per command. A command's table lists every setting it takes: its type,
+// default, range or choices, help, and where it comes from. Parsing, validation, error messages
+// and --help are derived from that table, so no default, range or choice list is written twice.
+//
+// Arguments are split by node:util parseArgs (built into Node: no dependency), in its token mode;
+// this module decides what each token means, so every command refuses unknown options and bad
+// values with the same messages.
+//
+// One declaration:
+//   {
+//     name: 'duration',              the key in the parsed values
+//     flag: '--duration', short: 'd' and/or env: 'LAB_REPLICAS' (where it comes from)
+//     type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'list' (comma list)
+//     default: 10                    or derived('10, --quick 3', (values, context) => ...)
+//     min, max                       integer and number; choices: enum
+//     arg: 'SECONDS'                 the value's name in --help (enum: its choices)
+//     parse: (value, context) => v   a further conversion (a page size, a core list); throws to refuse
+//     help: 'length of one sample'
+//   }
+// A boolean flag is a switch: giving it flips the default (--no-report: default true).
+// Where a value comes from, highest first: the command line, a file (readObject), the environment,
+// the default. Errors name the flag, variable or file key and say what it accepts.
+const { parseArgs } = require('node:util');
+
+const TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'list'];
+const WIDTH = 100;
+
+/** A command used wrongly: bad or unknown options, bad settings. Commands exit 2 on it. */
+class UsageError extends Error {
+  constructor(message, { setting } = {}) {
+    super(message);
+    this.name = 'UsageError';
+    this.exitCode = 2;
+    if (setting) this.setting = setting;
+  }
+}
+
+/**
+ * A default computed from the other values (and the command's context), with the text --help
+ * shows for it, e.g. derived('min(4, router cores)', (v, ctx) => ...).
+ */
+function derived(help, compute) {
+  return Object.assign((values, context) => compute(values, context), { help });
+}
+
+/** Checks a table once, when a command declares it: mistakes here are the programmer's. */
+function checkSettings(table) {
+  const seen = new Set();
+  for (const s of table) {
+    const where = `setting ${JSON.stringify(s.name)}`;
+    const problem =
+      (!s.name && 'has no name') ||
+      (!TYPES.includes(s.type) && `has an unknown type ${JSON.stringify(s.type)}`) ||
+      (!s.flag && !s.env && 'comes from nowhere (no flag, no env)') ||
+      (s.flag && !/^--[a-z][a-z0-9-]*$/.test(s.flag) && `has a bad flag ${s.flag}`) ||
+      (!s.help && 'has no help') ||
+      (typeof s.default === 'function' && !s.default.help && 'has a computed default without help') ||
+      (s.type === 'enum' && !(s.choices && s.choices.length) && 'is an enum without choices') ||
+      // A list's first element must not silently become the default: an enum says its default.
+      (s.type === 'enum' &&
+        typeof s.default !== 'function' &&
+        !s.choices.includes(s.default) &&
+        `has a default outside its choices`) ||
+      ([s.name, s.flag, s.env].some((key) => key && seen.has(key)) && 'is declared twice');
+    if (problem) throw new Error(`${where} ${problem}`);
+    for (const key of [s.name, s.flag, s.env]) if (key) seen.add(key);
+  }
+  return table;
+}
+
+/** What a setting accepts, for messages and --help. */
+function accepts(s) {
+  const range = (kind) => {
+    if (s.min !== undefined && s.max !== undefined) return `${kind} from ${s.min} to ${s.max}`;
+    if (kind === 'an integer' && s.min === 1) return 'a positive integer';
+    if (s.min !== undefined) return `${kind} ≥ ${s.min}`;
+    return kind;
+  };
+  return {
+    string: 'a non-empty value',
+    integer: range('an integer'),
+    number: range('a number'),
+    boolean: 'true or false',
+    enum: `one of ${(s.choices || []).join(', ')}`,
+    list: 'a comma-separated list',
+  }[s.type];
+}
+
+const INTEGER = /^-?\d+$/;
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
+
+/** One raw value (a string from argv or env, or a JSON value from a file) → the typed value. */
+function convert(s, raw, label, context) {
+  const refuse = () => {
+    throw new UsageError(`${label} must be ${accepts(s)}, got ${JSON.stringify(raw)}`, { setting: label });
+  };
+  const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : null;
+  const inRange = (n) => (s.min === undefined || n >= s.min) && (s.max === undefined || n <= s.max);
+  let value;
+  switch (s.type) {
+    case 'string':
+      if (typeof raw !== 'string' || raw === '') refuse();
+      value = raw;
+      break;
+    case 'integer':
+    case 'number':
+      if (text === null || !(s.type === 'integer' ? INTEGER : NUMBER).test(text)) refuse();
+      value = Number(text);
+      if (!inRange(value)) refuse();
+      break;
+    case 'boolean':
+      value = { true: true, false: false, 1: true, 0: false }[String(raw)];
+      if (value === undefined || !['boolean', 'string'].includes(typeof raw)) refuse();
+      break;
+    case 'enum':
+      if (typeof raw !== 'string' || !s.choices.includes(raw.trim())) refuse();
+      value = raw.trim();
+      break;
+    case 'list':
+      value = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : refuse();
+      if (value.some((item) => typeof item !== 'string')) refuse();
+      value = value.map((item) => item.trim()).filter(Boolean);
+      if (!value.length) refuse();
+      break;
+  }
+  if (!s.parse) return value;
+  try {
+    return s.parse(value, context);
+  } catch (err) {
+    // A hook may name the setting itself ("LAB_CPUS names core 9, ..."): that name is replaced
+    // by where the value came from (a flag, a variable, a file's key).
+    const own = [s.flag, s.env].find((name) => name && err.message.startsWith(name));
+    const message = own ? label + err.message.slice(own.length) : `${label}: ${err.message}`;
+    throw new UsageError(message, { setting: label });
+  }
+}
+
+/** A layer of raw values by setting name, and how to name a setting of it in messages. */
+const layer = (values, label) => ({ values, label });
+
+/**
+ * argv → { help, layer, positionals }. Unknown options are refused by name; --help/-h is every
+ * command's. `positionals`: the bare arguments the command takes, { count, name } (default none).
+ */
+function readArgv(table, argv, { positionals: wanted = { count: 0 } } = {}) {
+  const byLong = new Map(table.filter((s) => s.flag).map((s) => [s.flag.slice(2), s]));
+  const options = { help: { type: 'boolean', short: 'h' } };
+  for (const [long, s] of byLong) {
+    options[long] = { type: s.type === 'boolean' ? 'boolean' : 'string', ...(s.short && { short: s.short }) };
+  }
+  const { tokens } = parseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
+  // --help anywhere wins: whoever asks for help gets it, whatever else the line holds.
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return { help: true };
+  const values = {};
+  const positionals = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const s = byLong.get(token.name);
+    if (!s) throw new UsageError(`unknown option ${token.rawName} (see --help)`, { setting: token.rawName });
+    if (s.type === 'boolean') {
+      if (token.value !== undefined) {
+        throw new UsageError(`${s.flag} takes no value, got ${JSON.stringify(token.value)}`, {
+          setting: s.flag,
+        });
+      }
+      values[s.name] = !(typeof s.default === 'boolean' && s.default);
+    } else {
+      // parseArgs would take `--vus --quick` as vus='--quick'; that is a forgotten value.
+      if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) {
+        throw new UsageError(`${s.flag} needs a value`, { setting: s.flag });
+      }
+      values[s.name] = token.value;
+    }
+  }
+  if (positionals.length !== wanted.count) {
+    throw new UsageError(
+      wanted.count
+        ? `give exactly ${wanted.count === 1 ? 'one' : wanted.count} ${wanted.name} (see --help)`
+        : `unexpected argument ${positionals[0]} (see --help)`,
+    );
+  }
+  return { help: false, layer: layer(values, (s) => s.flag), positionals };
+}
+
+/** The environment's values of the settings that read a variable; empty or blank = unset. */
+function readEnv(table, env) {
+  const values = {};
+  for (const s of table) {
+    const raw = s.env && env[s.env];
+    if (raw !== undefined && String(raw).trim() !== '') values[s.name] = String(raw).trim();
+  }
+  return layer(values, (s) => s.env);
+}
+
+/**
+ * A JSON object's values (e.g. a file), keyed by keyOf(setting). Null means unset; a key no
+ * setting has is refused, except those in `ignore`. Messages name `source` and the key.
+ */
+function readObject(table, object, { source, keyOf, ignore = [] }) {
+  const byKey = new Map(table.filter((s) => keyOf(s)).map((s) => [keyOf(s), s]));
+  const values = {};
+  for (const [key, raw] of Object.entries(object)) {
+    if (ignore.includes(key)) continue;
+    const s = byKey.get(key);
+    if (!s) {
+      throw new UsageError(`${source}: unknown key ${key} (known: ${[...byKey.keys()].join(', ')})`, {
+        setting: `${source}: ${key}`,
+      });
+    }
+    if (raw !== null) values[s.name] = raw;
+  }
+  return layer(values, (s) => `${source}: ${keyOf(s)}`);
+}
+
+/**
+ * The values of every setting: from the first layer that has it (validated and converted), else
+ * its default; computed defaults run last, in table order, and see every value before them.
+ * Returns { values, given } (`given`: the names some layer set).
+ */
+function resolve(table, layers, context = {}) {
+  const values = {};
+  const given = new Set();
+  for (const s of table) {
+    const from = layers.find((l) => l.values[s.name] !== undefined);
+    if (from) {
+      values[s.name] = convert(s, from.values[s.name], from.label(s), context);
+      given.add(s.name);
+    } else if (typeof s.default !== 'function') {
+      values[s.name] = s.default !== undefined ? s.default : s.type === 'boolean' ? false : null;
+    }
+  }
+  for (const s of table) {
+    if (!given.has(s.name) && typeof s.default === 'function') values[s.name] = s.default(values, context);
+  }
+  return { values, given };
+}
+
+// --- help ----------------------------------------------------------------------------------------
+
+/** The default as --help shows it, or null when there is nothing to show. */
+function shownDefault(s) {
+  if (typeof s.default === 'function') return s.default.help;
+  if (s.type === 'boolean' || s.default === null || s.default === undefined) return null;
+  return Array.isArray(s.default) ? s.default.join(',') : String(s.default);
+}
+
+/** Words of `text` in lines of at most `width` characters. */
+function wrap(text, width) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+const OPTION_COLUMN = 24;
+
+/** One option: its flag and value name, then its help with the default and range. */
+function optionHelp(s) {
+  const arg = s.type === 'boolean' ? '' : ` ${s.arg || (s.type === 'enum' ? s.choices.join('|') : 'VALUE')}`;
+  const spec = `  ${s.short ? `-${s.short}, ` : ''}${s.flag}${arg}`;
+  const notes = [
+    s.type === 'enum' && s.arg && accepts(s),
+    shownDefault(s) !== null && `default ${shownDefault(s)}`,
+    s.max !== undefined && `${s.min} to ${s.max}`,
+  ].filter(Boolean);
+  const text = `${s.help}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  const [first, ...rest] = wrap(text, WIDTH - OPTION_COLUMN);
+  const pad = ' '.repeat(OPTION_COLUMN);
+  const head = spec.length < OPTION_COLUMN - 1 ? [spec.padEnd(OPTION_COLUMN) + first] : [spec, pad + first];
+  return [...head, ...rest.map((l) => pad + l)].join('\n');
+}
+
+/** The options section of --help: every flag setting, then -h. */
+function optionsHelp(table) {
+  const help = { flag: '--help', short: 'h', type: 'boolean', help: 'this text' };
+  return [...table.filter((s) => s.flag), help].map(optionHelp).join('\n');
+}
+
+/** The environment section of --help: each variable with its default and what it accepts. */
+function environmentHelp(table) {
+  return table
+    .filter((s) => s.env)
+    .map((s) => {
+      const range = s.type === 'enum' ? accepts(s) : s.max !== undefined ? `${s.min} to ${s.max}` : null;
+      const head = `  ${s.env} (default: ${shownDefault(s) ?? 'unset'}${range ? `; ${range}` : ''})`;
+      return [head, ...wrap(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
+    })
+    .join('\n');
+}
+
+/**
+ * A command: its usage line, description, settings (flags), bare arguments and the variables it
+ * reads (shown in --help). Returns { settings, help(), parse(argv, { env, context }) }, where
+ * parse gives { help: true } or { values, given, positionals } and throws UsageError; `env`
+ * (default process.env) serves the settings that declare a variable.
+ */
+function defineCommand({
+  usage,
+  description = '',
+  settings = [],
+  optionsTitle = 'Options:',
+  positionals,
+  environment = null,
+  epilogue = '',
+}) {
+  checkSettings(settings);
+  const help = () =>
+    [
+      `Usage: ${usage}`,
+      description,
+      `${optionsTitle}\n${optionsHelp(settings)}`,
+      environment && `${environment.title}\n${environmentHelp(environment.settings)}`,
+      epilogue,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+  const parse = (argv, { env = process.env, context } = {}) => {
+    const cli = readArgv(settings, argv, { positionals });
+    if (cli.help) return { help: true };
+    return {
+      ...resolve(settings, [cli.layer, readEnv(settings, env)], context),
+      positionals: cli.positionals,
+    };
+  };
+  return { settings, help, parse };
+}
+
+/**
+ * For a bin/ entry point: parses argv (with `parse`, default the command's own), prints --help and
+ * exits 0, or prints a usage error as "<name>: <message>" and exits 2. Returns what parse gave.
+ */
+function commandLine(command, argv, { name, parse = (args) => command.parse(args) }) {
+  let parsed;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${name}: ${err.message}`);
+    process.exit(err.exitCode);
+  }
+  if (parsed.help) {
+    console.log(command.help());
+    process.exit(0);
+  }
+  return parsed;
+}
+
+module.exports = {
+  UsageError,
+  derived,
+  checkSettings,
+  defineCommand,
+  commandLine,
+  readArgv,
+  readEnv,
+  readObject,
+  resolve,
+};
