@@ -41,7 +41,7 @@ Needs: oc, logged in; the k6-operator installed (OperatorHub: "k6 Operator"); th
 Ctrl-C deletes the TestRun, which stops the load.`;
 
 const log = (msg) => console.log(`run-in-cluster: ${msg}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 function parse(argv) {
   const { values } = parseArgs({
