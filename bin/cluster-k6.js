@@ -127,7 +127,7 @@ Ctrl-C deletes the TestRun, which stops the load.`,
 });
 
 const log = (msg) => console.log(`run-in-cluster: ${msg}`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 /** The options (plus durationSeconds), or { help: true }; throws UsageError naming the option. */
 function parse(argv) {

@@ -21,7 +21,7 @@ async function main() {
     const state = await withInterrupt((signal) => rollout({ signal }));
     console.log(`\nRolled ${state.instances.length} instance(s).`);
   } catch (err) {
-    fail(err, err.name === 'AbortedError' ? 130 : 1);
+    fail(err, err.name === 'AbortError' ? 130 : 1);
   }
 }
 

@@ -25,7 +25,7 @@ async function main() {
       console.log(`\nThe lab is up (${((Date.now() - begin) / 1000).toFixed(1)} s).`);
     console.log(formatLab(state));
   } catch (err) {
-    fail(err, err.name === 'AbortedError' ? 130 : 1);
+    fail(err, err.name === 'AbortError' ? 130 : 1);
   }
 }
 

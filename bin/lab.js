@@ -77,7 +77,7 @@ async function runLab(opts, signal) {
     const { dir, results } = await runMatrix(opts, { signal: signal });
     finishRun({ opts, dir, results });
   } catch (err) {
-    const interrupted = signal.aborted || err.name === 'AbortError' || err.name === 'AbortedError';
+    const interrupted = signal.aborted || err.name === 'AbortError';
     console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
     exitCode = interrupted ? 130 : 1;
   } finally {

@@ -23,8 +23,10 @@ const Redis = require('ioredis');
 const { requireTool, findTool } = require('../../lib/core/tools');
 const { defineCommand, commandLine, derived } = require('../../lib/core/settings');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
+const { runTool } = require('../../lib/load/runner');
 const { startTestRedis } = require('../../lib/core/redis-server');
-const { startChild } = require('../../lib/core/processes');
+const { startChild, pinned } = require('../../lib/core/processes');
+const { readStat } = require('../../lib/core/proc');
 const { freePorts, waitForPort } = require('../../lib/core/ports');
 
 const run = promisify(execFile);
@@ -114,18 +116,23 @@ function binPercentile(bins, p) {
 
 // ---------------------------------------------------------------------------------------------
 
+/** wrk as this benchmark runs it (its own Lua scripts and PACE_MS), on the project's tool runner. */
+const benchWrk = {
+  name: 'wrk',
+  describe: ({ args }) => `wrk ${args.join(' ')}`,
+  command: ({ wrk, args, paceMs }) => ({
+    file: wrk,
+    args,
+    env: { ...process.env, PACE_MS: String(paceMs || 0) },
+  }),
+  parse: (run) => parseWrk(run.output),
+};
+
 /** CPU seconds (user + system) a process has used so far, or NaN without /proc. */
 function cpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
+  const stat = readStat(pid);
+  return stat ? stat.cpuSeconds : NaN;
 }
-// USER_HZ: 100 on every Linux architecture the lab runs on.
-const CLOCK_TICKS = 100;
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -140,7 +147,6 @@ async function main() {
   const taskset = os.availableParallelism() >= 2 ? findTool('taskset') : null;
   const serverCpus = taskset ? '0' : null;
   const loadCpus = taskset ? `1-${os.availableParallelism() - 1}` : null;
-  const pinned = (file, args, cpus) => (cpus ? [taskset, ['-c', cpus, file, ...args]] : [file, args]);
 
   const children = [];
   let redis;
@@ -205,13 +211,8 @@ async function main() {
       const url = `http://127.0.0.1:${target.port}${paths[op]}`;
       const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
       if (script) args.push('-s', path.join(HERE, script));
-      const [file, argv] = pinned(wrk, [...args, url], loadCpus);
       const cpuBefore = cpuSeconds(target.child.pid);
-      const { stdout } = await run(file, argv, {
-        env: { ...process.env, PACE_MS: String(paceMs || 0) },
-        timeout: (seconds + 30) * 1000,
-      });
-      const result = parseWrk(stdout);
+      const result = await runTool(benchWrk, { wrk, args: [...args, url], paceMs }, { cpus: loadCpus });
       // Requests per CPU-second of the server process: what one dedicated core would sustain.
       // Unlike requests/s it does not move when other work on the machine steals the core.
       result.perCpuSecond = result.requests / (cpuSeconds(target.child.pid) - cpuBefore);

@@ -1,8 +1,7 @@
 'use strict';
 // Port helpers for tests and the lab: find free ports, check and wait for listeners.
 const net = require('node:net');
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 /** A TCP port that was free a moment ago (the kernel picked it). */
 function freePort(host = '127.0.0.1') {
@@ -58,4 +57,4 @@ async function waitForPortClosed(port, { host = '127.0.0.1', timeoutMs = 10000 }
   throw new Error(`${host}:${port} is still accepting connections after ${timeoutMs} ms`);
 }
 
-module.exports = { sleep, freePort, freePorts, isListening, waitForPort, waitForPortClosed };
+module.exports = { freePort, freePorts, isListening, waitForPort, waitForPortClosed };

@@ -5,7 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
-const { sleep } = require('./ports');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { readStat } = require('./proc');
 
 function isAlive(pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -14,13 +15,19 @@ function isAlive(pid) {
   } catch (err) {
     return err.code === 'EPERM';
   }
-  // A zombie (exited, not yet reaped by its parent) is not alive for our purposes.
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(0) is all we have
-  }
+  // A zombie (exited, not yet reaped by its parent) is not alive for our purposes. Without /proc
+  // (macOS) kill(0) is all we have.
+  const stat = readStat(pid);
+  return !stat || stat.state !== 'Z';
+}
+
+/**
+ * The command that runs `file` with `args`, pinned to `cpus` (a taskset list such as "0" or
+ * "0-1") when given: [command, argv]. taskset execs the program, so its pid becomes the
+ * program's own. The one place that wraps a command in taskset.
+ */
+function pinned(file, args = [], cpus) {
+  return cpus ? ['taskset', ['-c', String(cpus), file, ...args]] : [file, args];
 }
 
 /** The command line of a running process, or '' when it is gone. */
@@ -76,7 +83,7 @@ function startDaemon({ file, args = [], env = process.env, cwd, logFile, pidFile
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   fs.mkdirSync(path.dirname(pidFile), { recursive: true });
   const out = fs.openSync(logFile, 'a');
-  const [cmd, argv] = cpus ? ['taskset', ['-c', String(cpus), file, ...args]] : [file, args];
+  const [cmd, argv] = pinned(file, args, cpus);
   const child = spawn(cmd, argv, { cwd, env, detached: true, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   child.unref();
@@ -120,6 +127,7 @@ function startChild(file, args = [], { env = process.env, cwd } = {}) {
 
 module.exports = {
   isAlive,
+  pinned,
   commandLine,
   readPidFile,
   stopProcess,

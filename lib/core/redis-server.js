@@ -3,6 +3,7 @@
 // Redis Cluster of 3 primaries + 3 replicas (the bank's topology) with redis-cli.
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
+const { setTimeout: pause } = require('node:timers/promises');
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('./tools');
@@ -45,33 +46,9 @@ function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0
   return args;
 }
 
-/** The error an aborted wait rejects with (name AbortError, the signal's reason as its cause). */
-function abortError(signal) {
-  const err = new Error('interrupted', { cause: signal.reason });
-  err.name = 'AbortError';
-  return err;
-}
-
-function throwIfAborted(signal) {
-  if (signal && signal.aborted) throw abortError(signal);
-}
-
-/** Waits `ms`, or less when `signal` aborts (the caller checks it next). */
-function pause(ms, signal) {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      if (signal) signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    if (signal) signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** Runs redis-cli against 127.0.0.1:port; an abort of `signal` kills it and rejects. */
 async function redisCliWith(port, password, args, { signal } = {}) {
-  throwIfAborted(signal);
+  signal?.throwIfAborted();
   const auth = password ? ['-a', password, '--no-auth-warning'] : [];
   try {
     const { stdout } = await run(
@@ -81,7 +58,7 @@ async function redisCliWith(port, password, args, { signal } = {}) {
     );
     return stdout.trim();
   } catch (err) {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     throw err;
   }
 }
@@ -105,8 +82,7 @@ async function waitForRedis(port, { password, timeoutMs = 10000, signal } = {}) 
       if (err.name === 'AbortError') throw err;
       last = err.message;
     }
-    await pause(50, signal);
-    throwIfAborted(signal);
+    await pause(50, undefined, { signal });
   }
   throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms: ${last}`);
 }
@@ -132,8 +108,7 @@ async function formCluster(ports, { password, timeoutMs = 30000, signal } = {}) 
         `the Redis cluster on ports ${ports.join(',')} did not become healthy in ${timeoutMs} ms`,
       );
     }
-    await pause(200, signal);
-    throwIfAborted(signal);
+    await pause(200, undefined, { signal });
   }
 }
 

@@ -16,14 +16,7 @@ const {
   hasPrometheusExporter,
   routerPaths,
 } = require('./router-config');
-const {
-  startRedis,
-  startServices,
-  startRouter,
-  waitUntil,
-  throwIfAborted,
-  AbortedError,
-} = require('./stack');
+const { startRedis, startServices, startRouter, waitUntil } = require('./stack');
 const { listRecords, processState, stopRecorded, logFile } = require('./pids');
 const { readLabState, writeLabState, removeLabState } = require('./state');
 const { probeRoute, probeInstance, backendServers } = require('./health');
@@ -139,7 +132,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
     redis: tasksetList(placement.redis),
   };
   try {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     step(`Certificates in ${path.join(labDir, 'certs')}: lab CA, *.${APPS_DOMAIN}, service CA`);
     const certs = createLabCerts(labDir);
 
@@ -264,7 +257,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
     return state;
   } catch (err) {
     log(
-      err instanceof AbortedError
+      err.name === 'AbortError'
         ? 'Interrupted: stopping what was started'
         : 'Start-up failed: stopping what was started',
     );

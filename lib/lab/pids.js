@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { isAlive, commandLine, readPidFile, stopProcess } = require('../core/processes');
+const { readStat } = require('../core/proc');
 
 const pidDir = (labDir) => path.join(labDir, 'pids');
 const pidFile = (labDir, name) => path.join(pidDir(labDir), `${name}.pid`);
@@ -15,12 +16,8 @@ const logFile = (labDir, name) => path.join(labDir, 'logs', `${name}.log`);
 
 /** Kernel start time of a process (clock ticks since boot), or null without /proc. */
 function startTime(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] || null;
-  } catch {
-    return null;
-  }
+  const stat = readStat(pid);
+  return stat ? stat.startTime : null;
 }
 
 /** Records a started process: `match` is a string its command line must contain. */

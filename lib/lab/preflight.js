@@ -7,6 +7,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../core/paths');
 const { findTool, toolVersion, compareVersions } = require('../core/tools');
+const { sysctl } = require('../core/proc');
 
 const HAPROXY_MIN = '2.6.0';
 /** File descriptors HAProxy keeps for itself beyond 2 per connection (listeners, checks, pipes). */
@@ -138,15 +139,13 @@ function fitMaxconn(requested, limits = fileLimits()) {
 
 /** The ephemeral port range and what it means for connection-per-request load. */
 function checkEphemeralPorts() {
-  let range;
-  let twReuse;
-  try {
-    range = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    twReuse = Number(fs.readFileSync('/proc/sys/net/ipv4/tcp_tw_reuse', 'utf8').trim());
-  } catch {
+  const rangeText = sysctl('net.ipv4.ip_local_port_range');
+  const twReuseText = sysctl('net.ipv4.tcp_tw_reuse');
+  if (rangeText === null || twReuseText === null) {
     return { notes: ['ephemeral port range: not readable here (no /proc/sys); see docs/lab.md'] };
   }
-  const [low, high] = range;
+  const [low, high] = rangeText.split(/\s+/).map(Number);
+  const twReuse = Number(twReuseText);
   const count = high - low + 1;
   const perSecond = Math.floor(count / TIME_WAIT_SECONDS);
   const reuse = { 0: 'off', 1: 'on', 2: 'loopback only' }[twReuse] || String(twReuse);

@@ -1,9 +1,9 @@
 'use strict';
 // lab:rollout: a rolling restart of the data-service instances, one at a time, watching the
 // router's health checks take each one out of rotation before it exits and put it back after.
-const { sleep } = require('../core/ports');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { resolveLabOptions } = require('./options');
-const { startServices, waitUntil, throwIfAborted } = require('./stack');
+const { startServices, waitUntil } = require('./stack');
 const { listRecords, stopRecorded } = require('./pids');
 const { readLabState, writeLabState } = require('./state');
 const { backendServers } = require('./health');
@@ -25,7 +25,7 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
   for (const [i, instance] of state.instances.entries()) {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     const record = listRecords(labDir).find((r) => r.name === instance.name);
     const begin = Date.now();
     log(`• ${instance.name}: SIGTERM; it answers /readyz 503 and keeps serving ${state.drainDelayMs} ms`);
@@ -60,7 +60,7 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
     if (outAt === null) {
       // The router never marked it DOWN, so "UP" below would be stale: let a full round of
       // checks (rise 2) reach the new process first.
-      await sleep(2 * state.router.checkIntervalMs);
+      await sleep(2 * state.router.checkIntervalMs, undefined, { signal });
     }
     await waitUntil(
       async () => {

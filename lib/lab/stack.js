@@ -7,7 +7,8 @@ const path = require('node:path');
 const { ROOT } = require('../core/paths');
 const { requireTool } = require('../core/tools');
 const { startDaemon } = require('../core/processes');
-const { waitForPort, sleep } = require('../core/ports');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { waitForPort } = require('../core/ports');
 const { redisServerArgs, waitForRedis, formCluster } = require('../core/redis-server');
 const { pidFile, logFile, recordProcess, processState } = require('./pids');
 const { SERVICE_HOST } = require('./routes');
@@ -15,23 +16,15 @@ const { request } = require('./client');
 
 const SERVICE_MAIN = path.join(ROOT, 'data-service', 'src', 'server.js');
 
-class AbortedError extends Error {
-  constructor() {
-    super('interrupted');
-    this.name = 'AbortedError';
-  }
-}
-
-function throwIfAborted(signal) {
-  if (signal && signal.aborted) throw new AbortedError();
-}
-
-/** Polls `probe` (resolves truthy when done) until it succeeds, the deadline, or an abort. */
+/**
+ * Polls `probe` (resolves truthy when done) until it succeeds, the deadline, or an abort of
+ * `signal` (which rejects with Node's AbortError at once, also in the middle of a pause).
+ */
 async function waitUntil(probe, { timeoutMs, what, signal, intervalMs = 100, diagnose }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     try {
       if (await probe()) return;
     } catch (err) {
@@ -44,7 +37,7 @@ async function waitUntil(probe, { timeoutMs, what, signal, intervalMs = 100, dia
         `${what} did not happen within ${timeoutMs} ms${last ? ` (last: ${last})` : ''}${extra}`,
       );
     }
-    await sleep(intervalMs);
+    await sleep(intervalMs, undefined, { signal });
   }
 }
 
@@ -88,7 +81,7 @@ function assertRunning(labDir, record) {
 async function startRedis(labDir, { mode, ports, cpus, signal }) {
   const server = requireTool('redis-server');
   const records = ports.map((port, i) => {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     const dir = path.join(labDir, 'redis', String(port));
     fs.mkdirSync(dir, { recursive: true });
     return launch(labDir, {
@@ -102,11 +95,11 @@ async function startRedis(labDir, { mode, ports, cpus, signal }) {
     });
   });
   for (const [i, port] of ports.entries()) {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     try {
       await waitForRedis(port, { timeoutMs: 10000, signal });
     } catch (err) {
-      throwIfAborted(signal);
+      signal?.throwIfAborted();
       throw new Error(`${err.message}${logTail(labDir, records[i].name)}`, { cause: err });
     }
   }
@@ -115,7 +108,7 @@ async function startRedis(labDir, { mode, ports, cpus, signal }) {
       // The signal kills a running redis-cli: Ctrl-C does not wait out formation's 30 s.
       await formCluster(ports, { timeoutMs: 30000, signal });
     } catch (err) {
-      throwIfAborted(signal);
+      signal?.throwIfAborted();
       throw err;
     }
   }
@@ -144,7 +137,7 @@ function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
 /** Starts the data-service instances and waits until each answers /readyz on both ports. */
 async function startServices(labDir, { instances, redis, certs, logLevel, drainDelayMs, cpus, signal }) {
   const records = instances.map((instance) => {
-    throwIfAborted(signal);
+    signal?.throwIfAborted();
     return launch(labDir, {
       name: instance.name,
       role: 'service',
@@ -183,7 +176,7 @@ async function startServices(labDir, { instances, redis, certs, logLevel, drainD
 
 /** Starts HAProxy on the rendered configuration and waits for its three listeners. */
 async function startRouter(labDir, { config, ports, cpus, signal }) {
-  throwIfAborted(signal);
+  signal?.throwIfAborted();
   const record = launch(labDir, {
     name: 'router',
     role: 'router',
@@ -214,8 +207,6 @@ module.exports = {
   startServices,
   startRouter,
   waitUntil,
-  throwIfAborted,
-  AbortedError,
   logTail,
   SERVICE_MAIN,
 };

@@ -1,49 +1,14 @@
 'use strict';
 // CPU use of processes and of the host, from /proc, sampled while a cell runs. The runner uses
 // it to tell whether k6, the data-service instances or the router ran out of CPU.
-const fs = require('node:fs');
 const os = require('node:os');
-const { execFileSync } = require('node:child_process');
+const { readStat, hostCpuTimes } = require('../core/proc');
 const { allowedCoreCount: allowedCores } = require('../core/cpus');
-
-let clockTicks;
-/** Kernel clock ticks per second (USER_HZ), for /proc/<pid>/stat times. */
-function ticksPerSecond() {
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
-}
 
 /** CPU seconds a process (its threads included) has used so far, or null when it is gone. */
 function processCpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may itself contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    return (utime + stime) / ticksPerSecond();
-  } catch {
-    return null;
-  }
-}
-
-/** Host CPU counters: busy and total jiffies summed over all cores. */
-function hostCpuTimes() {
-  try {
-    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
-    const values = line.trim().split(/\s+/).slice(1).map(Number);
-    const idle = values[3] + (values[4] || 0); // idle + iowait
-    const total = values.slice(0, 8).reduce((a, b) => a + b, 0); // without guest (counted in user)
-    return { busy: total - idle, total };
-  } catch {
-    return null;
-  }
+  const stat = readStat(pid);
+  return stat ? stat.cpuSeconds : null;
 }
 
 /**
@@ -93,4 +58,4 @@ function startCpuMonitor(pids, { intervalMs = 250, trimMs = 500 } = {}) {
   };
 }
 
-module.exports = { ticksPerSecond, processCpuSeconds, hostCpuTimes, allowedCores, startCpuMonitor };
+module.exports = { processCpuSeconds, allowedCores, startCpuMonitor };

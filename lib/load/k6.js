@@ -1,12 +1,10 @@
 'use strict';
-// Runs one sample of one cell as its own k6 process, watching the CPU of k6, the router and
-// the data-service instances while it runs. Resolves with the raw summary and what was seen.
+// k6 as a load generator: one sample of one cell as its own k6 process, on the tool runner
+// (which also samples the CPU of the router and the data-service instances meanwhile).
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { ROOT } = require('../core/paths');
-const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
-const { parseCpuList } = require('../core/cpus');
+const { runTool } = require('./runner');
 
 const SCRIPT = path.join(ROOT, 'k6', 'router-matrix.js');
 // k6 exits 99 when a threshold was crossed: the run itself is valid and is reported as such.
@@ -52,87 +50,55 @@ function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
   return args;
 }
 
-/**
- * Runs k6 once. `watch` names other pids to sample ({ router: pid, 'data-service-1': pid }).
- * Resolves { code, summary, cpu, k6AllowedCores, output, elapsedMs }.
- */
-function runK6Sample({
-  k6,
-  cell,
-  opts,
-  target,
-  durationSeconds,
-  summaryPath,
-  watch = {},
-  cpus,
-  dashboard,
-  signal,
-}) {
-  const args = k6Args(cell, opts, target, { durationSeconds, summaryPath });
-  const env = { ...process.env, K6_NO_USAGE_REPORT: 'true' };
-  if (target.caFile) env.SSL_CERT_FILE = target.caFile;
-  if (dashboard) {
-    fs.mkdirSync(path.dirname(dashboard), { recursive: true });
-    // No listener (port -1); a period short enough that a short sample still has data points
-    // (with the default 10 s period, a sample under 10 s exports nothing).
-    Object.assign(env, {
-      K6_WEB_DASHBOARD: 'true',
-      K6_WEB_DASHBOARD_EXPORT: dashboard,
-      K6_WEB_DASHBOARD_PORT: '-1',
-      K6_WEB_DASHBOARD_PERIOD: `${Math.max(1, Math.round(durationSeconds / 10))}s`,
-    });
-  }
-  const [file, argv] = cpus ? ['taskset', ['-c', cpus, k6, ...args]] : [k6, args];
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    if (signal && signal.aborted)
-      return reject(Object.assign(new Error('interrupted'), { name: 'AbortError' }));
-    const child = spawn(file, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (chunk) => {
-      output = (output + chunk.toString()).slice(-20000);
+/** k6 as the tool runner runs it: the router-matrix script with the cell's environment. */
+const k6Generator = {
+  name: 'k6',
+  describe: ({ cell }) => `k6 on cell ${cell.name}`,
+  command({ k6, cell, opts, target, durationSeconds, summaryPath, dashboard }) {
+    const env = { ...process.env, K6_NO_USAGE_REPORT: 'true' };
+    if (target.caFile) env.SSL_CERT_FILE = target.caFile;
+    if (dashboard) {
+      fs.mkdirSync(path.dirname(dashboard), { recursive: true });
+      // No listener (port -1); a period short enough that a short sample still has data points
+      // (with the default 10 s period, a sample under 10 s exports nothing).
+      Object.assign(env, {
+        K6_WEB_DASHBOARD: 'true',
+        K6_WEB_DASHBOARD_EXPORT: dashboard,
+        K6_WEB_DASHBOARD_PORT: '-1',
+        K6_WEB_DASHBOARD_PERIOD: `${Math.max(1, Math.round(durationSeconds / 10))}s`,
+      });
+    }
+    return { file: k6, args: k6Args(cell, opts, target, { durationSeconds, summaryPath }), env };
+  },
+  exitOk: (code) => code === 0 || code === THRESHOLDS_CROSSED,
+  parse(run, { cell, summaryPath }) {
+    const result = {
+      code: run.code,
+      signal: run.signal,
+      cpu: run.cpu,
+      k6AllowedCores: run.allowedCores,
+      output: run.output,
+      elapsedMs: run.elapsedMs,
     };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const monitor = startCpuMonitor({ k6: child.pid, ...watch });
-    // With cpus, child.pid is taskset's until it execs k6: its affinity is not pinned yet.
-    const k6AllowedCores = cpus ? parseCpuList(cpus).length : allowedCores(child.pid);
-    const onAbort = () => child.kill('SIGTERM');
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
-    child.once('error', (err) => {
-      monitor.stop();
-      reject(new Error(`could not start k6 (${file}): ${err.message}`));
-    });
-    child.once('exit', (code, sig) => {
-      monitor.stop();
-      if (signal) signal.removeEventListener('abort', onAbort);
-      const result = {
-        code,
-        signal: sig,
-        cpu: monitor.result(),
-        k6AllowedCores,
-        output,
-        elapsedMs: Date.now() - started,
-      };
-      if (signal && signal.aborted)
-        return reject(Object.assign(new Error('interrupted'), { name: 'AbortError' }));
-      if (code !== 0 && code !== THRESHOLDS_CROSSED) {
-        return reject(
-          new Error(`k6 failed on cell ${cell.name} (exit ${code ?? sig}):\n${output.trim().slice(-2000)}`),
-        );
+    if (summaryPath) {
+      try {
+        result.summary = JSON.parse(fs.readFileSync(summaryPath, 'utf8'));
+      } catch (err) {
+        throw new Error(`k6 wrote no readable summary for ${cell.name} at ${summaryPath}: ${err.message}`, {
+          cause: err,
+        });
       }
-      if (summaryPath) {
-        try {
-          result.summary = JSON.parse(fs.readFileSync(summaryPath, 'utf8'));
-        } catch (err) {
-          return reject(
-            new Error(`k6 wrote no readable summary for ${cell.name} at ${summaryPath}: ${err.message}`),
-          );
-        }
-      }
-      resolve(result);
-    });
-  });
+    }
+    return result;
+  },
+};
+
+/**
+ * Runs k6 once for a cell. `watch` names other pids to sample ({ router: pid, … }), `cpus` pins
+ * k6, `signal` stops it. Resolves { code, summary, cpu, k6AllowedCores, output, elapsedMs }.
+ */
+function runK6Sample({ watch, cpus, signal, ...input }) {
+  return runTool(k6Generator, input, { watch, cpus, signal });
 }
 
-module.exports = { SCRIPT, THRESHOLDS_CROSSED, targetEnv, k6Args, runK6Sample };
+module.exports = { SCRIPT, THRESHOLDS_CROSSED, targetEnv, k6Args, k6Generator, runK6Sample };

@@ -1,16 +1,8 @@
 'use strict';
 // What the run was measured on: tool versions, cores, the router's knobs, the lab's placement.
-const fs = require('node:fs');
 const os = require('node:os');
 const { findTool, toolVersion } = require('../core/tools');
-
-function readProc(file) {
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    return null;
-  }
-}
+const { sysctl } = require('../core/proc');
 
 function versionOf(name, args, pattern) {
   const file = findTool(name);
@@ -34,9 +26,9 @@ function describeEnvironment({ k6, lab, opts, target }) {
     node: process.versions.node,
     wrk: opts.crossCheck ? versionOf('wrk', ['--version'], /wrk (\S+)/) : null,
     kernel: {
-      ephemeralPorts: readProc('/proc/sys/net/ipv4/ip_local_port_range'),
-      tcpTwReuse: readProc('/proc/sys/net/ipv4/tcp_tw_reuse'),
-      somaxconn: readProc('/proc/sys/net/core/somaxconn'),
+      ephemeralPorts: sysctl('net.ipv4.ip_local_port_range'),
+      tcpTwReuse: sysctl('net.ipv4.tcp_tw_reuse'),
+      somaxconn: sysctl('net.core.somaxconn'),
     },
     target: target.mode,
     appsDomain: target.appsDomain,

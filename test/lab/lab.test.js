@@ -10,7 +10,7 @@ const { checkRouterConfig } = require('../../lib/lab/router-config');
 const { instanceServerStates } = require('../../lib/lab/rolling-restart');
 const { request } = require('../../lib/lab/client');
 const { isAlive } = require('../../lib/core/processes');
-const { sleep } = require('../../lib/core/ports');
+const { setTimeout: sleep } = require('node:timers/promises');
 const {
   useLab,
   route,

@@ -1,6 +1,7 @@
 'use strict';
-// The two load generators as the runner starts them: real k6 pinned with taskset (LAB_CPUS), and
-// real wrk, pinned the same way and stopped by the run's AbortSignal.
+// The one tool runner and the two load generators defined on it: real k6 pinned with taskset
+// (LAB_CPUS), real wrk pinned the same way and stopped by the run's AbortSignal, and a bare
+// definition around `sleep` for what every generator shares.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -9,7 +10,9 @@ const { execFileSync } = require('node:child_process');
 const { requireTool, findTool } = require('../../lib/core/tools');
 const { freePort } = require('../../lib/core/ports');
 const { runK6Sample } = require('../../lib/load/k6');
-const { runWrk, wrkCommand } = require('../../lib/load/wrk');
+const { runWrk } = require('../../lib/load/wrk');
+const { runTool } = require('../../lib/load/runner');
+const { pinned } = require('../../lib/core/processes');
 
 jest.setTimeout(60000);
 
@@ -48,12 +51,43 @@ test('k6 under taskset: the cores it may use come from the list it was pinned to
   });
 });
 
-test('wrk runs under taskset on the given cores, or as is without them', () => {
-  expect(wrkCommand('/usr/bin/wrk', ['-t', '1'], '1')).toEqual([
+test('a command runs under taskset on the given cores, or as is without them', () => {
+  expect(pinned('/usr/bin/wrk', ['-t', '1'], '1')).toEqual([
     'taskset',
     ['-c', '1', '/usr/bin/wrk', '-t', '1'],
   ]);
-  expect(wrkCommand('/usr/bin/wrk', ['-t', '1'], null)).toEqual(['/usr/bin/wrk', ['-t', '1']]);
+  expect(pinned('/usr/bin/wrk', ['-t', '1'], null)).toEqual(['/usr/bin/wrk', ['-t', '1']]);
+});
+
+/** The smallest generator: `sleep SECONDS`, its exit code judged by the runner. */
+const sleeper = {
+  name: 'sleeper',
+  describe: ({ seconds }) => `sleep ${seconds}`,
+  command: ({ seconds }) => ({ file: 'sleep', args: [String(seconds)] }),
+  parse: (run) => run,
+};
+
+test('the runner samples the tool and the watched pids, pinned cores included', async () => {
+  const run = await runTool(sleeper, { seconds: 1.2 }, { watch: { self: process.pid }, cpus: '0' });
+  expect(run.code).toBe(0);
+  expect(run.allowedCores).toBe(1);
+  expect(run.elapsedMs).toBeGreaterThanOrEqual(1000);
+  expect(run.cpu.cores).toHaveProperty('sleeper');
+  expect(run.cpu.cores.self).toBeGreaterThanOrEqual(0);
+});
+
+test('an abort stops the tool at once and rejects with AbortError; a bad exit names the run', async () => {
+  const controller = new AbortController();
+  const started = Date.now();
+  const run = runTool(sleeper, { seconds: 30 }, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 300);
+  await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(running('sleep')).toBe('');
+  await expect(runTool(sleeper, { seconds: 'never' })).rejects.toThrow(/sleep never failed \(exit 1\)/);
+  await expect(runTool(sleeper, { seconds: 1 }, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+    name: 'AbortError',
+  });
 });
 
 const wrk = findTool('wrk');

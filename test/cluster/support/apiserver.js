@@ -11,7 +11,8 @@ const https = require('node:https');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { requireTool } = require('../../../lib/core/tools');
-const { freePorts, waitForPort, sleep } = require('../../../lib/core/ports');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { freePorts, waitForPort } = require('../../../lib/core/ports');
 const { startChild } = require('../../../lib/core/processes');
 const { createCA, createServerCert } = require('../../../lib/core/certs');
 

@@ -1,0 +1,72 @@
+'use strict';
+// The one reader of /proc: a process's state, CPU time and start time from /proc/<pid>/stat, the
+// host's CPU counters from /proc/stat, and kernel settings from /proc/sys. Linux only; every reader returns null where there is
+// no /proc (macOS) or the process is gone, and callers decide what that means.
+const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
+
+let ticks;
+/** Kernel clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat times; asked once. */
+function clockTicks() {
+  if (ticks === undefined) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+
+/**
+ * Parses the text of /proc/<pid>/stat: { state, utime, stime, startTime, cpuSeconds }. The
+ * command name (field 2) is in parentheses and may itself hold spaces and parentheses, so the
+ * fields are counted from the LAST ')'. Times are in clock ticks; startTime is kept as the
+ * kernel's text (ticks since boot), an identity rather than a quantity.
+ */
+function parseStat(text) {
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 of proc(5): state; utime, stime and starttime are fields 14, 15 and 22.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return {
+    state: fields[0],
+    utime,
+    stime,
+    startTime: fields[19] || null,
+    cpuSeconds: (utime + stime) / clockTicks(),
+  };
+}
+
+/** /proc/<pid>/stat parsed, or null when the process is gone or there is no /proc. */
+function readStat(pid) {
+  try {
+    return parseStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Host CPU counters summed over all cores, in ticks: { busy, total }, or null without /proc. */
+function hostCpuTimes() {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const values = line.trim().split(/\s+/).slice(1).map(Number);
+    const idle = values[3] + (values[4] || 0); // idle + iowait
+    const total = values.slice(0, 8).reduce((a, b) => a + b, 0); // guest time is counted in user
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
+}
+
+/** A kernel setting by its sysctl name ('net.ipv4.tcp_tw_reuse') as text, or null without it. */
+function sysctl(name) {
+  try {
+    return fs.readFileSync(`/proc/sys/${name.replace(/\./g, '/')}`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { clockTicks, parseStat, readStat, hostCpuTimes, sysctl };

@@ -1,0 +1,75 @@
+'use strict';
+// The one tool runner for load generators: spawn the tool (pinned to cores when asked), sample
+// the CPU of the tool and of the processes under test while it runs, stop it through an
+// AbortSignal, judge its exit code and hand its output to its parser. A generator is a small
+// definition of what differs (lib/load/k6.js, lib/load/wrk.js); a third one is one more file.
+//
+//   definition: {
+//     name,                         // 'k6', 'wrk': the name its CPU is sampled under
+//     describe?(input) → string,    // names the run in errors, e.g. 'k6 on cell edge:1k:close'
+//     command(input) → { file, args, env? },
+//     exitOk(code) → boolean,       // default: code 0
+//     parse(run, input) → result,   // run: { code, signal, output, cpu, allowedCores, elapsedMs }
+//   }
+const { spawn } = require('node:child_process');
+const { once } = require('node:events');
+const { pinned } = require('../core/processes');
+const { parseCpuList } = require('../core/cpus');
+const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
+
+/** How much of a tool's output is kept, for its parser and for error messages. */
+const OUTPUT_TAIL = 64 * 1024;
+
+/**
+ * Runs `definition` once with `input`. `watch` names other pids whose CPU is sampled alongside
+ * ({ router: pid, 'data-service-1': pid }); `cpus` pins the tool (a taskset list); `signal`
+ * stops it and rejects with Node's AbortError. Resolves with what `parse` returns.
+ */
+async function runTool(definition, input, { watch = {}, cpus = null, signal } = {}) {
+  signal?.throwIfAborted();
+  const what = definition.describe ? definition.describe(input) : definition.name;
+  const { file, args, env = process.env } = definition.command(input);
+  const [command, argv] = pinned(file, args, cpus);
+  const started = Date.now();
+  const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-OUTPUT_TAIL);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const monitor = startCpuMonitor({ [definition.name]: child.pid, ...watch });
+  // Under taskset, child.pid is taskset's until it execs the tool: its affinity is not set yet,
+  // so the pinned list is the answer.
+  const cores = cpus ? parseCpuList(cpus).length : allowedCores(child.pid);
+  const onAbort = () => child.kill('SIGTERM');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let code;
+  let exitSignal;
+  try {
+    [code, exitSignal] = await once(child, 'exit');
+  } catch (err) {
+    throw new Error(`could not start ${what} (${command}): ${err.message}`, { cause: err });
+  } finally {
+    monitor.stop();
+    signal?.removeEventListener('abort', onAbort);
+  }
+  signal?.throwIfAborted();
+  const exitOk = definition.exitOk || ((c) => c === 0);
+  if (!exitOk(code)) {
+    throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${output.trim().slice(-2000)}`);
+  }
+  return definition.parse(
+    {
+      code,
+      signal: exitSignal,
+      output,
+      cpu: monitor.result(),
+      allowedCores: cores,
+      elapsedMs: Date.now() - started,
+    },
+    input,
+  );
+}
+
+module.exports = { runTool };

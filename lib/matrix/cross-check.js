@@ -1,0 +1,54 @@
+'use strict';
+// The cross-check: the same keep-alive cell driven by wrk beside k6. If the two disagree by more
+// than 10 %, one of them (usually k6) was the limit, not the router.
+const dns = require('node:dns').promises;
+const { sizeLabel } = require('../../k6/lib/cells');
+
+const GAP_FLAG = 0.1;
+
+/** Relative gap of k6 against wrk, flagged above 10 %. */
+function compareTools(k6Rps, wrkRps) {
+  if (!wrkRps) return { gap: null, flagged: false };
+  const gap = (wrkRps - k6Rps) / wrkRps;
+  return { gap: Number(gap.toFixed(3)), flagged: Math.abs(gap) > GAP_FLAG };
+}
+
+async function resolves(host) {
+  try {
+    await dns.lookup(host);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How wrk reaches a route: wrk takes the TLS SNI from the URL's host, so in the lab (where the
+ * route host is only known to k6's `hosts` option) it connects to 127.0.0.1 with a Host header.
+ * That works for http, edge and re-encrypt (routed by Host), not for passthrough (routed by SNI),
+ * unless the route host resolves on this machine. Returns { url, host } or { skip: reason }.
+ */
+async function wrkTarget(cell, route, target) {
+  const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
+  if (target.mode !== 'lab' || (await resolves(route.host)))
+    return { url: `${route.url}${pathPart}`, host: null };
+  if (cell.termination === 'passthrough') {
+    return {
+      skip: `wrk sends the URL's host as SNI and ${route.host} does not resolve here, so it cannot reach a passthrough route`,
+    };
+  }
+  const port = new URL(route.url).port;
+  const scheme = route.url.startsWith('https') ? 'https' : 'http';
+  return { url: `${scheme}://127.0.0.1:${port}${pathPart}`, host: route.host };
+}
+
+/** Why the cross-check does not run for this cell with these options, or null when it does. */
+function crossCheckSkip(cell, opts) {
+  if (cell.connection !== 'keepalive') return 'close cells are not cross-checked';
+  if (opts.rate) {
+    return `open model (--rate ${opts.rate}): k6 is held to the rate while wrk runs flat out, so their req/s cannot be compared`;
+  }
+  return null;
+}
+
+module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckSkip };
