@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../core/paths');
+const { urlVariable } = require('../../k6/lib/cells');
 const { runTool } = require('./runner');
 
 const SCRIPT = path.join(ROOT, 'k6', 'router-matrix.js');
@@ -25,7 +26,7 @@ function targetEnv(target) {
     env.NAMESPACE = target.namespace;
   }
   for (const [termination, url] of Object.entries(target.urls || {})) {
-    if (url) env[`URL_${termination.toUpperCase()}`] = url;
+    if (url) env[urlVariable(termination)] = url;
   }
   return env;
 }
