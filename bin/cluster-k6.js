@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // Runs one router-matrix cell from inside the cluster with the k6-operator: N k6 runners, the same
-// k6/ scripts, each runner's summary copied back to results/ and merged into one figure set
-// (merged.json). See --help and docs/openshift.md.
+// k6/ scripts, each runner's summary copied back to results/ and merged into a results.json of one
+// cell that npm run report renders. See --help and docs/openshift.md.
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
@@ -12,14 +12,19 @@ const names = require('../lib/cluster/names');
 const { compose } = require('../lib/cluster/kustomize');
 const { OcError, oc, requireLogin, currentProject, serves } = require('../lib/cluster/oc');
 const { routeUrls } = require('../lib/cluster/routes');
-const { mergeRunnerSummaries, formatMerged } = require('../lib/cluster/merge-runners');
+const { parseSize } = require('../k6/lib/cells');
+const { mergeRunnerSummaries } = require('../lib/cluster/merge-runners');
+const { RESULTS_FILE, writeResults } = require('../lib/results/document');
+const { describeMerged } = require('../lib/report/console');
+const { formatCellTable } = require('../lib/report/tables');
 
 const USAGE = `Usage: npm run cluster:k6 -- [options]
 
 Applies the k6-testrun component (the k6/ scripts as a ConfigMap, a results PVC and a k6-operator
 TestRun), runs one router-matrix cell with N parallel runners against the project's Routes, waits
-for it, copies every runner's k6 summary to the results directory and merges them: request
-rates add up, percentiles come from the merged latency distribution (merged.json).
+for it, copies every runner's k6 summary to the results directory and merges them into
+results.json: request rates add up, percentiles come from the merged latency distribution.
+Render it with npm run report -- DIR.
 
 Options:
   --namespace NS        project where deploy.js put the lab (default ${names.DEFAULT_NAMESPACE};
@@ -34,7 +39,8 @@ Options:
   --insecure            skip TLS verification (routers whose certificate no cluster CA signs)
   --timeout SECONDS     how long to wait for the run (default: duration + 600)
   --out DIR             where to copy the summaries (default results/cluster-<time>)
-  --merge DIR           only merge the runner summaries already in DIR (no cluster needed)
+  --merge DIR           only merge the runner summaries already in DIR into DIR/results.json
+                        (no cluster needed)
   -h, --help            this text
 
 Needs: oc, logged in; the k6-operator installed (OperatorHub: "k6 Operator"); the lab deployed.
@@ -74,8 +80,11 @@ function parse(argv) {
   }
   if (!['keepalive', 'close'].includes(values.connection))
     throw new OcError(`--connection ${values.connection}: keepalive or close`);
-  if (!/^\d+(\.\d+)?[kKmM]?$/.test(values['page-size']))
-    throw new OcError(`--page-size ${values['page-size']}: e.g. 1k, 4k, 1024`);
+  try {
+    parseSize(values['page-size']);
+  } catch (err) {
+    throw new OcError(`--page-size: ${err.message}`);
+  }
   const durationSeconds = durationToSeconds(values.duration);
   if (!durationSeconds) throw new OcError(`--duration ${values.duration}: a k6 duration such as 60s or 5m`);
   return {
@@ -193,43 +202,43 @@ function collect(namespace, outDir, image, runId) {
   }
 }
 
-/** The file that holds the merged figures, next to the runner summaries. */
-const MERGED_FILE = 'merged.json';
-
 /**
- * Reads the runner summaries in `dir` (`files`, default every *.json but merged.json), merges
- * them, writes merged.json and returns the merged figures. Throws naming a file that is not a k6
- * summary.
+ * Reads the runner summaries in `dir` (`files`, default every *.json but results.json), merges
+ * them into one results document, writes dir/results.json and returns the document. Throws
+ * naming a file that is not a runner summary. The run's end is the newest summary file's time.
  */
-function mergeDirectory(dir, { files } = {}) {
+function mergeDirectory(dir, { files, namespace } = {}) {
   let names = files;
   try {
-    names ??= fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== MERGED_FILE);
+    names ??= fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RESULTS_FILE);
   } catch (err) {
     throw new OcError(`cannot read ${dir}: ${err.code === 'ENOENT' ? 'no such directory' : err.message}`);
   }
   if (!names.length) throw new OcError(`${dir} holds no runner summaries (*.json)`);
+  let newest = 0;
   const runners = names.sort().map((file) => {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const where = path.join(dir, file);
+    newest = Math.max(newest, fs.statSync(where).mtimeMs);
     try {
-      return { file, summary: JSON.parse(text) };
+      return { file, summary: JSON.parse(fs.readFileSync(where, 'utf8')) };
     } catch (err) {
-      throw new OcError(`${path.join(dir, file)} is not valid JSON: ${err.message}`);
+      throw new OcError(`${where} is not valid JSON: ${err.message}`);
     }
   });
-  let merged;
+  let results;
   try {
-    merged = mergeRunnerSummaries(runners);
+    const finishedAt = new Date(newest).toISOString();
+    results = mergeRunnerSummaries(runners, { id: path.basename(dir), finishedAt, namespace });
   } catch (err) {
     throw new OcError(`${dir}: ${err.message}`);
   }
-  fs.writeFileSync(path.join(dir, MERGED_FILE), `${JSON.stringify(merged, null, 2)}\n`);
-  return merged;
+  writeResults(dir, results);
+  return results;
 }
 
-function printMerged(dir, merged) {
-  console.log(formatMerged(merged));
-  log(`merged figures in ${path.join(dir, MERGED_FILE)}`);
+function printMerged(dir, results) {
+  console.log(`${describeMerged(results)}\n\n${formatCellTable(results)}\n`);
+  log(`results in ${path.join(dir, RESULTS_FILE)}; the report: npm run report -- ${dir}`);
 }
 
 async function main() {
@@ -284,7 +293,7 @@ async function main() {
     if (files.length < opts.parallelism) {
       log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
     }
-    printMerged(outDir, mergeDirectory(outDir, { files }));
+    printMerged(outDir, mergeDirectory(outDir, { files, namespace }));
   } finally {
     if (!interrupted) {
       process.off('SIGINT', stop);
@@ -302,4 +311,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parse, durationToSeconds, renderObjects, mergeDirectory, MERGED_FILE };
+module.exports = { parse, durationToSeconds, renderObjects, mergeDirectory };

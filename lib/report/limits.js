@@ -1,0 +1,42 @@
+'use strict';
+// How the report words a cell's limitedBy (decided once by lib/results/verdicts.js limitOf when
+// the run was finalized). Every renderer formats it through here and decides nothing itself.
+
+/** Who a reason is about, as the tables say it. */
+const ROLE_LABELS = {
+  generator: 'load generator',
+  backend: 'data service',
+  host: 'host (other work)',
+  unmeasured: 'not measured',
+};
+
+const BY_LABELS = {
+  router: 'router',
+  generator: 'generator',
+  backend: 'backend',
+  'generator+backend': 'generator + backend',
+  unknown: 'unknown (not measured)',
+};
+
+/** The "limited by" column: 'router', 'generator + backend (host busy)', … */
+function limitLabel({ by, hostBusy }) {
+  if (by === 'router') return hostBusy ? 'host busy (other work)' : 'router';
+  return `${BY_LABELS[by]}${hostBusy ? ' (host busy)' : ''}`;
+}
+
+/** Whether the cell's figure is the router's: not when another part limited it or none was measured. */
+function isRouterFigure(cell) {
+  return cell.limitedBy.by === 'router';
+}
+
+/** The cells whose limit was `part` ('generator' or 'backend'), alone or with the other. */
+function limitedBy(cells, part) {
+  return cells.filter((c) => c.limitedBy.by.split('+').includes(part));
+}
+
+/** The texts of a cell's reasons about `role`. */
+function reasonTexts(cell, role) {
+  return cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
+}
+
+module.exports = { ROLE_LABELS, limitLabel, isRouterFigure, limitedBy, reasonTexts };
