@@ -1,15 +1,17 @@
 'use strict';
-// run-in-cluster merges the TestRun's runner summaries into one figure set: runners run side by
-// side, so request rates add up, while percentiles come from the merged latency distribution,
-// not from averaging the runners' percentiles. Pure logic on k6-shaped summaries, plus the CLI's
-// --merge on a directory (no cluster needed).
+// run-in-cluster merges the TestRun's runner summaries into a results.json of one cell, through the
+// same reducer as the lab matrix: runners run side by side, so request rates add up, while
+// percentiles come from the merged latency distribution, not from averaging the runners'
+// percentiles. Pure logic on k6-shaped summaries, plus the CLI's --merge on a directory (no
+// cluster needed) and npm run report on what it wrote.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
-const { mergeRunnerSummaries, formatMerged } = require('../../lib/cluster/merge-runners');
-const { mergeDirectory, MERGED_FILE } = require('../../bin/cluster-k6');
+const { mergeRunnerSummaries } = require('../../lib/cluster/merge-runners');
+const { describeMerged } = require('../../lib/report/console');
+const { mergeDirectory, parse } = require('../../bin/cluster-k6');
 const { trendOf } = require('../support/k6-trend');
 
 /** A runner's summary as router-matrix.js writes it to SUMMARY_PATH (the fields the merge reads). */
@@ -20,6 +22,7 @@ function runnerSummary({
   status502 = 0,
   vus = 32,
   cell = 'edge:1k:keepalive',
+  meta = {},
 }) {
   const requests = latencies.length + failed;
   const metrics = {
@@ -39,7 +42,22 @@ function runnerSummary({
   };
   if (status502) metrics.errors_status_502 = { type: 'counter', values: { count: status502, rate: 0 } };
   return {
-    meta: { script: 'router-matrix', cell, termination: 'edge', pageSize: 1024, connection: 'keepalive' },
+    // As router-matrix.js handleSummary writes it: VUS is the TestRun's total, split between runners.
+    meta: {
+      script: 'router-matrix',
+      cell,
+      termination: cell.split(':')[0],
+      pageSize: 1024,
+      connection: 'keepalive',
+      target: 'cluster',
+      executor: 'constant-vus',
+      vus: 64,
+      maxVus: 64,
+      rate: null,
+      duration: '1m',
+      tlsVerify: true,
+      ...meta,
+    },
     state: { testRunDurationMs: seconds * 1000 },
     metrics,
   };
@@ -56,47 +74,92 @@ const runnerA = runnerSummary({ latencies: fast, seconds: 60 });
 const runnerB = runnerSummary({ latencies: slow, seconds: 61, failed: 10, status502: 10 });
 
 describe('merging the runners of one TestRun', () => {
-  const merged = mergeRunnerSummaries([
-    { file: 'run-a-runner-1.json', summary: runnerA },
-    { file: 'run-a-runner-2.json', summary: runnerB },
-  ]);
+  const results = mergeRunnerSummaries(
+    [
+      { file: 'run-a-runner-1.json', summary: runnerA },
+      { file: 'run-a-runner-2.json', summary: runnerB },
+    ],
+    { id: 'run-a', finishedAt: '2026-11-23T12:01:01.000Z', namespace: 'bank' },
+  );
+  const [merged] = results.cells;
 
   test('request counts and rates add up; the run lasts as long as its longest runner', () => {
-    expect(merged.runners).toBe(2);
+    expect(merged).toMatchObject({ samples: 2, combine: 'concurrent' });
     expect(merged.requests).toBe(9000 + 1010);
-    expect(merged.rpsPerRunner).toEqual([150, 16.6]);
+    expect(merged.rpsPerSample).toEqual([150, 16.6]);
     expect(merged.rps).toBeCloseTo(9000 / 60 + 1010 / 61, 1);
+    expect(merged.okRps).toBeCloseTo(9000 / 60 + 1000 / 61, 1);
     expect(merged.seconds).toBe(61);
-    expect(merged.vusMax).toBe(64);
-    expect(merged).toMatchObject({ cell: 'edge:1k:keepalive', termination: 'edge', pageSize: 1024 });
+    expect(merged.generator.vusMax).toBe(64);
+    expect(merged).toMatchObject({ name: 'edge:1k:keepalive', termination: 'edge', pageSize: 1024 });
+    expect(results).toMatchObject({
+      version: 2,
+      id: 'run-a',
+      complete: true,
+      startedAt: '2026-11-23T12:00:00.000Z',
+      options: {
+        executor: 'constant-vus',
+        vus: 64,
+        maxVus: 64,
+        durationSeconds: 60,
+        cells: ['edge:1k:keepalive'],
+      },
+      environment: { target: 'cluster', namespace: 'bank', cores: null },
+      tls: { insecure: false, skipped: ['passthrough'] },
+    });
   });
 
-  test('failures and error counters are summed over the runners', () => {
-    expect(merged.failed).toBe(10);
+  test('failures are counted by status, with the same keys as the lab matrix', () => {
     expect(merged.errorRate).toBeCloseTo(10 / 10010, 6);
-    expect(merged.errors).toEqual({ errors_status_502: 10 });
+    expect(merged.errors).toEqual({ 502: 10 });
+  });
+
+  test('no CPU is measured in the cluster: the verdict says so instead of claiming the router', () => {
+    expect(merged.limitedBy).toEqual({
+      by: 'unknown',
+      hostBusy: false,
+      reasons: [
+        {
+          role: 'unmeasured',
+          text: expect.stringMatching(/k6's CPU and the data service's CPU not measured/),
+        },
+      ],
+    });
+    // Evidence still counts: runners that dropped iterations were the limit.
+    const dropping = (summary) => ({
+      ...summary,
+      metrics: {
+        ...summary.metrics,
+        dropped_iterations: { type: 'counter', values: { count: 5, rate: 0.1 } },
+      },
+    });
+    const [open] = mergeRunnerSummaries([{ file: 'a.json', summary: dropping(runnerA) }]).cells;
+    expect(open.limitedBy.by).toBe('generator');
+    expect(open.limitedBy.reasons[0].text).toMatch(/5 iterations dropped/);
   });
 
   test('percentiles come from the merged distribution, not from averaging the runners', () => {
     const pooled = [...fast, ...slow];
     const averagedP99 =
       (runnerA.metrics.request_total.values['p(99)'] + runnerB.metrics.request_total.values['p(99)']) / 2;
-    expect(merged.latency.count).toBe(10000);
-    expect(Math.abs(merged.latency.p99 - exactPercentile(pooled, 99))).toBeLessThan(2);
-    expect(Math.abs(merged.latency.p99 - averagedP99)).toBeGreaterThan(20);
-    expect(Math.abs(merged.latency.p95 - exactPercentile(pooled, 95))).toBeLessThan(2);
+    expect(Math.abs(merged.p99 - exactPercentile(pooled, 99))).toBeLessThan(2);
+    expect(Math.abs(merged.p99 - averagedP99)).toBeGreaterThan(20);
+    expect(Math.abs(merged.p95 - exactPercentile(pooled, 95))).toBeLessThan(2);
     // The median of the pool lies in the fast runner's range; averaging medians would put it near 38 ms.
-    expect(merged.latency.p50).toBeLessThan(1.5);
-    expect(merged.latency.max).toBe(99);
-    expect(merged.serviceTime.p50).toBeCloseTo(0.5, 3);
-    expect(merged.tlsHandshake).toBeNull();
+    expect(merged.p50).toBeLessThan(1.5);
+    expect(merged.max).toBe(99);
+    expect(merged.serviceTimeMs.p50).toBeCloseTo(0.5, 3);
+    expect(merged.decomposition.serviceMs.count).toBe(10000);
+    expect(merged.tlsHandshakeMs).toBeNull();
+    expect(merged.tlsHandshakes).toBe(0);
   });
 
   test('the terminal lines show the sum and the merged percentiles', () => {
-    const text = formatMerged(merged);
-    expect(text).toMatch(/^merged 2 runners, cell edge:1k:keepalive, 61 s$/m);
-    expect(text).toContain('10010 (166.6/s = 150 + 16.6), failed 0.10 % (errors_status_502 10)');
-    expect(text).toMatch(/latency {4}p50 1\.\d\d ms {2}p90 \S+ ms {2}p99 9\d\.\d\d ms {2}max 99\.00 ms/);
+    const text = describeMerged(results);
+    expect(text).toMatch(/^merged 2 runners, cell edge:1k:keepalive, 61 s: 166\.6 req\/s = 150 \+ 16\.6$/m);
+    expect(text).toMatch(
+      /^edge:1k:keepalive +166 ok rps {2}p99 9\d\.\d ms {2}0\.10 % errors {2}NO VERDICT: /m,
+    );
   });
 
   test('summaries of different cells, or a file that is no k6 summary, are refused by name', () => {
@@ -111,9 +174,23 @@ describe('merging the runners of one TestRun', () => {
       'notes.json is not a k6 summary (no "metrics")',
     );
     expect(() => mergeRunnerSummaries([{ file: 'x.json', summary: { metrics: {} } }])).toThrow(
-      'x.json has no http_reqs count and rate',
+      'x.json has no http_reqs count',
     );
     expect(() => mergeRunnerSummaries([])).toThrow('no runner summaries to merge');
+    const { meta, ...noMeta } = runnerA;
+    expect(meta.cell).toBe('edge:1k:keepalive');
+    expect(() => mergeRunnerSummaries([{ file: 'old.json', summary: noMeta }])).toThrow(
+      'old.json has no "meta" block',
+    );
+  });
+
+  test('page sizes follow the one grammar (cells.parseSize): 1.5k is refused', () => {
+    const odd = runnerSummary({ latencies: fast, cell: 'edge:1.5k:keepalive', meta: { pageSize: '1.5k' } });
+    expect(() => mergeRunnerSummaries([{ file: 'odd.json', summary: odd }])).toThrow(
+      /odd\.json: meta does not name a cell: page size must look like/,
+    );
+    expect(() => parse(['--page-size', '1.5k'])).toThrow(/--page-size: page size must look like/);
+    expect(parse(['--page-size', '4k'])['page-size']).toBe('4k');
   });
 });
 
@@ -132,22 +209,34 @@ describe('run-in-cluster --merge DIR', () => {
       timeout: 30000,
     });
 
-  test('merges the summaries in a directory, prints the figures and writes merged.json, without oc', () => {
+  test('merges the summaries in a directory into results.json, without oc, and npm run report renders it', () => {
     const r = cli('--merge', dir);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/merged 2 runners, cell edge:1k:keepalive/);
-    expect(r.stdout).toContain(`merged figures in ${path.join(dir, MERGED_FILE)}`);
-    const written = JSON.parse(fs.readFileSync(path.join(dir, MERGED_FILE), 'utf8'));
-    expect(written).toMatchObject({ runners: 2, requests: 10010, files: expect.any(Array) });
-    expect(written.latency.p99).toBeGreaterThan(90);
-    // A second merge ignores its own merged.json.
-    expect(mergeDirectory(dir).runners).toBe(2);
+    expect(r.stdout).toContain(`results in ${path.join(dir, 'results.json')}`);
+    const written = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
+    expect(written).toMatchObject({ version: 2, complete: true, environment: { target: 'cluster' } });
+    expect(written.cells).toHaveLength(1);
+    expect(written.cells[0]).toMatchObject({ requests: 10010, samples: 2, combine: 'concurrent' });
+    expect(written.cells[0].raw).toEqual(['run-x-k6-testrun-1.json', 'run-x-k6-testrun-2.json']);
+    expect(written.cells[0].p99).toBeGreaterThan(90);
+    // A second merge ignores its own results.json.
+    expect(mergeDirectory(dir).cells[0].samples).toBe(2);
+
+    const report = spawnSync(process.execPath, [path.join(ROOT, 'bin/report.js'), dir], { encoding: 'utf8' });
+    expect(report.stderr).toBe('');
+    expect(report.status).toBe(0);
+    const md = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| edge:1k:keepalive \| 166 \| [^\n]*\| unknown \(not measured\) \|/);
+    expect(md).toMatch(/No verdict for 1 cell/);
+    expect(md).toContain('| k6 | 2 runners side by side in the cluster (k6-operator) |');
+    expect(fs.readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('<svg');
   });
 
   test('only the files of this run when given', () => {
-    expect(mergeDirectory(dir, { files: ['run-x-k6-testrun-1.json'] })).toMatchObject({
-      runners: 1,
+    expect(mergeDirectory(dir, { files: ['run-x-k6-testrun-1.json'] }).cells[0]).toMatchObject({
+      samples: 1,
       rps: 150,
     });
   });
@@ -157,7 +246,7 @@ describe('run-in-cluster --merge DIR', () => {
     const r = cli('--merge', dir);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/run-x-k6-testrun-3\.json is not valid JSON/);
-    expect(fs.existsSync(path.join(dir, MERGED_FILE))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'results.json'))).toBe(false);
   });
 
   test('an empty or missing directory says so', () => {
