@@ -3,18 +3,25 @@
 // cross-check), then write results.json, the raw summaries and the report.
 const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout: pause } = require('node:timers/promises');
 const { RESULTS_DIR, labDir: defaultLabDir } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
 const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/state');
-const { setTimeout: pause } = require('node:timers/promises');
 const { DEFAULT_NAMESPACE } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { defaultMaxVus } = require('../../k6/lib/generator');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
 const { buildCellResult } = require('../results/cell');
-const { createRun, addCell, finalize, writeResults, describeTls: tlsBlock } = require('../results/document');
+const {
+  RESULTS_FILE,
+  createRun,
+  addCell,
+  finalize,
+  writeResults,
+  describeTls: tlsBlock,
+} = require('../results/document');
 const { wrkTarget, runWrk, compareTools, crossCheckSkip } = require('../load/wrk');
 const { describeEnvironment } = require('./environment');
 const { createProgress } = require('./progress');
@@ -127,7 +134,7 @@ async function runMatrix(
 
   const id = runId();
   const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
-  if (fs.existsSync(path.join(dir, 'results.json'))) {
+  if (fs.existsSync(path.join(dir, RESULTS_FILE))) {
     throw new Error(
       `${dir} already holds the results of a run: choose another --out (nothing was overwritten)`,
     );

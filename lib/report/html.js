@@ -3,7 +3,7 @@
 // offline in any browser.
 const t = require('./tables');
 const { escapeXml: escape, rpsChart, latencyChart, ratioChart } = require('./charts');
-const { isRouterFigure, limitedBy, reasonTexts } = require('./limits');
+const { isRouterFigure, cellsLimitedBy, reasonTexts } = require('./limits');
 
 const CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
@@ -37,8 +37,8 @@ function table({ head, rows }, { limitedRows = [], wrapLast = false } = {}) {
 
 function renderHtml(results) {
   const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
-  const generatorBound = limitedBy(results.cells, 'generator');
-  const backendBound = limitedBy(results.cells, 'backend');
+  const generatorBound = cellsLimitedBy(results.cells, 'generator');
+  const backendBound = cellsLimitedBy(results.cells, 'backend');
   const unmeasured = results.cells.filter((c) => c.limitedBy.by === 'unknown');
   const parts = [];
   parts.push(

@@ -30,7 +30,7 @@ function isRouterFigure(cell) {
 }
 
 /** The cells whose limit was `part` ('generator' or 'backend'), alone or with the other. */
-function limitedBy(cells, part) {
+function cellsLimitedBy(cells, part) {
   return cells.filter((c) => c.limitedBy.by.split('+').includes(part));
 }
 
@@ -39,4 +39,4 @@ function reasonTexts(cell, role) {
   return cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
 }
 
-module.exports = { ROLE_LABELS, limitLabel, isRouterFigure, limitedBy, reasonTexts };
+module.exports = { ROLE_LABELS, limitLabel, isRouterFigure, cellsLimitedBy, reasonTexts };

@@ -178,4 +178,4 @@ function reduceSummaries(summaries, { combine }) {
   };
 }
 
-module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, errorsByStatus, reduceSummaries };
+module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries };

@@ -17,6 +17,8 @@ const {
 } = require('../../lib/results/document');
 const { environmentRows, cellRows } = require('../../lib/report/tables');
 const { renderMarkdown } = require('../../lib/report/markdown');
+const SCHEMA = require('../../lib/results/schema.json');
+const cells = require('../../k6/lib/cells');
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'matrix-results', 'results.json');
 
@@ -259,5 +261,25 @@ describe('the TLS row renders results.tls', () => {
       /verification skipped on every route \(edge, passthrough, reencrypt\) \(--insecure:/,
     );
     expect(text).not.toMatch(/passthrough only/);
+  });
+});
+
+describe('the schema speaks the one vocabulary (k6/lib/cells.js)', () => {
+  const cell = SCHEMA.$defs.cell.properties;
+
+  test('terminations, connections, page sizes and cell names', () => {
+    expect(cell.termination.enum).toEqual(cells.TERMINATIONS);
+    expect(cell.connection.enum).toEqual(cells.CONNECTIONS);
+    expect(cell.pageSize.maximum).toBe(cells.MAX_PAGE_BYTES);
+    const https = cells.TERMINATIONS.filter((t) => t !== 'http');
+    expect(SCHEMA.$defs.tls.properties.skipped.items.enum).toEqual(https);
+    const names = new RegExp(cell.name.pattern);
+    for (const termination of cells.TERMINATIONS) {
+      for (const bytes of [1, 1000, 1024, 4096, cells.MAX_PAGE_BYTES]) {
+        for (const connection of cells.CONNECTIONS) {
+          expect(cells.cellName(termination, bytes, connection)).toMatch(names);
+        }
+      }
+    }
   });
 });
