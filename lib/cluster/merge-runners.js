@@ -6,7 +6,7 @@
 const { sizeLabel } = require('../../k6/lib/cells');
 const { checkSummary, cellOfSummary } = require('../results/reduce');
 const { buildCellResult } = require('../results/cell');
-const { createRun, addCell, finalize, describeTls, unknownEnvironment } = require('../results/document');
+const { createRun, addCell, finalize, tlsBlock, unknownEnvironment } = require('../results/document');
 
 /** What a runner's meta block must say about the load model (router-matrix.js handleSummary). */
 const LOAD_META = ['executor', 'vus', 'maxVus', 'rate', 'duration'];
@@ -77,7 +77,7 @@ function mergeRunnerSummaries(
     },
     environment: unknownEnvironment({ target: 'cluster', namespace }),
     // A runner that skipped verification on a route that needs none skipped it on purpose.
-    tls: describeTls({
+    tls: tlsBlock({
       trust: "the k6 runner image's trust store",
       insecure: cell.termination !== 'passthrough' && metas.some((m) => m.tlsVerify === false),
     }),

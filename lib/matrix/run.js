@@ -14,14 +14,7 @@ const { defaultMaxVus } = require('../../k6/lib/generator');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
 const { buildCellResult } = require('../results/cell');
-const {
-  RESULTS_FILE,
-  createRun,
-  addCell,
-  finalize,
-  writeResults,
-  describeTls: tlsBlock,
-} = require('../results/document');
+const { RESULTS_FILE, createRun, addCell, finalize, writeResults, tlsBlock } = require('../results/document');
 const { wrkTarget, runWrk, compareTools, crossCheckSkip } = require('../load/wrk');
 const { describeEnvironment } = require('./environment');
 const { createProgress } = require('./progress');

@@ -46,7 +46,7 @@ function checkDocument(doc, file) {
 }
 
 /** The results' tls block: what was trusted, verified and skipped, and why. */
-function describeTls({ trust, insecure }) {
+function tlsBlock({ trust, insecure }) {
   if (insecure) {
     return {
       trust,
@@ -155,7 +155,7 @@ module.exports = {
   RESULTS_FILE,
   SCHEMA,
   checkDocument,
-  describeTls,
+  tlsBlock,
   unknownEnvironment,
   createRun,
   addCell,

@@ -12,7 +12,7 @@ const {
   finalize,
   writeResults,
   readResults,
-  describeTls,
+  tlsBlock,
   unknownEnvironment,
 } = require('../../lib/results/document');
 const { environmentRows, cellRows } = require('../../lib/report/tables');
@@ -100,7 +100,7 @@ function run(insecure = false) {
       crossCheck: false,
     },
     environment: unknownEnvironment({ target: 'lab' }),
-    tls: describeTls({ trust: 'SSL_CERT_FILE=/lab/ca.crt', insecure }),
+    tls: tlsBlock({ trust: 'SSL_CERT_FILE=/lab/ca.crt', insecure }),
   });
 }
 
