@@ -83,7 +83,7 @@ function parse(argv) {
   try {
     parseSize(values['page-size']);
   } catch (err) {
-    throw new OcError(`--page-size: ${err.message}`);
+    throw new OcError(`--page-size ${values['page-size']}: ${err.message}`, { cause: err });
   }
   const durationSeconds = durationToSeconds(values.duration);
   if (!durationSeconds) throw new OcError(`--duration ${values.duration}: a k6 duration such as 60s or 5m`);

@@ -57,7 +57,7 @@ function decompositionRows(results) {
       'router + network p50',
     ],
     rows: results.cells.map((c) => {
-      const d = c.decomposition || {};
+      const d = c.decomposition;
       const get = (m) => (m ? m.p50 : null);
       return [
         c.name,
