@@ -1,7 +1,7 @@
 'use strict';
 // Inline SVG charts for report.html, drawn here so the report needs no script and no network.
 // All charts are horizontal bar charts: one row per label, one or more bars per row.
-const { isRouterFigure } = require('./limits');
+const { isRouterFigure, byLabel } = require('./limits');
 
 const COLORS = { http: '#4c78a8', edge: '#f58518', passthrough: '#54a24b', reencrypt: '#b279a2' };
 const REFERENCE_COLORS = ['#9ecae9', '#ffbf79', '#88d27a', '#d6a5c9', '#bab0ac', '#e1c16e'];
@@ -113,7 +113,7 @@ function rpsChart(results) {
           value: c.okRps,
           color: COLORS[c.termination],
           hatched: !isRouterFigure(c),
-          text: `${Math.round(c.okRps)}${isRouterFigure(c) ? '' : ` ⚠ ${c.limitedBy.by}`}`,
+          text: `${Math.round(c.okRps)}${isRouterFigure(c) ? '' : ` ⚠ ${byLabel(c.limitedBy)}`}`,
           title: `${c.name}: ${c.okRps} successful req/s`,
         },
       ],

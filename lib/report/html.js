@@ -3,7 +3,7 @@
 // offline in any browser.
 const t = require('./tables');
 const { escapeXml: escape, rpsChart, latencyChart, ratioChart } = require('./charts');
-const { isRouterFigure, cellsLimitedBy, reasonTexts } = require('./limits');
+const { isRouterFigure, isUnmeasured, cellsLimitedBy, reasonTexts } = require('./limits');
 
 const CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
@@ -39,7 +39,7 @@ function renderHtml(results) {
   const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
   const generatorBound = cellsLimitedBy(results.cells, 'generator');
   const backendBound = cellsLimitedBy(results.cells, 'backend');
-  const unmeasured = results.cells.filter((c) => c.limitedBy.by === 'unknown');
+  const unmeasured = results.cells.filter(isUnmeasured);
   const parts = [];
   parts.push(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Router matrix ${escape(results.id)}</title>`,

@@ -18,15 +18,25 @@ const BY_LABELS = {
   unknown: 'unknown (not measured)',
 };
 
-/** The "limited by" column: 'router', 'generator + backend (host busy)', … */
-function limitLabel({ by, hostBusy }) {
-  if (by === 'router') return hostBusy ? 'host busy (other work)' : 'router';
-  return `${BY_LABELS[by]}${hostBusy ? ' (host busy)' : ''}`;
+/** Who limited the cell, in words: 'router', 'generator + backend', 'unknown (not measured)'. */
+function byLabel({ by }) {
+  return BY_LABELS[by];
+}
+
+/** The "limited by" column: byLabel, and whether the host was busy with other work. */
+function limitLabel(limitedBy) {
+  if (limitedBy.by === 'router') return limitedBy.hostBusy ? 'host busy (other work)' : 'router';
+  return `${byLabel(limitedBy)}${limitedBy.hostBusy ? ' (host busy)' : ''}`;
 }
 
 /** Whether the cell's figure is the router's: not when another part limited it or none was measured. */
 function isRouterFigure(cell) {
   return cell.limitedBy.by === 'router';
+}
+
+/** Whether the cell has no verdict: what limited it was not measured (an in-cluster run). */
+function isUnmeasured(cell) {
+  return cell.limitedBy.by === 'unknown';
 }
 
 /** The cells whose limit was `part` ('generator' or 'backend'), alone or with the other. */
@@ -39,4 +49,12 @@ function reasonTexts(cell, role) {
   return cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
 }
 
-module.exports = { ROLE_LABELS, limitLabel, isRouterFigure, cellsLimitedBy, reasonTexts };
+module.exports = {
+  ROLE_LABELS,
+  byLabel,
+  limitLabel,
+  isRouterFigure,
+  isUnmeasured,
+  cellsLimitedBy,
+  reasonTexts,
+};

@@ -1,12 +1,12 @@
 'use strict';
 // report.md: the run as Markdown tables, ready to paste into an issue or a slide.
 const t = require('./tables');
-const { isRouterFigure } = require('./limits');
+const { isRouterFigure, isUnmeasured } = require('./limits');
 
 function renderMarkdown(results) {
   const out = [];
-  const saturated = results.cells.filter((c) => !isRouterFigure(c) && c.limitedBy.by !== 'unknown');
-  const unmeasured = results.cells.filter((c) => c.limitedBy.by === 'unknown');
+  const saturated = results.cells.filter((c) => !isRouterFigure(c) && !isUnmeasured(c));
+  const unmeasured = results.cells.filter(isUnmeasured);
   out.push(`# Router matrix ${results.id}`, '');
   if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
   out.push(
