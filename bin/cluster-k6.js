@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // Runs one router-matrix cell from inside the cluster with the k6-operator: N k6 runners, the same
-// k6/ scripts, each runner's summary copied back to results/ and merged into one figure set
-// (merged.json). See --help and docs/openshift.md.
+// k6/ scripts, each runner's summary copied back to results/ and merged into a results.json of one
+// cell that npm run report renders. See --help and docs/openshift.md.
 const fs = require('node:fs');
 const path = require('node:path');
 const yaml = require('js-yaml');
@@ -14,16 +14,23 @@ const names = require('../lib/cluster/names');
 const { compose } = require('../lib/cluster/kustomize');
 const { OcError, oc, requireLogin, currentProject, serves } = require('../lib/cluster/oc');
 const { routeUrls } = require('../lib/cluster/routes');
-const { mergeRunnerSummaries, formatMerged } = require('../lib/cluster/merge-runners');
+const { mergeRunnerSummaries } = require('../lib/cluster/merge-runners');
+const { RESULTS_FILE, writeResults } = require('../lib/results/document');
+const { describeMerged } = require('../lib/report/console');
+const { formatCellTable } = require('../lib/report/tables');
 
 const COMMAND = defineCommand({
   usage: 'npm run cluster:k6 -- [options]',
   description: `Applies the k6-testrun component (the k6/ scripts as a ConfigMap, a results PVC and a k6-operator
 TestRun), runs one router-matrix cell with N parallel runners against the project's Routes, waits
-for it, copies every runner's k6 summary to the results directory and merges them: request
-rates add up, percentiles come from the merged latency distribution (merged.json).`,
+for it, copies every runner's k6 summary to the results directory and merges them into
+results.json: request rates add up, percentiles come from the merged latency distribution.
+Render it with npm run report -- DIR.`,
   settings: [
-    { ...NAMESPACE, help: 'project where deploy.js put the lab; "current" = the current oc project' },
+    {
+      ...NAMESPACE,
+      help: 'project where npm run cluster:deploy put the lab; "current" = the current oc project',
+    },
     {
       name: 'parallelism',
       flag: '--parallelism',
@@ -119,14 +126,14 @@ rates add up, percentiles come from the merged latency distribution (merged.json
       flag: '--merge',
       arg: 'DIR',
       type: 'string',
-      help: 'only merge the runner summaries already in DIR (no cluster needed)',
+      help: 'only merge the runner summaries already in DIR into DIR/results.json (no cluster needed)',
     },
   ],
   epilogue: `Needs: oc, logged in; the k6-operator installed (OperatorHub: "k6 Operator"); the lab deployed.
 Ctrl-C deletes the TestRun, which stops the load.`,
 });
 
-const log = (msg) => console.log(`run-in-cluster: ${msg}`);
+const log = (msg) => console.log(`cluster:k6: ${msg}`);
 const { setTimeout: sleep } = require('node:timers/promises');
 
 /** The options (plus durationSeconds), or { help: true }; throws UsageError naming the option. */
@@ -150,7 +157,7 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   } finally {
     composed.cleanup();
   }
-  // Only what the component adds: the lab itself is deploy.js's business.
+  // Only what the component adds: the lab itself is cluster:deploy's business.
   const wanted = objects.filter(
     (o) =>
       o.kind === 'TestRun' ||
@@ -242,47 +249,47 @@ function collect(namespace, outDir, image, runId) {
   }
 }
 
-/** The file that holds the merged figures, next to the runner summaries. */
-const MERGED_FILE = 'merged.json';
-
 /**
- * Reads the runner summaries in `dir` (`files`, default every *.json but merged.json), merges
- * them, writes merged.json and returns the merged figures. Throws naming a file that is not a k6
- * summary.
+ * Reads the runner summaries in `dir` (`files`, default every *.json but results.json), merges
+ * them into one results document, writes dir/results.json and returns the document. Throws
+ * naming a file that is not a runner summary. The run's end is the newest summary file's time.
  */
-function mergeDirectory(dir, { files } = {}) {
+function mergeDirectory(dir, { files, namespace } = {}) {
   let names = files;
   try {
-    names ??= fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== MERGED_FILE);
+    names ??= fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RESULTS_FILE);
   } catch (err) {
     throw new OcError(`cannot read ${dir}: ${err.code === 'ENOENT' ? 'no such directory' : err.message}`);
   }
   if (!names.length) throw new OcError(`${dir} holds no runner summaries (*.json)`);
+  let newest = 0;
   const runners = names.sort().map((file) => {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const where = path.join(dir, file);
+    newest = Math.max(newest, fs.statSync(where).mtimeMs);
     try {
-      return { file, summary: JSON.parse(text) };
+      return { file, summary: JSON.parse(fs.readFileSync(where, 'utf8')) };
     } catch (err) {
-      throw new OcError(`${path.join(dir, file)} is not valid JSON: ${err.message}`);
+      throw new OcError(`${where} is not valid JSON: ${err.message}`);
     }
   });
-  let merged;
+  let results;
   try {
-    merged = mergeRunnerSummaries(runners);
+    const finishedAt = new Date(newest).toISOString();
+    results = mergeRunnerSummaries(runners, { id: path.basename(dir), finishedAt, namespace });
   } catch (err) {
     throw new OcError(`${dir}: ${err.message}`);
   }
-  fs.writeFileSync(path.join(dir, MERGED_FILE), `${JSON.stringify(merged, null, 2)}\n`);
-  return merged;
+  writeResults(dir, results);
+  return results;
 }
 
-function printMerged(dir, merged) {
-  console.log(formatMerged(merged));
-  log(`merged figures in ${path.join(dir, MERGED_FILE)}`);
+function printMerged(dir, results) {
+  console.log(`${describeMerged(results)}\n\n${formatCellTable(results)}\n`);
+  log(`results in ${path.join(dir, RESULTS_FILE)}; the report: npm run report -- ${dir}`);
 }
 
 async function main() {
-  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'run-in-cluster', parse });
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'cluster:k6', parse });
   if (opts.merge) {
     const dir = path.resolve(opts.merge);
     return printMerged(dir, mergeDirectory(dir));
@@ -298,7 +305,7 @@ async function main() {
   const urls = routeUrls(JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items);
   if (!urls.some((u) => u.termination === opts.termination && u.url)) {
     throw new OcError(
-      `no admitted ${opts.termination} route in ${namespace}: run bin/cluster-deploy.js first`,
+      `no admitted ${opts.termination} route in ${namespace}: run npm run cluster:deploy first`,
     );
   }
   const runId = `run-${Date.now().toString(36)}`;
@@ -332,7 +339,7 @@ async function main() {
     if (files.length < opts.parallelism) {
       log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
     }
-    printMerged(outDir, mergeDirectory(outDir, { files }));
+    printMerged(outDir, mergeDirectory(outDir, { files, namespace }));
   } finally {
     if (!interrupted) {
       process.off('SIGINT', stop);
@@ -343,9 +350,9 @@ async function main() {
 
 if (require.main === module) {
   main().catch((err) => {
-    console.error(`run-in-cluster: ${err instanceof OcError ? err.message : err.stack}`);
+    console.error(`cluster:k6: ${err instanceof OcError ? err.message : err.stack}`);
     process.exitCode = 1;
   });
 }
 
-module.exports = { parse, durationToSeconds, renderObjects, mergeDirectory, MERGED_FILE };
+module.exports = { parse, durationToSeconds, renderObjects, mergeDirectory };

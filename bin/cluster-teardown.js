@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// Removes what deploy.js (and run-in-cluster.js) created. See --help.
+// npm run cluster:teardown: removes what cluster:deploy (and cluster:k6) created. See --help.
 const { defineCommand, commandLine } = require('../lib/core/settings');
 const names = require('../lib/cluster/names');
 const { compose } = require('../lib/cluster/kustomize');
@@ -9,7 +9,7 @@ const { OcError, oc, requireLogin, currentProject } = require('../lib/cluster/oc
 
 const COMMAND = defineCommand({
   usage: 'npm run cluster:teardown -- [options]',
-  description: `Deletes the objects of overlays/<overlay> (and the components deploy.js or run-in-cluster.js
+  description: `Deletes the objects of overlays/<overlay> (and the components cluster:deploy or cluster:k6
 added) from the project, the Redis data volumes and the Redis password Secret.`,
   settings: [
     { ...OVERLAY, help: 'the overlay that was deployed' },
@@ -39,7 +39,7 @@ added) from the project, the Redis data volumes and the Redis password Secret.`,
 
 const log = (msg) => console.log(`teardown: ${msg}`);
 
-/** Gives the default router its routes back, if deploy.js is what excluded them. */
+/** Gives the default router its routes back, if cluster:deploy is what excluded them. */
 function restoreDefaultRouter() {
   const r = oc(['get', 'ingresscontroller/default', '-n', 'openshift-ingress-operator', '-o', 'json'], {
     allowFail: true,
@@ -51,7 +51,8 @@ function restoreDefaultRouter() {
     !selector.matchLabels &&
     (selector.matchExpressions || []).length === 1 &&
     selector.matchExpressions[0].key === names.SHARD_LABEL;
-  if (!ours) return log('the default router has a route selector deploy.js did not set: leaving it alone');
+  if (!ours)
+    return log('the default router has a route selector cluster:deploy did not set: leaving it alone');
   log('removing the benchmark exclusion from the default IngressController');
   oc([
     'patch',
@@ -70,7 +71,7 @@ function main() {
   const namespace = opts.namespace === 'current' ? currentProject() : opts.namespace;
   if (!namespace) throw new OcError('no current project: pass --namespace NS');
 
-  // The in-cluster k6 objects too, if run-in-cluster.js created them.
+  // The in-cluster k6 objects too, if cluster:k6 created them.
   oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found'], { allowFail: true });
   const components = ['k6-testrun', ...(opts.routerTuning ? ['router-tuning'] : [])];
   const composed = compose({ overlay: opts.overlay, components });

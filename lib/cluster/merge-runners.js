@@ -1,117 +1,89 @@
 'use strict';
-// One figure set for a TestRun from its N runners' k6 summaries. The runners ran at the same time,
-// each with its share of the VUs: counts and request rates add up; percentiles come from the
-// merged latency distribution (lib/results/distribution.js: the mixture of the runners'
-// quantile grids, weighted by count), never from averaging the runners' percentiles.
-const { summarize } = require('../results/distribution');
+// The in-cluster run (npm run cluster:k6) as a results document: the TestRun's N k6 runners
+// drove one cell side by side, so their summaries reduce as concurrent parts (lib/results:
+// rates add up, percentiles come from the merged distribution). Nothing in the cluster measures
+// CPU, so the cell's verdict says the limit was not measured instead of claiming the router.
+const { sizeLabel } = require('../../k6/lib/cells');
+const { checkSummary, cellOfSummary } = require('../results/reduce');
+const { buildCellResult } = require('../results/cell');
+const { createRun, addCell, finalize, tlsBlock, unknownEnvironment } = require('../results/document');
 
-const OK = '{expected_response:true}';
+/** What a runner's meta block must say about the load model (router-matrix.js handleSummary). */
+const LOAD_META = ['executor', 'vus', 'maxVus', 'rate', 'duration'];
 
-/** Latency metrics merged, by the name they get in the merged figures. */
-const TRENDS = {
-  latency: 'request_total',
-  requestDuration: `http_req_duration${OK}`,
-  serviceTime: 'service_time',
-  routerTime: 'router_time',
-  tlsHandshake: 'tls_handshake',
-};
-
-const round = (v, digits) => Number(v.toFixed(digits));
-const sum = (list) => list.reduce((a, b) => a + b, 0);
-
-function values(summary, name) {
-  const metric = summary.metrics[name];
-  return metric ? metric.values : undefined;
-}
-
-/** Throws unless `summary` is a k6 summary this merge can read; `file` names it in the message. */
-function checkSummary(summary, file) {
-  if (!summary || typeof summary !== 'object' || !summary.metrics || typeof summary.metrics !== 'object') {
-    throw new Error(`${file} is not a k6 summary (no "metrics")`);
-  }
-  const reqs = values(summary, 'http_reqs');
-  if (!reqs || typeof reqs.count !== 'number' || typeof reqs.rate !== 'number') {
-    throw new Error(`${file} has no http_reqs count and rate: not a k6 summary of an HTTP run`);
-  }
+/** k6's duration grammar (30s, 1m30s, 500ms: k6/lib/config.js envDuration) in seconds. */
+function k6DurationSeconds(text) {
+  const units = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  return [...String(text).matchAll(/(\d+)(ms|s|m|h)/g)].reduce(
+    (sum, [, n, unit]) => sum + n * units[unit],
+    0,
+  );
 }
 
 /**
- * Merges runner summaries: `runners` is [{ file, summary }] (summary: the JSON k6 wrote to
- * SUMMARY_PATH, `meta` included). Throws, naming the file, on a summary that is not one, or on
- * runners of different cells.
+ * The cell of the runners' summaries; throws, naming the file, on a summary that is not one, and
+ * on runners of different cells.
  */
-function mergeRunnerSummaries(runners) {
+function runnersCell(runners) {
+  const cells = runners.map(({ file, summary }) => {
+    checkSummary(summary, file);
+    const cell = cellOfSummary(summary, file);
+    const missing = LOAD_META.filter((key) => !(key in summary.meta));
+    if (missing.length) throw new Error(`${file}: meta has no ${missing.join(', ')}`);
+    return cell;
+  });
+  const names = [...new Set(cells.map((c) => c.name))];
+  if (names.length > 1) {
+    throw new Error(`the summaries are of different cells (${names.join(', ')}): merge one run at a time`);
+  }
+  return cells[0];
+}
+
+/**
+ * One finished results document from runner summaries: `runners` is [{ file, summary }] (the JSON
+ * k6 wrote to SUMMARY_PATH, meta included). `id`, `finishedAt` (ISO time; a summary holds no
+ * clock time, so the start is the end less the longest runner's time), `namespace`: what the
+ * caller knows of the run.
+ */
+function mergeRunnerSummaries(
+  runners,
+  { id = 'cluster', finishedAt = new Date().toISOString(), namespace = null } = {},
+) {
   if (!runners.length) throw new Error('no runner summaries to merge');
-  for (const { file, summary } of runners) checkSummary(summary, file);
-  const cells = new Set(runners.map((r) => (r.summary.meta || {}).cell));
-  if (cells.size > 1) {
-    throw new Error(
-      `the summaries are of different cells (${[...cells].join(', ')}): merge one run at a time`,
-    );
-  }
-  const summaries = runners.map((r) => r.summary);
-  const meta = summaries[0].meta || {};
-  const count = (name, field = 'count') => sum(summaries.map((s) => (values(s, name) || {})[field] || 0));
-
-  const requests = count('http_reqs');
-  // The script's own verdict (a 200 of the right size) where it keeps one; k6's otherwise.
-  const failedMetric = summaries.every((s) => values(s, 'request_failed'))
-    ? 'request_failed'
-    : 'http_req_failed';
-  const failed = count(failedMetric, 'passes');
-  const errors = {};
-  for (const summary of summaries) {
-    for (const [name, metric] of Object.entries(summary.metrics)) {
-      if (/^errors_/.test(name) && metric.values.count) {
-        errors[name] = (errors[name] || 0) + metric.values.count;
-      }
-    }
-  }
-  const rpsPerRunner = summaries.map((s) => values(s, 'http_reqs').rate);
-  const latency = {};
-  for (const [key, metric] of Object.entries(TRENDS)) {
-    latency[key] = summarize(summaries.map((s) => values(s, metric)).filter(Boolean));
-  }
-  return {
-    runners: runners.length,
-    files: runners.map((r) => r.file),
-    cell: meta.cell ?? null,
-    termination: meta.termination ?? null,
-    pageSize: meta.pageSize ?? null,
-    connection: meta.connection ?? null,
-    // The runners ran side by side: the run lasted as long as the longest one.
-    seconds: round(Math.max(...summaries.map((s) => ((s.state || {}).testRunDurationMs || 0) / 1000)), 2),
-    requests,
-    // Rates add up: each runner drove its own share of the VUs at the same time.
-    rps: round(sum(rpsPerRunner), 1),
-    rpsPerRunner: rpsPerRunner.map((v) => round(v, 1)),
-    failed,
-    errorRate: requests ? round(failed / requests, 6) : null,
-    errors,
-    droppedIterations: count('dropped_iterations'),
-    vusMax: sum(summaries.map((s) => (values(s, 'vus_max') || {}).max || 0)),
-    ...latency,
-    latencyBasis: 'merged distribution of the runners (not an average of their percentiles); ms',
-  };
+  const cell = runnersCell(runners);
+  const metas = runners.map((r) => r.summary.meta);
+  const meta = metas[0];
+  const figures = buildCellResult(
+    cell,
+    runners.map((r) => ({ summary: r.summary, rawFile: r.file })),
+    { combine: 'concurrent', maxVus: meta.maxVus },
+  );
+  const doc = createRun({
+    id,
+    startedAt: new Date(Date.parse(finishedAt) - figures.seconds * 1000).toISOString(),
+    options: {
+      quick: false,
+      sizes: [sizeLabel(cell.pageSize)],
+      cells: [cell.name],
+      durationSeconds: k6DurationSeconds(meta.duration) || figures.seconds,
+      samples: 1,
+      warmupSeconds: 0,
+      cooldownSeconds: 0,
+      executor: meta.executor,
+      vus: meta.vus,
+      rate: meta.rate,
+      maxVus: meta.maxVus,
+      crossCheck: false,
+    },
+    environment: unknownEnvironment({ target: 'cluster', namespace }),
+    // A runner that skipped verification on a route that needs none skipped it on purpose.
+    tls: tlsBlock({
+      trust: "the k6 runner image's trust store",
+      insecure: cell.termination !== 'passthrough' && metas.some((m) => m.tlsVerify === false),
+    }),
+  });
+  addCell(doc, figures);
+  return finalize(doc, { complete: true, finishedAt });
 }
 
-const ms = (v) => (v === null || v === undefined ? '-' : `${v.toFixed(2)} ms`);
-
-/** The merged figures as a few lines for the terminal. */
-function formatMerged(m) {
-  const trend = (t) => (t ? `p50 ${ms(t.p50)}  p90 ${ms(t.p90)}  p99 ${ms(t.p99)}  max ${ms(t.max)}` : '-');
-  const errorList = Object.entries(m.errors).map(([name, n]) => `${name} ${n}`);
-  return [
-    `merged ${m.runners} runners${m.cell ? `, cell ${m.cell}` : ''}, ${m.seconds} s`,
-    `  requests   ${m.requests} (${m.rps}/s = ${m.rpsPerRunner.join(' + ')}), failed ${
-      m.errorRate === null ? '-' : `${(m.errorRate * 100).toFixed(2)} %`
-    }${errorList.length ? ` (${errorList.join(', ')})` : ''}${
-      m.droppedIterations ? `, dropped iterations ${m.droppedIterations}` : ''
-    }`,
-    `  latency    ${trend(m.latency || m.requestDuration)} (successful responses)`,
-    `  service    ${trend(m.serviceTime)} (Server-Timing app;dur)`,
-    `  TLS        ${m.tlsHandshake ? `avg ${ms(m.tlsHandshake.avg)} per handshake, ${m.tlsHandshake.count} handshakes` : '-'}`,
-  ].join('\n');
-}
-
-module.exports = { mergeRunnerSummaries, formatMerged, TRENDS };
+module.exports = { mergeRunnerSummaries, k6DurationSeconds };

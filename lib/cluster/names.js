@@ -7,7 +7,7 @@ module.exports = {
   /** The project the docs use; the scripts default to the current one (Developer Sandbox). */
   DEFAULT_NAMESPACE: cells.DEFAULT_NAMESPACE,
   APP: 'data-service',
-  /** Created by bin/cluster-deploy.js with a random password, never committed. */
+  /** Created by npm run cluster:deploy with a random password, never committed. */
   REDIS_SECRET: 'redis-auth',
   REDIS_SECRET_KEY: 'password',
   /** Created by the service CA operator from the Service's serving-cert annotation. */

@@ -3,6 +3,7 @@
 // cross-check), then write results.json, the raw summaries and the report.
 const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout: pause } = require('node:timers/promises');
 const { RESULTS_DIR, labDir: defaultLabDir } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
 const { isAlive } = require('../core/processes');
@@ -10,17 +11,15 @@ const { readLabState } = require('../lab/state');
 const { DEFAULT_NAMESPACE } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { defaultMaxVus } = require('../../k6/lib/generator');
-const REFERENCE = require('../../k6/lib/reference.json');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
-const { buildCellResult, applyBackendVerdicts } = require('../results/cell');
+const { buildCellResult } = require('../results/cell');
+const { RESULTS_FILE, createRun, addCell, finalize, writeResults, tlsBlock } = require('../results/document');
 const { runWrk } = require('../load/wrk');
 const { wrkTarget, compareTools, crossCheckSkip } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
-const { withCrossCheck } = require('../results/verdicts');
 const { createProgress } = require('./progress');
-
-const RESULTS_VERSION = 1;
+const { describeCell } = require('../report/console');
 
 function runId(date = new Date()) {
   return date
@@ -96,49 +95,10 @@ function loadModel(opts) {
   return { executor: 'constant-arrival-rate', maxVus: opts.maxVus || defaultMaxVus(opts.vus, opts.rate) };
 }
 
-/** The results' tls block: what was trusted, verified and skipped, and why. */
+/** The results' tls block for a target: its trust store, and --insecure. */
 function describeTls(target) {
   const trust = target.caFile ? `SSL_CERT_FILE=${target.caFile}` : 'the system trust store';
-  if (target.insecure) {
-    return {
-      trust,
-      insecure: true,
-      verified: [],
-      skipped: ['edge', 'passthrough', 'reencrypt'],
-      why: '--insecure: the router presents a certificate this machine cannot verify (e.g. self-signed), so k6 skips verification on every route',
-    };
-  }
-  return {
-    trust,
-    insecure: false,
-    verified: ['edge', 'reencrypt'],
-    skipped: ['passthrough'],
-    why: "a passthrough route hands the client the service's own certificate (issued for the service's cluster name), which cannot match the route host; k6 skips verification for passthrough cells only",
-  };
-}
-
-function abortError() {
-  return Object.assign(new Error('interrupted'), { name: 'AbortError' });
-}
-
-function throwIfAborted(signal) {
-  if (signal && signal.aborted) throw abortError();
-}
-
-/** A pause that ends early (with AbortError) when the run is interrupted. */
-function pause(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      if (signal) signal.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(timer);
-      reject(abortError());
-    }
-    if (signal) signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return tlsBlock({ trust, insecure: Boolean(target.insecure) });
 }
 
 function safeName(cellName) {
@@ -168,7 +128,7 @@ async function runMatrix(
 
   const id = runId();
   const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
-  if (fs.existsSync(path.join(dir, 'results.json'))) {
+  if (fs.existsSync(path.join(dir, RESULTS_FILE))) {
     throw new Error(
       `${dir} already holds the results of a run: choose another --out (nothing was overwritten)`,
     );
@@ -191,13 +151,8 @@ async function runMatrix(
     });
   }
   const { executor, maxVus } = loadModel(opts);
-  const environment = describeEnvironment({ k6, lab, opts, target });
-  const results = {
-    version: RESULTS_VERSION,
+  const doc = createRun({
     id,
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    complete: false,
     options: {
       quick: opts.quick,
       sizes: opts.sizes,
@@ -212,13 +167,9 @@ async function runMatrix(
       maxVus,
       crossCheck: opts.crossCheck,
     },
-    environment,
+    environment: describeEnvironment({ k6, lab, opts, target }),
     tls: describeTls(target),
-    cells: [],
-    reference: REFERENCE,
-  };
-  const write = () =>
-    fs.writeFileSync(path.join(dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  });
 
   log(
     `matrix: ${cells.length} cell(s) against the ${target.mode}, ${opts.samples} sample(s) of ${opts.duration}s, ` +
@@ -231,9 +182,11 @@ async function runMatrix(
   });
   const route = (cell) => target.routes[cell.termination];
 
+  let complete = false;
+  let results;
   try {
     for (const [index, cell] of cells.entries()) {
-      throwIfAborted(signal);
+      signal?.throwIfAborted();
       if (opts.warmup > 0) {
         progress.update(index, cell.name, 'warm-up');
         await runK6Sample({
@@ -248,12 +201,10 @@ async function runMatrix(
       }
       const samples = [];
       for (let s = 1; s <= opts.samples; s++) {
-        throwIfAborted(signal);
+        signal?.throwIfAborted();
         progress.update(index, cell.name, `sample ${s}/${opts.samples}`);
         const rawFile = path.join('raw', `${safeName(cell.name)}-${s}.json`);
-        const dashboard = opts.dashboard
-          ? path.join(dir, 'dashboards', `${safeName(cell.name)}-${s}.html`)
-          : null;
+        const dashboard = opts.dashboard ? path.join('dashboards', `${safeName(cell.name)}-${s}.html`) : null;
         const sample = await runK6Sample({
           k6,
           cell,
@@ -263,55 +214,49 @@ async function runMatrix(
           summaryPath: path.join(dir, rawFile),
           watch,
           cpus: target.k6Cpus,
-          dashboard,
+          dashboard: dashboard && path.join(dir, dashboard),
           signal,
         });
-        samples.push({ ...sample, rawFile });
+        samples.push({ ...sample, rawFile, dashboard });
       }
-      const result = buildCellResult(cell, samples, { instanceNames, redisNames, executor, maxVus });
-      if (opts.dashboard)
-        result.dashboards = samples.map((_, i) =>
-          path.join('dashboards', `${safeName(cell.name)}-${i + 1}.html`),
-        );
+      const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus });
+      let checked = null;
       if (opts.crossCheck && cell.connection === 'keepalive') {
         const skip = crossCheckSkip(cell, opts);
-        if (skip) {
-          result.crossCheck = { tool: 'wrk', skipped: skip };
-        } else {
-          progress.update(index, cell.name, 'wrk cross-check');
-          result.crossCheck = await crossCheck({
-            wrk,
-            cell,
-            route: route(cell),
-            target,
-            opts,
-            watch,
-            result,
-            signal,
-          });
-          result.generator = withCrossCheck(result.generator, result.crossCheck);
-        }
+        if (!skip) progress.update(index, cell.name, 'wrk cross-check');
+        checked = skip
+          ? { tool: 'wrk', skipped: skip }
+          : await crossCheck({
+              wrk,
+              cell,
+              route: route(cell),
+              target,
+              opts,
+              watch,
+              k6Rps: figures.rps,
+              signal,
+            });
       }
-      results.cells.push(result);
-      applyBackendVerdicts(results.cells);
-      write();
-      progress.cellDone(index, describeCell(result));
+      addCell(doc, checked ? { ...figures, crossCheck: checked } : figures);
+      // After each cell, what finished so far, as a valid (incomplete) document.
+      const sofar = finalize(doc, { complete: false });
+      writeResults(dir, sofar);
+      progress.cellDone(index, describeCell(sofar.cells[index]));
       if (opts.cooldown > 0 && index < cells.length - 1) {
         progress.update(index + 1, cells[index + 1].name, 'cool-down');
-        await pause(opts.cooldown * 1000, signal);
+        await pause(opts.cooldown * 1000, undefined, { signal });
       }
     }
-    results.complete = true;
+    complete = true;
   } finally {
     progress.finish();
-    results.finishedAt = new Date().toISOString();
-    applyBackendVerdicts(results.cells);
-    write();
+    results = finalize(doc, { complete, finishedAt: new Date().toISOString() });
+    writeResults(dir, results);
   }
   return { dir, results };
 }
 
-async function crossCheck({ wrk, cell, route, target, opts, watch, result, signal }) {
+async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal }) {
   const where = await wrkTarget(cell, route, target);
   if (where.skip) return { tool: 'wrk', skipped: where.skip };
   const threads = Math.max(1, Math.min(2, require('node:os').cpus().length));
@@ -326,20 +271,7 @@ async function crossCheck({ wrk, cell, route, target, opts, watch, result, signa
     cpus: target.k6Cpus,
     signal,
   });
-  return { tool: 'wrk', ...run, k6Rps: result.rps, ...compareTools(result.rps, run.rps) };
+  return { tool: 'wrk', ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
 }
 
-function describeCell(cell) {
-  const flags = [];
-  if (cell.generator.saturated) flags.push(`GENERATOR-BOUND: ${cell.generator.reasons[0]}`);
-  if (cell.backend.saturated) flags.push(`BACKEND-BOUND: ${cell.backend.reasons[0]}`);
-  if (cell.host.contended) flags.push('HOST BUSY with other work');
-  if (cell.crossCheck && cell.crossCheck.rps) {
-    flags.push(`wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (gap > 10 %)' : ''}`);
-  }
-  const err = cell.errorRate ? `${(cell.errorRate * 100).toFixed(2)} % errors` : 'no errors';
-  const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
-  return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps ?? cell.rps)).padStart(7)} ok rps  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
-}
-
-module.exports = { runMatrix, resolveTarget, loadModel, describeTls, runId, describeCell };
+module.exports = { runMatrix, resolveTarget, loadModel, describeTls, runId };

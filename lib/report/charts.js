@@ -1,7 +1,7 @@
 'use strict';
 // Inline SVG charts for report.html, drawn here so the report needs no script and no network.
 // All charts are horizontal bar charts: one row per label, one or more bars per row.
-const { okRps } = require('./compare');
+const { isRouterFigure, byLabel } = require('./limits');
 
 const COLORS = { http: '#4c78a8', edge: '#f58518', passthrough: '#54a24b', reencrypt: '#b279a2' };
 const REFERENCE_COLORS = ['#9ecae9', '#ffbf79', '#88d27a', '#d6a5c9', '#bab0ac', '#e1c16e'];
@@ -104,23 +104,20 @@ const ms = (v) => (v === null || v === undefined ? '–' : v < 10 ? v.toFixed(2)
 function rpsChart(results) {
   return barChart({
     title:
-      'Successful requests per second per cell (hatched: the load generator or the backend was the limit)',
+      'Successful requests per second per cell (hatched: not the router’s figure: another part was the limit, or none was measured)',
     unit: 'req/s',
-    rows: results.cells.map((c) => {
-      const limited = c.generator.saturated || c.backend.saturated;
-      return {
-        label: c.name,
-        bars: [
-          {
-            value: okRps(c),
-            color: COLORS[c.termination],
-            hatched: limited,
-            text: `${Math.round(okRps(c))}${c.generator.saturated ? ' ⚠ generator' : ''}${c.backend.saturated ? ' ⚠ backend' : ''}`,
-            title: `${c.name}: ${okRps(c)} successful req/s`,
-          },
-        ],
-      };
-    }),
+    rows: results.cells.map((c) => ({
+      label: c.name,
+      bars: [
+        {
+          value: c.okRps,
+          color: COLORS[c.termination],
+          hatched: !isRouterFigure(c),
+          text: `${Math.round(c.okRps)}${isRouterFigure(c) ? '' : ` ⚠ ${byLabel(c.limitedBy)}`}`,
+          title: `${c.name}: ${c.okRps} successful req/s`,
+        },
+      ],
+    })),
     legend: Object.entries(COLORS).map(([label, color]) => ({ label, color })),
   });
 }
@@ -161,9 +158,9 @@ function ratioChart(group) {
         {
           value: row.run ? row.run.ratio : 0,
           color: '#333333',
-          hatched: row.run && row.run.saturated,
+          hatched: row.run && !row.run.routerFigure,
           text: row.run
-            ? `${row.run.ratio.toFixed(2)}× this run${row.run.saturated ? ' ⚠' : ''}`
+            ? `${row.run.ratio.toFixed(2)}× this run${row.run.routerFigure ? '' : ' ⚠'}`
             : 'not measured',
         },
         ...row.refs.map((ref, i) => ({

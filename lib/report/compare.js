@@ -3,11 +3,7 @@
 // under the same page size and connection mode. Absolute figures from other hardware are not
 // comparable; ratios are (roughly): they say what a termination costs relative to plain HTTP.
 const { TERMINATIONS, sizeLabel } = require('../../k6/lib/cells');
-
-/** A cell's headline rate: successful responses per second (results before okRps: all requests). */
-function okRps(cell) {
-  return cell.okRps ?? cell.rps;
-}
+const { isRouterFigure } = require('./limits');
 
 /** This run's cell for termination/pageSize/connection, or undefined. */
 function findCell(results, termination, pageSize, connection) {
@@ -18,7 +14,7 @@ function findCell(results, termination, pageSize, connection) {
 
 /**
  * One comparison group per (pageSize, connection) that this run measured and a reference table
- * has: { pageSize, connection, rows: [{ termination, run: { rps, ratio, saturated }, refs: [{
+ * has: { pageSize, connection, rows: [{ termination, run: { rps, ratio, routerFigure }, refs: [{
  * tableId, column, value, ratio, normalisedRps }] }], columns: [{ tableId, title, conditions,
  * label }] }.
  */
@@ -52,16 +48,16 @@ function comparisonGroups(results) {
       const cell = findCell(results, termination, pageSize, connection);
       const run = cell
         ? {
-            rps: okRps(cell),
-            ratio: okRps(runHttp) ? okRps(cell) / okRps(runHttp) : null,
-            saturated: Boolean(cell.generator.saturated || cell.backend.saturated),
+            rps: cell.okRps,
+            ratio: runHttp.okRps ? cell.okRps / runHttp.okRps : null,
+            routerFigure: isRouterFigure(cell),
           }
         : null;
       const refs = columns.map((col) => {
         const table = reference.tables.find((t) => t.id === col.tableId);
         const value = table.rows[termination][col.key];
         const ratio = value / table.rows.http[col.key];
-        return { ...col, value, ratio, normalisedRps: okRps(runHttp) * ratio };
+        return { ...col, value, ratio, normalisedRps: runHttp.okRps * ratio };
       });
       return { termination, run, refs };
     });
@@ -69,7 +65,7 @@ function comparisonGroups(results) {
       pageSize,
       sizeLabel: sizeLabel(pageSize),
       connection,
-      httpRps: okRps(runHttp),
+      httpRps: runHttp.okRps,
       columns,
       rows,
     });
@@ -77,4 +73,4 @@ function comparisonGroups(results) {
   return groups;
 }
 
-module.exports = { okRps, findCell, comparisonGroups };
+module.exports = { findCell, comparisonGroups };

@@ -3,6 +3,7 @@
 // offline in any browser.
 const t = require('./tables');
 const { escapeXml: escape, rpsChart, latencyChart, ratioChart } = require('./charts');
+const { isRouterFigure, isUnmeasured, cellsLimitedBy, reasonTexts } = require('./limits');
 
 const CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
@@ -35,11 +36,10 @@ function table({ head, rows }, { limitedRows = [], wrapLast = false } = {}) {
 }
 
 function renderHtml(results) {
-  const limited = results.cells
-    .map((c, i) => (c.generator.saturated || c.backend.saturated ? i : -1))
-    .filter((i) => i >= 0);
-  const generatorBound = results.cells.filter((c) => c.generator.saturated);
-  const backendBound = results.cells.filter((c) => c.backend.saturated);
+  const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
+  const generatorBound = cellsLimitedBy(results.cells, 'generator');
+  const backendBound = cellsLimitedBy(results.cells, 'backend');
+  const unmeasured = results.cells.filter(isUnmeasured);
   const parts = [];
   parts.push(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Router matrix ${escape(results.id)}</title>`,
@@ -56,17 +56,17 @@ function renderHtml(results) {
     parts.push(
       '<div class="alert"><strong>This run was interrupted:</strong> only the cells below finished.</div>',
     );
-  const contended = results.cells.filter((c) => c.host && c.host.contended);
+  const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     parts.push(
       `<div class="alert"><strong>The host was busy with other work during ${contended.length} cell(s)</strong> ` +
         `(${escape(contended.map((c) => c.name).join(', '))}): their figures are lower and noisier than this machine can do.</div>`,
     );
   }
-  if (generatorBound.length || backendBound.length) {
-    const list = (cells, kind) =>
+  if (limited.length) {
+    const list = (cells, role) =>
       cells
-        .map((c) => `<li><strong>${escape(c.name)}</strong>: ${escape(c[kind].reasons.join('; '))}</li>`)
+        .map((c) => `<li><strong>${escape(c.name)}</strong>: ${escape(reasonTexts(c, role).join('; '))}</li>`)
         .join('');
     parts.push('<div class="alert">');
     if (generatorBound.length) {
@@ -79,6 +79,12 @@ function renderHtml(results) {
     if (backendBound.length) {
       parts.push(
         `<p><strong>The data service was the limit in ${backendBound.length} cell(s).</strong></p><ul>${list(backendBound, 'backend')}</ul>`,
+      );
+    }
+    if (unmeasured.length) {
+      parts.push(
+        `<p><strong>No verdict for ${unmeasured.length} cell(s):</strong> what limited them was not measured, ` +
+          `so their req/s is not claimed as the router’s.</p><ul>${list(unmeasured, 'unmeasured')}</ul>`,
       );
     }
     parts.push('</div>');
@@ -112,7 +118,7 @@ function renderHtml(results) {
   parts.push(
     '<p>Absolute figures from other hardware are not comparable one to one. Each termination is shown as a ratio to the ' +
       '<code>http</code> row under the same conditions; “→ req/s here” applies the reference ratio to this run’s http figure. ' +
-      '⚠ marks a cell that was not limited by the router.</p>',
+      '⚠ marks a cell whose figure is not the router’s (another part was the limit, or it was not measured).</p>',
   );
   for (const group of t.comparisonGroups(results)) {
     parts.push(`<h3>${escape(group.sizeLabel)} pages, ${escape(group.connection)}</h3>`);

@@ -1,10 +1,12 @@
 'use strict';
 // report.md: the run as Markdown tables, ready to paste into an issue or a slide.
 const t = require('./tables');
+const { isRouterFigure, isUnmeasured } = require('./limits');
 
 function renderMarkdown(results) {
   const out = [];
-  const saturated = results.cells.filter((c) => c.generator.saturated || c.backend.saturated);
+  const saturated = results.cells.filter((c) => !isRouterFigure(c) && !isUnmeasured(c));
+  const unmeasured = results.cells.filter(isUnmeasured);
   out.push(`# Router matrix ${results.id}`, '');
   if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
   out.push(
@@ -20,15 +22,22 @@ function renderMarkdown(results) {
       '',
     );
   }
+  if (unmeasured.length) {
+    out.push(
+      `> **No verdict for ${unmeasured.length} cell(s):** what limited them was not measured, ` +
+        'so their req/s is not claimed as the router’s (see Saturation).',
+      '',
+    );
+  }
   out.push('## Results', '', t.markdownTable(t.cellRows(results)), '');
-  const contended = results.cells.filter((c) => c.host && c.host.contended);
+  const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     out.push(
       `> **The host was busy with other work during ${contended.length} cell(s)**: their figures are lower and noisier than this machine can do.`,
       '',
     );
   }
-  if (saturated.length || contended.length)
+  if (results.cells.some((c) => c.limitedBy.reasons.length))
     out.push('## Saturation', '', t.markdownTable(t.saturationRows(results)), '');
   out.push(
     '## Where the time goes (p50, ms)',
@@ -52,7 +61,7 @@ function renderMarkdown(results) {
     '',
     'Absolute figures from other hardware are not comparable one to one. Each termination is shown as a ratio to the ' +
       '`http` row measured under the same conditions; “→ req/s here” is the reference ratio applied to this run’s http ' +
-      'figure: what this machine would do if it behaved like the reference. ⚠ marks a cell not limited by the router.',
+      'figure: what this machine would do if it behaved like the reference. ⚠ marks a cell whose figure is not the router’s.',
     '',
   );
   for (const group of t.comparisonGroups(results)) {

@@ -1,22 +1,14 @@
 'use strict';
 // The report's tables as data (rows of strings), and as Markdown, so report.md, report.html and
 // the console print the same figures.
-const { comparisonGroups, okRps } = require('./compare');
+const { comparisonGroups } = require('./compare');
+const { ROLE_LABELS, limitLabel } = require('./limits');
 
 const num = (v, digits = 0) =>
   v === null || v === undefined || Number.isNaN(v) ? '–' : Number(v).toFixed(digits);
 const ms = (v) =>
   v === null || v === undefined ? '–' : v < 10 ? Number(v).toFixed(2) : Number(v).toFixed(1);
 const pct = (v, digits = 2) => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(digits)} %`);
-
-function limitOf(cell) {
-  const parts = [];
-  if (cell.generator.saturated) parts.push('generator');
-  if (cell.backend.saturated) parts.push('backend');
-  const contended = cell.host && cell.host.contended;
-  if (!parts.length) return contended ? 'host busy (other work)' : 'router';
-  return `${parts.join(' + ')}${contended ? ' (host busy)' : ''}`;
-}
 
 /** The main table: one row per cell. */
 function cellRows(results) {
@@ -37,7 +29,7 @@ function cellRows(results) {
     ],
     rows: results.cells.map((c) => [
       c.name,
-      num(okRps(c)),
+      num(c.okRps),
       ms(c.p50),
       ms(c.p90),
       ms(c.p99),
@@ -47,7 +39,7 @@ function cellRows(results) {
       ms(c.serviceTimeMs && c.serviceTimeMs.p50),
       num(c.generator.k6CpuCores, 2),
       num(c.router.cpuCores, 2),
-      limitOf(c),
+      limitLabel(c.limitedBy),
     ]),
   };
 }
@@ -65,7 +57,7 @@ function decompositionRows(results) {
       'router + network p50',
     ],
     rows: results.cells.map((c) => {
-      const d = c.decomposition || {};
+      const d = c.decomposition;
       const get = (m) => (m ? m.p50 : null);
       return [
         c.name,
@@ -75,20 +67,18 @@ function decompositionRows(results) {
         ms(get(d.waitingMs)),
         ms(get(d.serviceMs)),
         // Its own per-request distribution (waiting − service of each request): a difference of
-        // two p50s is not a p50. Results from before router_time have none.
+        // two p50s is not a p50. A cell whose requests reported no service time has none.
         ms(get(d.routerMs)),
       ];
     }),
   };
 }
 
+/** Every reason of every cell's limitedBy, one row each. */
 function saturationRows(results) {
-  const rows = [];
-  for (const c of results.cells) {
-    for (const reason of c.generator.reasons) rows.push([c.name, 'load generator', reason]);
-    for (const reason of c.backend.reasons) rows.push([c.name, 'data service', reason]);
-    for (const reason of (c.host && c.host.reasons) || []) rows.push([c.name, 'host (other work)', reason]);
-  }
+  const rows = results.cells.flatMap((c) =>
+    c.limitedBy.reasons.map((r) => [c.name, ROLE_LABELS[r.role], r.text]),
+  );
   return { head: ['cell', 'limited by', 'why'], rows };
 }
 
@@ -111,7 +101,7 @@ function crossCheckRows(results) {
       if (x.skipped)
         return [
           c.name,
-          num(okRps(c)),
+          num(c.okRps),
           '–',
           '–',
           ms(c.p99),
@@ -122,7 +112,7 @@ function crossCheckRows(results) {
         ];
       return [
         c.name,
-        num(okRps(c)),
+        num(c.okRps),
         num(x.rps),
         x.gap === null ? '–' : pct(x.gap, 1),
         ms(c.p99),
@@ -146,7 +136,7 @@ function referenceRows(group) {
     ],
     rows: group.rows.map((row) => [
       row.termination,
-      row.run ? `${num(row.run.rps)}${row.run.saturated ? ' ⚠' : ''}` : '–',
+      row.run ? `${num(row.run.rps)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? num(row.run.ratio, 2) : '–',
       ...row.refs.flatMap((ref) => [num(ref.ratio, 2), num(ref.normalisedRps)]),
     ]),
@@ -170,12 +160,23 @@ function environmentRows(results) {
       `${o.samples} × ${o.durationSeconds}s per cell, ${o.warmupSeconds}s warm-up, ${o.cooldownSeconds}s cool-down`,
     ],
     ['target', `${e.target}${e.appsDomain ? ` (${e.appsDomain}, namespace ${e.namespace})` : ''}`],
-    ['machine', `${e.cores} cores (${e.cpuModel || 'unknown CPU'}), ${e.memoryGiB} GiB, ${e.platform}`],
-    [
-      'tools',
-      `k6 ${e.k6 || '?'}, HAProxy ${e.haproxy || '?'}, Node.js ${e.node}${e.wrk ? `, wrk ${e.wrk}` : ''}`,
-    ],
   ];
+  // An in-cluster run records no machine or tool versions: its k6 ran in runner pods.
+  const runners = results.cells.find((c) => c.combine === 'concurrent');
+  if (runners) rows.push(['k6', `${runners.samples} runners side by side in the cluster (k6-operator)`]);
+  if (e.cores !== null) {
+    rows.push([
+      'machine',
+      `${e.cores} cores (${e.cpuModel || 'unknown CPU'}), ${e.memoryGiB} GiB, ${e.platform}`,
+    ]);
+  }
+  const tools = [
+    ['k6', e.k6],
+    ['HAProxy', e.haproxy],
+    ['Node.js', e.node],
+    ['wrk', e.wrk],
+  ].filter(([, version]) => version);
+  if (tools.length) rows.push(['tools', tools.map(([name, version]) => `${name} ${version}`).join(', ')]);
   if (e.router) {
     rows.push([
       'router',
@@ -195,11 +196,18 @@ function environmentRows(results) {
       'kernel',
       `ephemeral ports ${e.kernel.ephemeralPorts}, tcp_tw_reuse ${e.kernel.tcpTwReuse}, somaxconn ${e.kernel.somaxconn}`,
     ]);
-  rows.push([
-    'TLS trust',
-    `${results.tls.trust}; verification skipped for passthrough only (${results.tls.why})`,
-  ]);
+  rows.push(['TLS trust', tlsSummary(results.tls)]);
   return { head: ['', ''], rows };
+}
+
+/** The tls block in words: which routes skipped verification comes from the block, never assumed. */
+function tlsSummary(tls) {
+  const skipped = !tls.skipped.length
+    ? 'every HTTPS route verified'
+    : !tls.verified.length
+      ? `verification skipped on every route (${tls.skipped.join(', ')})`
+      : `verification skipped for ${tls.skipped.join(', ')} only`;
+  return `${tls.trust}; ${skipped} (${tls.why})`;
 }
 
 function markdownTable({ head, rows }) {
@@ -232,5 +240,5 @@ module.exports = {
   markdownTable,
   formatCellTable,
   comparisonGroups,
-  limitOf,
+  tlsSummary,
 };

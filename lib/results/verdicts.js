@@ -1,7 +1,8 @@
 'use strict';
-// Who limited a cell: the load generator, the data-service instances, or neither (then the
-// figure is the router's). Pure functions over what the runner measured, so they can be tested
-// with made-up numbers. Each verdict carries the reasons in words, for the report.
+// Who limited a cell: the load generator, the data-service instances, the router, or unknown
+// (not measured). Pure functions over a cell's figures, so they can be tested with made-up
+// numbers; each verdict carries its reasons in words. The document module (./document.js) calls
+// limitOf once per cell when it finalizes a run; renderers only format its answer.
 const { vusExhausted } = require('../../k6/lib/generator');
 
 const THRESHOLDS = {
@@ -124,4 +125,77 @@ function withCrossCheck(generator, crossCheck) {
   };
 }
 
-module.exports = { THRESHOLDS, generatorVerdict, backendVerdict, hostVerdict, withCrossCheck };
+const measured = (v) => typeof v === 'number';
+
+/** CPU of the processes of the system under test, by name: { router: 0.2, 'data-service-1': 0.1 }. */
+function systemCpuCores(cell) {
+  return Object.fromEntries(
+    [{ name: 'router', cpuCores: cell.router.cpuCores }, ...cell.backend.instances].map((p) => [
+      p.name,
+      p.cpuCores,
+    ]),
+  );
+}
+
+/**
+ * One cell's limit: { by, hostBusy, reasons: [{ role, text }] }. `by` is 'generator', 'backend',
+ * 'generator+backend' on evidence of a limit; 'router' only when k6's and the data service's CPU
+ * were measured and showed headroom; 'unknown' when they were not (an in-cluster run), never
+ * 'router' by elimination. `baseline`: the run's lightest cell (lowest service p50), for the
+ * backend's service-time evidence; `executor`: the run's load model.
+ */
+function limitOf(cell, { baseline = null, executor } = {}) {
+  const g = cell.generator;
+  const generator = withCrossCheck(
+    generatorVerdict({
+      k6CpuCores: g.k6CpuCores ?? undefined,
+      k6AllowedCores: g.k6AllowedCores,
+      hostBusyFraction: cell.host.busyFraction ?? undefined,
+      hostCores: cell.host.cores,
+      labCpuCores: systemCpuCores(cell),
+      droppedIterations: g.droppedIterations,
+      executor,
+      vusActiveMax: g.vusMax,
+      maxVus: g.maxVus,
+      busyVus: g.busyVus,
+    }),
+    cell.crossCheck,
+  );
+  const backend = backendVerdict({
+    instances: cell.backend.instances.filter((i) => measured(i.cpuCores)),
+    serviceP50Ms: cell.serviceTimeMs ? cell.serviceTimeMs.p50 : null,
+    baselineServiceP50Ms: baseline ? baseline.serviceTimeMs.p50 : null,
+    baselineCell: baseline && baseline.name !== cell.name ? baseline.name : null,
+  });
+  const labCores = [
+    g.k6CpuCores,
+    cell.router.cpuCores,
+    ...[...cell.backend.instances, ...cell.backend.redis].map((p) => p.cpuCores),
+  ];
+  const host = hostVerdict({
+    hostBusyFraction: cell.host.busyFraction,
+    hostCores: cell.host.cores,
+    labCpuCores: labCores.reduce((sum, v) => sum + (v || 0), 0),
+  });
+  const reasons = [
+    ...generator.reasons.map((text) => ({ role: 'generator', text })),
+    ...backend.reasons.map((text) => ({ role: 'backend', text })),
+    ...host.reasons.map((text) => ({ role: 'host', text })),
+  ];
+  let by = [generator.saturated && 'generator', backend.saturated && 'backend'].filter(Boolean).join('+');
+  if (!by) {
+    const unmeasured = [];
+    if (!measured(g.k6CpuCores)) unmeasured.push("k6's CPU");
+    if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push("the data service's CPU");
+    by = unmeasured.length ? 'unknown' : 'router';
+    if (unmeasured.length) {
+      reasons.push({
+        role: 'unmeasured',
+        text: `${unmeasured.join(' and ')} not measured: no evidence that the router was the limit`,
+      });
+    }
+  }
+  return { by, hostBusy: host.contended, reasons };
+}
+
+module.exports = { THRESHOLDS, generatorVerdict, backendVerdict, hostVerdict, withCrossCheck, limitOf };

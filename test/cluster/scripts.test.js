@@ -50,7 +50,7 @@ test('deploy names the overlays it knows', () => {
   );
 });
 
-describe('run-in-cluster options', () => {
+describe('cluster:k6 options', () => {
   test('defaults and conversions', () => {
     const o = parse([]);
     expect(o).toMatchObject({
@@ -102,7 +102,7 @@ test('route URLs: admitted host, scheme by termination, URL_* names for k6', () 
   ]);
 });
 
-test('run-in-cluster renders only the k6 objects, with the cell, targets and run id filled in', () => {
+test('cluster:k6 renders only the k6 objects, with the cell, targets and run id filled in', () => {
   const opts = parse([
     '--parallelism',
     '8',

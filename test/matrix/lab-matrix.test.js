@@ -25,12 +25,17 @@ const env = {
 };
 let state;
 
-function runMatrix(args) {
+/** Runs bin/matrix.js; `onOutput(text, child)` sees the output as it comes. */
+function runMatrix(args, onOutput = () => {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'matrix.js'), ...args], { env });
     let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
+    const take = (c) => {
+      output += c;
+      onOutput(output, child);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('exit', (code) => resolve({ code, output }));
   });
 }
@@ -70,7 +75,7 @@ test('--quick measures all 16 cells without errors and writes the results direct
     expect(cell.p50).toBeGreaterThan(0);
     expect(cell.p99).toBeGreaterThanOrEqual(cell.p50);
     expect(cell.serviceTimeMs.p50).toBeGreaterThanOrEqual(0);
-    expect(typeof cell.generator.saturated).toBe('boolean');
+    expect(['router', 'generator', 'backend', 'generator+backend']).toContain(cell.limitedBy.by);
     expect(cell.generator.k6CpuCores).toBeGreaterThan(0);
     expect(cell.router.cpuCores).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(out, cell.raw[0]))).toBe(true);
@@ -118,11 +123,17 @@ test('the generator verdict: a rate k6 cannot reach is flagged, an easy one is n
   expect((await runMatrix([...common, '--rate', '50', '--out', easy])).code).toBe(0);
   const [hardCell] = readResults(hard).cells;
   const [easyCell] = readResults(easy).cells;
-  expect(hardCell.generator.saturated).toBe(true);
+  const generatorReasons = (cell) => cell.limitedBy.reasons.filter((r) => r.role === 'generator');
+  expect(hardCell.limitedBy.by).toMatch(/^generator/);
   expect(hardCell.generator.droppedIterations).toBeGreaterThan(0);
-  expect(hardCell.generator.reasons.join(' ')).toMatch(/iterations dropped/);
+  expect(
+    generatorReasons(hardCell)
+      .map((r) => r.text)
+      .join(' '),
+  ).toMatch(/iterations dropped/);
   expect(easyCell.generator.droppedIterations).toBe(0);
-  expect(easyCell.generator).toMatchObject({ saturated: false, reasons: [], maxVus: 32 });
+  expect(generatorReasons(easyCell)).toEqual([]);
+  expect(easyCell.generator).toMatchObject({ maxVus: 32 });
   expect(easyCell.rps).toBeGreaterThan(40);
 
   // A second run into the same directory is refused instead of overwriting the first.
@@ -130,4 +141,23 @@ test('the generator verdict: a rate k6 cannot reach is flagged, an easy one is n
   expect(again.code).toBe(1);
   expect(again.output).toMatch(/already holds the results of a run/);
   expect(readResults(easy).cells[0].rps).toBe(easyCell.rps);
+});
+
+test('an interrupted run writes what finished, decided and marked incomplete', async () => {
+  const out = path.join(outRoot, 'interrupted');
+  const args = ['--cells', 'http:1k:keepalive,edge:1k:keepalive', '--duration', '2', '--warmup', '0'];
+  args.push('--samples', '1', '--cooldown', '60', '--no-report', '--out', out);
+  // Ctrl-C during the cool-down after the first cell.
+  let sent = false;
+  const { code, output } = await runMatrix(args, (text, child) => {
+    if (!sent && /cool-down/.test(text)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  expect({ code, output: code === 130 ? '' : output }).toEqual({ code: 130, output: '' });
+  const results = readResults(out);
+  expect(results).toMatchObject({ version: 2, complete: false, finishedAt: expect.any(String) });
+  expect(results.cells.map((c) => c.name)).toEqual(['http:1k:keepalive']);
+  expect(results.cells[0].limitedBy.by).toEqual(expect.any(String));
 });

@@ -5,7 +5,15 @@ const {
   hostVerdict,
   withCrossCheck,
 } = require('../../lib/results/verdicts');
-const { buildCellResult, applyBackendVerdicts } = require('../../lib/results/cell');
+const { buildCellResult } = require('../../lib/results/cell');
+const { finalize } = require('../../lib/results/document');
+
+/** The cells as a finished run decides them (limitedBy), for the model's executor. */
+function finalized(cells, executor = 'constant-vus') {
+  return finalize({ options: { executor }, cells }, { complete: true }).cells;
+}
+
+const reasonsOf = (cell, role) => cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
 
 describe('load generator saturation', () => {
   const easy = {
@@ -179,15 +187,15 @@ describe('a cell result from raw samples', () => {
       [sample({ rps: 1000, k6Cores: 1.9, serviceP50: 0.1, failed: 4, status0: 4 })],
       {
         instanceNames: ['data-service-1'],
-        executor: 'constant-vus',
         maxVus: 32,
       },
     );
     expect(result.rps).toBe(1000);
     expect(result.errorRate).toBeCloseTo(0.002);
     expect(result.errors).toEqual({ 0: 4 });
-    expect(result.generator.saturated).toBe(true);
     expect(result.p50).toBeCloseTo(2, 1);
+    // Figures only: the verdict is the finished run's.
+    expect(result).not.toHaveProperty('limitedBy');
 
     const heavy = buildCellResult(
       { ...cell, name: 'edge:4k:close' },
@@ -196,11 +204,12 @@ describe('a cell result from raw samples', () => {
         instanceNames: ['data-service-1'],
       },
     );
-    const [light, loaded] = applyBackendVerdicts([result, heavy]);
-    expect(light.backend.saturated).toBe(false);
-    expect(loaded.backend.saturated).toBe(true);
-    expect(loaded.backend.reasons[0]).toMatch(/lightest cell \(edge:1k:keepalive\)/);
-    expect(loaded.generator.saturated).toBe(false);
+    const [light, loaded] = finalized([result, heavy]);
+    expect(light.limitedBy.by).toBe('generator');
+    expect(reasonsOf(light, 'backend')).toEqual([]);
+    expect(loaded.limitedBy.by).toBe('backend');
+    expect(reasonsOf(loaded, 'backend')[0]).toMatch(/lightest cell \(edge:1k:keepalive\)/);
+    expect(reasonsOf(loaded, 'generator')).toEqual([]);
   });
 });
 
@@ -238,11 +247,16 @@ describe('a cell result in the open model and from the script’s own counters',
     const model = loadModel(opts);
     expect(model).toEqual({ executor: 'constant-arrival-rate', maxVus: 32 });
     const result = buildCellResult(cell, [openSample()], { ...model });
-    expect(result.generator).toMatchObject({ saturated: false, reasons: [], vusMax: 32, maxVus: 32 });
+    expect(result.generator).toMatchObject({ vusMax: 32, maxVus: 32 });
     expect(result.generator.busyVus).toBeCloseTo(0.4, 1);
+    const [easy, short] = finalized(
+      [result, buildCellResult(cell, [openSample({ dropped: 50 })], { ...model })],
+      model.executor,
+    );
+    expect(reasonsOf(easy, 'generator')).toEqual([]);
     // With drops while every VU was in use, it is.
-    const short = buildCellResult(cell, [openSample({ dropped: 50 })], { ...model });
-    expect(short.generator.reasons).toEqual([
+    expect(short.limitedBy.by).toBe('generator');
+    expect(reasonsOf(short, 'generator')).toEqual([
       expect.stringMatching(/50 iterations dropped/),
       expect.stringMatching(/all 32 VUs were in use/),
     ]);
@@ -273,7 +287,7 @@ describe('a cell result in the open model and from the script’s own counters',
           },
         }),
       ],
-      { executor: 'constant-vus', maxVus: 32 },
+      { maxVus: 32 },
     );
     expect(result.errors).toEqual({ 0: 1, 302: 10, wrongSize: 9 });
     expect(result.errorRate).toBeCloseTo(20 / 2000, 6);
@@ -296,7 +310,7 @@ describe('a cell result in the open model and from the script’s own counters',
           },
         }),
       ],
-      { executor: 'constant-vus', maxVus: 32 },
+      { maxVus: 32 },
     );
     expect(result.tlsHandshakeMs).toBe(4);
     expect(result.tlsHandshakes).toBe(32);

@@ -1,0 +1,36 @@
+'use strict';
+// What the terminal shows of a run's cells: one line per finished cell, and how an in-cluster
+// run's runners added up.
+const { reasonTexts } = require('./limits');
+
+const FLAGS = [
+  ['generator', 'GENERATOR-BOUND'],
+  ['backend', 'BACKEND-BOUND'],
+  ['unmeasured', 'NO VERDICT'],
+];
+
+/** One line: rate, p99, errors, and the cell's limitedBy in capitals when it is not the router. */
+function describeCell(cell) {
+  const flags = FLAGS.filter(([role]) => reasonTexts(cell, role).length).map(
+    ([role, label]) => `${label}: ${reasonTexts(cell, role)[0]}`,
+  );
+  if (cell.limitedBy.hostBusy) flags.push('HOST BUSY with other work');
+  if (cell.crossCheck && cell.crossCheck.rps) {
+    flags.push(`wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (gap > 10 %)' : ''}`);
+  }
+  const err = cell.errorRate ? `${(cell.errorRate * 100).toFixed(2)} % errors` : 'no errors';
+  const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
+  return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
+}
+
+/** An in-cluster run (one cell, concurrent runners): the sum of the runners, then the cell's line. */
+function describeMerged(results) {
+  const [cell] = results.cells;
+  return [
+    `merged ${cell.samples} runners, cell ${cell.name}, ${cell.seconds} s: ` +
+      `${cell.rps} req/s = ${cell.rpsPerSample.join(' + ')}`,
+    describeCell(cell),
+  ].join('\n');
+}
+
+module.exports = { describeCell, describeMerged };

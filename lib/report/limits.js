@@ -1,0 +1,60 @@
+'use strict';
+// How the report words a cell's limitedBy (decided once by lib/results/verdicts.js limitOf when
+// the run was finalized). Every renderer formats it through here and decides nothing itself.
+
+/** Who a reason is about, as the tables say it. */
+const ROLE_LABELS = {
+  generator: 'load generator',
+  backend: 'data service',
+  host: 'host (other work)',
+  unmeasured: 'not measured',
+};
+
+const BY_LABELS = {
+  router: 'router',
+  generator: 'generator',
+  backend: 'backend',
+  'generator+backend': 'generator + backend',
+  unknown: 'unknown (not measured)',
+};
+
+/** Who limited the cell, in words: 'router', 'generator + backend', 'unknown (not measured)'. */
+function byLabel({ by }) {
+  return BY_LABELS[by];
+}
+
+/** The "limited by" column: byLabel, and whether the host was busy with other work. */
+function limitLabel(limitedBy) {
+  if (limitedBy.by === 'router') return limitedBy.hostBusy ? 'host busy (other work)' : 'router';
+  return `${byLabel(limitedBy)}${limitedBy.hostBusy ? ' (host busy)' : ''}`;
+}
+
+/** Whether the cell's figure is the router's: not when another part limited it or none was measured. */
+function isRouterFigure(cell) {
+  return cell.limitedBy.by === 'router';
+}
+
+/** Whether the cell has no verdict: what limited it was not measured (an in-cluster run). */
+function isUnmeasured(cell) {
+  return cell.limitedBy.by === 'unknown';
+}
+
+/** The cells whose limit was `part` ('generator' or 'backend'), alone or with the other. */
+function cellsLimitedBy(cells, part) {
+  return cells.filter((c) => c.limitedBy.by.split('+').includes(part));
+}
+
+/** The texts of a cell's reasons about `role`. */
+function reasonTexts(cell, role) {
+  return cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
+}
+
+module.exports = {
+  ROLE_LABELS,
+  byLabel,
+  limitLabel,
+  isRouterFigure,
+  isUnmeasured,
+  cellsLimitedBy,
+  reasonTexts,
+};

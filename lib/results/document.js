@@ -1,0 +1,165 @@
+'use strict';
+// The results document (results.json): the one place that creates it, adds cells, decides every
+// verdict (finalize) and writes and reads it, checked against ./schema.json both ways. The shape
+// lives in two places only, this module (with ./cell.js and ./reduce.js, which fill a cell) and
+// the schema; a new field is one change here, one in the schema, and one per renderer showing it.
+const fs = require('node:fs');
+const path = require('node:path');
+const Ajv2020 = require('ajv/dist/2020');
+const SCHEMA = require('./schema.json');
+const REFERENCE = require('../../k6/lib/reference.json');
+const { limitOf } = require('./verdicts');
+
+const RESULTS_VERSION = SCHEMA.properties.version.const;
+const RESULTS_FILE = 'results.json';
+
+let validator = null;
+function validate(doc) {
+  validator ??= new Ajv2020({ allErrors: false, allowUnionTypes: true }).compile(SCHEMA);
+  return validator(doc) ? null : validator.errors[0];
+}
+
+/** A schema error as '<path> <problem>', e.g. "/cells/0 must have required property 'okRps'". */
+function describeError(error) {
+  const where = error.instancePath || '(the document)';
+  const { additionalProperty, allowedValues } = error.params || {};
+  const detail = additionalProperty
+    ? ` '${additionalProperty}'`
+    : allowedValues
+      ? ` (${allowedValues.map((v) => JSON.stringify(v)).join(', ')})`
+      : '';
+  return `${where} ${error.message}${detail}`;
+}
+
+/** Throws unless `doc` is a results document of this version; `file` names it in the message. */
+function checkDocument(doc, file) {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${file} is not a JSON object`);
+  if (doc.version !== RESULTS_VERSION) {
+    throw new Error(
+      `${file} is results version ${JSON.stringify(doc.version ?? null)}; this version of Router Lab reads ` +
+        `version ${RESULTS_VERSION} only (re-run the matrix, or render it with the Router Lab that wrote it)`,
+    );
+  }
+  const error = validate(doc);
+  if (error) throw new Error(`${file} does not match lib/results/schema.json: ${describeError(error)}`);
+  return doc;
+}
+
+/** The results' tls block: what was trusted, verified and skipped, and why. */
+function tlsBlock({ trust, insecure }) {
+  if (insecure) {
+    return {
+      trust,
+      insecure: true,
+      verified: [],
+      skipped: ['edge', 'passthrough', 'reencrypt'],
+      why: '--insecure: the router presents a certificate this machine cannot verify (e.g. self-signed), so k6 skips verification on every route',
+    };
+  }
+  return {
+    trust,
+    insecure: false,
+    verified: ['edge', 'reencrypt'],
+    skipped: ['passthrough'],
+    why: "a passthrough route hands the client the service's own certificate (issued for the service's cluster name), which cannot match the route host; k6 skips verification for passthrough cells only",
+  };
+}
+
+/** An environment block with every field the schema names unknown (null), then `known`. */
+function unknownEnvironment(known) {
+  const fields = SCHEMA.$defs.environment.required.map((key) => [key, null]);
+  return { ...Object.fromEntries(fields), ...known };
+}
+
+/** A new run without cells. `options`, `environment`, `tls`: the blocks the schema describes. */
+function createRun({
+  id,
+  startedAt = new Date().toISOString(),
+  options,
+  environment,
+  tls,
+  reference = REFERENCE,
+}) {
+  return {
+    version: RESULTS_VERSION,
+    id,
+    startedAt,
+    finishedAt: null,
+    complete: false,
+    options,
+    environment,
+    tls,
+    cells: [],
+    reference,
+  };
+}
+
+/** Adds a cell's figures (./cell.js buildCellResult, or the cluster's reduced runners). */
+function addCell(doc, cell) {
+  doc.cells.push(cell);
+  return doc;
+}
+
+/** The run's lightest cell: the lowest service time p50, the backend verdicts' baseline. */
+function lightestCell(cells) {
+  return cells
+    .filter((c) => c.serviceTimeMs && c.serviceTimeMs.p50 !== null)
+    .reduce((best, c) => (!best || c.serviceTimeMs.p50 < best.serviceTimeMs.p50 ? c : best), null);
+}
+
+/**
+ * The finished document, as a copy: every cell gets its one `limitedBy`, decided here against the
+ * whole run (the backend's baseline is the lightest cell). `complete`: false for an interrupted
+ * run or an intermediate write; `finishedAt`: null while the run is under way.
+ */
+function finalize(doc, { complete, finishedAt = null }) {
+  const baseline = lightestCell(doc.cells);
+  const context = { baseline, executor: doc.options.executor };
+  // limitedBy right after the cell's name and coordinates, where a reader of the JSON looks first.
+  const cells = doc.cells.map((cell) => {
+    const { name, termination, pageSize, connection } = cell;
+    const head = { name, termination, pageSize, connection, limitedBy: null };
+    return Object.assign(head, cell, { limitedBy: limitOf(cell, context) });
+  });
+  return { ...doc, finishedAt, complete, cells };
+}
+
+/** Writes dir/results.json after checking it against the schema (a failure is a bug here). */
+function writeResults(dir, doc) {
+  const file = path.join(dir, RESULTS_FILE);
+  checkDocument(doc, file);
+  // Through a temporary file, so an interrupted write never leaves half a document.
+  fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(doc, null, 2)}\n`);
+  fs.renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/** Reads and checks dir/results.json; throws with the file and the problem named. */
+function readResults(dir) {
+  const file = path.join(dir, RESULTS_FILE);
+  let doc;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    const problem =
+      err.code === 'ENOENT'
+        ? `does not exist: is ${dir} a results directory?`
+        : `is not valid JSON: ${err.message}`;
+    throw new Error(`${file} ${problem}`, { cause: err });
+  }
+  return checkDocument(doc, file);
+}
+
+module.exports = {
+  RESULTS_VERSION,
+  RESULTS_FILE,
+  SCHEMA,
+  checkDocument,
+  tlsBlock,
+  unknownEnvironment,
+  createRun,
+  addCell,
+  finalize,
+  writeResults,
+  readResults,
+};

@@ -1,0 +1,285 @@
+'use strict';
+// The results document: finalize decides every cell's limitedBy once, from made-up figures; the
+// schema refuses a bad document naming the field; renderers format what the document says
+// (the TLS row under --insecure).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {
+  RESULTS_VERSION,
+  createRun,
+  addCell,
+  finalize,
+  writeResults,
+  readResults,
+  tlsBlock,
+  unknownEnvironment,
+} = require('../../lib/results/document');
+const { environmentRows, cellRows } = require('../../lib/report/tables');
+const { renderMarkdown } = require('../../lib/report/markdown');
+const SCHEMA = require('../../lib/results/schema.json');
+const cells = require('../../k6/lib/cells');
+
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'matrix-results', 'results.json');
+
+/** A cell's figures as the matrix records them, with made-up CPU and service time. */
+function madeUpCell(
+  name,
+  { k6 = 0.3, router = 0.4, instance = 0.2, serviceP50 = 0.1, hostBusy = 0.5, crossCheck } = {},
+) {
+  const [termination, size, connection] = name.split(':');
+  const trend = (v) => ({ count: 1000, avg: v, min: v, p50: v, p90: v, p95: v, p99: v, max: v });
+  const cell = {
+    name,
+    termination,
+    pageSize: size === '1k' ? 1024 : 4096,
+    connection,
+    samples: 1,
+    combine: 'sequential',
+    seconds: 10,
+    requests: 10000,
+    rps: 1000,
+    okRps: 1000,
+    rpsPerSample: [1000],
+    p50: 1,
+    p90: 2,
+    p95: 2,
+    p99: 3,
+    max: 4,
+    latencyBasis: 'request_total: blocked + duration of successful responses (ms)',
+    errorRate: 0,
+    errors: {},
+    decomposition: {
+      connectMs: null,
+      tlsHandshakeMs: null,
+      waitingMs: trend(1),
+      requestMs: trend(1),
+      serviceMs: trend(serviceP50),
+      routerMs: trend(0.5),
+    },
+    tlsHandshakeMs: null,
+    tlsHandshakes: 0,
+    serviceTimeMs: { p50: serviceP50, p99: serviceP50, avg: serviceP50 },
+    thresholdsCrossed: [],
+    generator: {
+      k6CpuCores: k6,
+      k6AllowedCores: 2,
+      droppedIterations: 0,
+      vusMax: 32,
+      busyVus: 1,
+      maxVus: 32,
+    },
+    backend: {
+      instances: [{ name: 'data-service-1', cpuCores: instance }],
+      redis: [{ name: 'redis-1', cpuCores: 0.05 }],
+    },
+    router: { cpuCores: router },
+    host: { busyFraction: hostBusy, cores: 2 },
+    raw: [`raw/${name.replace(/:/g, '-')}-1.json`],
+  };
+  if (crossCheck) cell.crossCheck = crossCheck;
+  return cell;
+}
+
+function run(insecure = false) {
+  return createRun({
+    id: 'test-run',
+    startedAt: '2026-11-23T12:00:00.000Z',
+    options: {
+      quick: true,
+      sizes: ['1k'],
+      cells: null,
+      durationSeconds: 10,
+      samples: 1,
+      warmupSeconds: 0,
+      cooldownSeconds: 0,
+      executor: 'constant-vus',
+      vus: 32,
+      rate: null,
+      maxVus: 32,
+      crossCheck: false,
+    },
+    environment: unknownEnvironment({ target: 'lab' }),
+    tls: tlsBlock({ trust: 'SSL_CERT_FILE=/lab/ca.crt', insecure }),
+  });
+}
+
+describe('finalize decides every verdict once', () => {
+  const doc = run();
+  addCell(doc, madeUpCell('http:1k:keepalive'));
+  addCell(doc, madeUpCell('edge:1k:keepalive', { k6: 1.9 }));
+  addCell(doc, madeUpCell('edge:4k:close', { serviceP50: 1.5, instance: 0.95 }));
+  addCell(doc, madeUpCell('http:4k:close', { k6: 1.1, hostBusy: 0.99, serviceP50: 0.9 }));
+  addCell(doc, madeUpCell('reencrypt:1k:keepalive', { k6: 0.05, router: 0.02, instance: 0.02, hostBusy: 1 }));
+  const results = finalize(doc, { complete: true, finishedAt: '2026-11-23T12:05:00.000Z' });
+  const cell = (name) => results.cells.find((c) => c.name === name);
+  const roles = (c) => c.limitedBy.reasons.map((r) => r.role);
+
+  test('one limitedBy per cell, with reasons by role, and nothing else carries a verdict', () => {
+    expect(cell('http:1k:keepalive').limitedBy).toEqual({ by: 'router', hostBusy: false, reasons: [] });
+    expect(cell('edge:1k:keepalive').limitedBy).toMatchObject({ by: 'generator', hostBusy: false });
+    expect(cell('edge:1k:keepalive').limitedBy.reasons[0]).toEqual({
+      role: 'generator',
+      text: expect.stringMatching(/k6 used 1\.90 of the 2 cores/),
+    });
+    expect(cell('edge:4k:close').limitedBy.by).toBe('backend');
+    expect(roles(cell('edge:4k:close'))).toEqual(['backend', 'backend']);
+    expect(cell('edge:4k:close').limitedBy.reasons[1].text).toMatch(
+      /service time p50 rose to 1\.500 ms from 0\.100 ms in the lightest cell \(http:1k:keepalive\)/,
+    );
+    // Both at once, on a busy host: k6 the biggest consumer, service time up 9×.
+    expect(cell('http:4k:close').limitedBy.by).toBe('generator+backend');
+    // A light cell on a host full of other work: the host is busy, the figure is still the router's.
+    expect(cell('reencrypt:1k:keepalive').limitedBy).toMatchObject({ by: 'router', hostBusy: true });
+    expect(roles(cell('reencrypt:1k:keepalive'))).toEqual(['host']);
+    for (const c of results.cells) {
+      expect(Object.keys(c.generator)).not.toContain('saturated');
+      expect(Object.keys(c.backend)).toEqual(['instances', 'redis']);
+      expect(Object.keys(c.host)).toEqual(['busyFraction', 'cores']);
+    }
+  });
+
+  test('a copy: the working document is untouched, and finalizing again gives the same answer', () => {
+    expect(doc.cells[0]).not.toHaveProperty('limitedBy');
+    expect(doc.complete).toBe(false);
+    expect(results).toMatchObject({ version: RESULTS_VERSION, complete: true });
+    expect(finalize(results, { complete: true, finishedAt: results.finishedAt })).toEqual(results);
+    // limitedBy sits right after the cell's coordinates.
+    expect(Object.keys(results.cells[0]).slice(0, 5)).toEqual([
+      'name',
+      'termination',
+      'pageSize',
+      'connection',
+      'limitedBy',
+    ]);
+  });
+
+  test('the wrk cross-check is evidence against k6', () => {
+    const d = run();
+    const crossCheck = { tool: 'wrk', rps: 2000, k6Rps: 1000, gap: 0.5, flagged: true };
+    addCell(d, madeUpCell('http:1k:keepalive', { crossCheck }));
+    const [c] = finalize(d, { complete: true }).cells;
+    expect(c.limitedBy.by).toBe('generator');
+    expect(c.limitedBy.reasons[0].text).toMatch(
+      /wrk got 2000 req\/s through the same cell, 50 % more than k6/,
+    );
+  });
+
+  test('without CPU figures the verdict is unknown, never the router by elimination', () => {
+    const d = run();
+    const blind = madeUpCell('edge:1k:keepalive');
+    blind.generator.k6CpuCores = null;
+    blind.backend.instances = [];
+    addCell(d, blind);
+    const [c] = finalize(d, { complete: true }).cells;
+    expect(c.limitedBy.by).toBe('unknown');
+    expect(c.limitedBy.reasons).toEqual([
+      { role: 'unmeasured', text: expect.stringMatching(/k6's CPU and the data service's CPU not measured/) },
+    ]);
+  });
+
+  test('renderers only format it: the limited-by column and the report text', () => {
+    const { rows } = cellRows(results);
+    expect(rows.map((r) => r[r.length - 1])).toEqual([
+      'router',
+      'generator',
+      'backend',
+      'generator + backend',
+      'host busy (other work)',
+    ]);
+    expect(renderMarkdown(results)).toMatch(/3 of 5 cells were not limited by the router/);
+  });
+});
+
+describe('results.json on disk', () => {
+  let dir;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'results-doc-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const finished = () => {
+    const doc = run();
+    addCell(doc, madeUpCell('http:1k:keepalive'));
+    return finalize(doc, { complete: true, finishedAt: '2026-11-23T12:05:00.000Z' });
+  };
+
+  test('written and read back through the schema', () => {
+    const doc = finished();
+    writeResults(dir, doc);
+    expect(readResults(dir)).toEqual(doc);
+    // The fixture the report tests render is a valid document too.
+    fs.copyFileSync(FIXTURE, path.join(dir, 'results.json'));
+    expect(readResults(dir).cells).toHaveLength(16);
+  });
+
+  test('a bad document is refused naming the file and the field, on write and on read', () => {
+    const missing = finished();
+    delete missing.cells[0].okRps;
+    const file = path.join(dir, 'results.json');
+    expect(() => writeResults(dir, missing)).toThrow(
+      `${file} does not match lib/results/schema.json: /cells/0 must have required property 'okRps'`,
+    );
+    expect(fs.existsSync(file)).toBe(false);
+
+    const wrongType = finished();
+    wrongType.cells[0].limitedBy.by = 'k6';
+    fs.writeFileSync(file, JSON.stringify(wrongType));
+    expect(() => readResults(dir)).toThrow(
+      /\/cells\/0\/limitedBy\/by must be equal to one of the allowed values/,
+    );
+
+    const extra = finished();
+    extra.cells[0].generator.saturated = true;
+    fs.writeFileSync(file, JSON.stringify(extra));
+    expect(() => readResults(dir)).toThrow(
+      "/cells/0/generator must NOT have additional properties 'saturated'",
+    );
+  });
+
+  test('another version is refused, saying which was found and which is supported', () => {
+    const old = { ...finished(), version: 1 };
+    fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(old));
+    expect(() => readResults(dir)).toThrow(
+      /results\.json is results version 1; this version of Router Lab reads version 2 only/,
+    );
+  });
+});
+
+describe('the TLS row renders results.tls', () => {
+  const row = (results) => environmentRows(results).rows.find(([name]) => name === 'TLS trust')[1];
+
+  test('verified routes: passthrough only skips verification', () => {
+    expect(row(finalize(run(false), { complete: true }))).toMatch(
+      /^SSL_CERT_FILE=\/lab\/ca\.crt; verification skipped for passthrough only \(a passthrough route/,
+    );
+  });
+
+  test('--insecure: every route skipped verification, and the row says so', () => {
+    const text = row(finalize(run(true), { complete: true }));
+    expect(text).toMatch(
+      /verification skipped on every route \(edge, passthrough, reencrypt\) \(--insecure:/,
+    );
+    expect(text).not.toMatch(/passthrough only/);
+  });
+});
+
+describe('the schema speaks the one vocabulary (k6/lib/cells.js)', () => {
+  const cell = SCHEMA.$defs.cell.properties;
+
+  test('terminations, connections, page sizes and cell names', () => {
+    expect(cell.termination.enum).toEqual(cells.TERMINATIONS);
+    expect(cell.connection.enum).toEqual(cells.CONNECTIONS);
+    expect(cell.pageSize.maximum).toBe(cells.MAX_PAGE_BYTES);
+    const https = cells.TERMINATIONS.filter((t) => t !== 'http');
+    expect(SCHEMA.$defs.tls.properties.skipped.items.enum).toEqual(https);
+    const names = new RegExp(cell.name.pattern);
+    for (const termination of cells.TERMINATIONS) {
+      for (const bytes of [1, 1000, 1024, 4096, cells.MAX_PAGE_BYTES]) {
+        for (const connection of cells.CONNECTIONS) {
+          expect(cells.cellName(termination, bytes, connection)).toMatch(names);
+        }
+      }
+    }
+  });
+});
