@@ -14,6 +14,7 @@ const {
 const { UsageError, derived, defineCommand, readArgv, readObject, resolve } = require('../core/settings');
 const { KNOBS } = require('../lab/options');
 const { cellMatcher } = require('./plan');
+const { defaultMaxVus } = require('../../k6/lib/generator');
 
 /** A default that --quick shortens. */
 const quickOr = (normal, quick) => derived(`${normal}, --quick ${quick}`, (v) => (v.quick ? quick : normal));
@@ -255,28 +256,23 @@ function parseMatrixArgs(argv) {
       { setting: '--insecure' },
     );
   }
-  return {
-    quick: v.quick,
-    sizes: v.sizes,
-    cells: v.cells,
-    duration: v.duration,
-    samples: v.samples,
-    warmup: v.warmup,
-    cooldown: v.cooldown,
-    vus: v.vus,
-    rate: v.rate,
-    maxVus: v.maxVus,
-    target: v.target,
-    appsDomain: v.appsDomain,
-    namespace: v.namespace,
-    caFile: v.caFile,
-    insecure: v.insecure,
-    crossCheck: v.crossCheck,
-    dashboard: v.dashboard,
-    out: v.out,
-    report: v.report,
-    matrixFile: v.matrixFile,
-  };
+  return v;
 }
 
-module.exports = { SETTINGS, ENVIRONMENT, COMMAND, UsageError, parseMatrixArgs };
+/** The load model of every cell: { executor, maxVus } (maxVus as k6 will use it). */
+function loadModel(opts) {
+  if (!opts.rate) return { executor: 'constant-vus', maxVus: opts.vus };
+  return { executor: 'constant-arrival-rate', maxVus: opts.maxVus || defaultMaxVus(opts.vus, opts.rate) };
+}
+
+/**
+ * The options block results.json records: every setting declared with a `recorded` key, plus the
+ * load model they imply. --matrix FILE reads it back through the same declarations.
+ */
+function recordedOptions(opts) {
+  const { executor, maxVus } = loadModel(opts);
+  const block = Object.fromEntries(SETTINGS.filter((s) => s.recorded).map((s) => [s.recorded, opts[s.name]]));
+  return { ...block, executor, maxVus };
+}
+
+module.exports = { SETTINGS, ENVIRONMENT, COMMAND, UsageError, parseMatrixArgs, loadModel, recordedOptions };

@@ -6,7 +6,7 @@ const { parseMatrixArgs, UsageError } = require('../../lib/matrix/options');
 const { planCells, estimateSeconds } = require('../../lib/matrix/plan');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
 const { compareTools, crossCheckSkip } = require('../../lib/matrix/cross-check');
-const { resolveTarget, describeTls } = require('../../lib/matrix/run');
+const { resolveTarget, describeTls } = require('../../lib/matrix/target');
 const { k6Args } = require('../../lib/load/k6');
 const cells = require('../../k6/lib/cells');
 

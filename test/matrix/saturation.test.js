@@ -215,7 +215,7 @@ describe('a cell result from raw samples', () => {
 
 describe('a cell result in the open model and from the script’s own counters', () => {
   const { parseMatrixArgs } = require('../../lib/matrix/options');
-  const { loadModel } = require('../../lib/matrix/run');
+  const { loadModel } = require('../../lib/matrix/options');
   const { vusExhausted, defaultMaxVus } = require('../../k6/lib/generator');
   const cell = { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' };
   const trend = (v, count) => ({ count, avg: v, min: v / 2, max: v * 4, med: v, 'p(50)': v, 'p(99)': v * 3 });

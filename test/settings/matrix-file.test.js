@@ -6,7 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseMatrixArgs, SETTINGS, UsageError } = require('../../lib/matrix/options');
 const { planCells } = require('../../lib/matrix/plan');
-const { loadModel } = require('../../lib/matrix/run');
+const { loadModel } = require('../../lib/matrix/options');
 
 const RESULTS = path.join(__dirname, '../fixtures/matrix-results/results.json');
 const recorded = JSON.parse(fs.readFileSync(RESULTS, 'utf8')).options;
