@@ -10,6 +10,7 @@ const { RESULTS_DIR } = require('../lib/core/paths');
 const { NAMESPACE } = require('../lib/cluster/options');
 const { defineCommand, commandLine, derived } = require('../lib/core/settings');
 const { TERMINATIONS, CONNECTIONS, parseSize } = require('../k6/lib/cells');
+const { durationSeconds } = require('../k6/lib/config');
 const names = require('../lib/cluster/names');
 const { compose } = require('../lib/cluster/kustomize');
 const { OcError, oc, requireLogin, currentProject, serves } = require('../lib/cluster/oc');
@@ -86,7 +87,7 @@ Render it with npm run report -- DIR.`,
       type: 'string',
       default: '60s',
       parse: (text) => {
-        if (!durationToSeconds(text))
+        if (!durationSeconds(text))
           throw new Error(`${JSON.stringify(text)} is not a k6 duration such as 60s or 5m`);
         return text;
       },
@@ -111,7 +112,7 @@ Render it with npm run report -- DIR.`,
       type: 'integer',
       min: 1,
       max: 86400,
-      default: derived('duration + 600', (v) => durationToSeconds(v.duration) + 600),
+      default: derived('duration + 600', (v) => durationSeconds(v.duration) + 600),
       help: 'how long to wait for the run',
     },
     {
@@ -140,12 +141,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 function parse(argv) {
   const parsed = COMMAND.parse(argv);
   if (parsed.help) return parsed;
-  return { ...parsed.values, durationSeconds: durationToSeconds(parsed.values.duration) };
-}
-
-function durationToSeconds(text) {
-  const m = /^(\d+)(s|m|h)$/.exec(text);
-  return m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2]] : null;
+  return { ...parsed.values, durationSeconds: durationSeconds(parsed.values.duration) };
 }
 
 /** The k6-testrun component's objects, with this run's cell, targets and parallelism filled in. */
@@ -355,4 +351,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parse, durationToSeconds, renderObjects, mergeDirectory };
+module.exports = { parse, renderObjects, mergeDirectory };

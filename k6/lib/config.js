@@ -43,13 +43,25 @@ function envBool(env, name, fallback) {
   throw new Error(`${name} must be true or false, not '${raw}'`);
 }
 
+const DURATION = /^(\d+(ms|s|m|h))+$/;
+const DURATION_UNITS = { ms: 0.001, s: 1, m: 60, h: 3600 };
+
+/** A k6 duration (`30s`, `1m30s`, `500ms`) in seconds, or null when it is not one. */
+function durationSeconds(text) {
+  if (!DURATION.test(String(text))) return null;
+  return [...String(text).matchAll(/(\d+)(ms|s|m|h)/g)].reduce(
+    (sum, [, n, unit]) => sum + n * DURATION_UNITS[unit],
+    0,
+  );
+}
+
 /** A k6 duration such as `30s`, `1m30s` or `500ms`. */
 function envDuration(env, name, fallback) {
   const value = envString(env, name, fallback);
-  if (!/^(\d+(ms|s|m|h))+$/.test(value)) {
+  if (durationSeconds(value) === null) {
     throw new Error(`${name} must be a duration such as 30s, 2m or 500ms, not '${value}'`);
   }
   return value;
 }
 
-module.exports = { envString, envInt, envNumber, envEnum, envBool, envDuration };
+module.exports = { envString, envInt, envNumber, envEnum, envBool, envDuration, durationSeconds };

@@ -4,21 +4,13 @@
 // rates add up, percentiles come from the merged distribution). Nothing in the cluster measures
 // CPU, so the cell's verdict says the limit was not measured instead of claiming the router.
 const { sizeLabel } = require('../../k6/lib/cells');
+const { durationSeconds } = require('../../k6/lib/config');
 const { checkSummary, cellOfSummary } = require('../results/reduce');
 const { buildCellResult } = require('../results/cell');
 const { createRun, addCell, finalize, tlsBlock, unknownEnvironment } = require('../results/document');
 
 /** What a runner's meta block must say about the load model (router-matrix.js handleSummary). */
 const LOAD_META = ['executor', 'vus', 'maxVus', 'rate', 'duration'];
-
-/** k6's duration grammar (30s, 1m30s, 500ms: k6/lib/config.js envDuration) in seconds. */
-function k6DurationSeconds(text) {
-  const units = { ms: 0.001, s: 1, m: 60, h: 3600 };
-  return [...String(text).matchAll(/(\d+)(ms|s|m|h)/g)].reduce(
-    (sum, [, n, unit]) => sum + n * units[unit],
-    0,
-  );
-}
 
 /**
  * The cell of the runners' summaries; throws, naming the file, on a summary that is not one, and
@@ -65,7 +57,7 @@ function mergeRunnerSummaries(
       quick: false,
       sizes: [sizeLabel(cell.pageSize)],
       cells: [cell.name],
-      durationSeconds: k6DurationSeconds(meta.duration) || figures.seconds,
+      durationSeconds: durationSeconds(meta.duration) || figures.seconds,
       samples: 1,
       warmupSeconds: 0,
       cooldownSeconds: 0,
@@ -86,4 +78,4 @@ function mergeRunnerSummaries(
   return finalize(doc, { complete: true, finishedAt });
 }
 
-module.exports = { mergeRunnerSummaries, k6DurationSeconds };
+module.exports = { mergeRunnerSummaries };

@@ -5,7 +5,8 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
 const { routeUrls } = require('../../lib/cluster/routes');
-const { parse, durationToSeconds, renderObjects } = require('../../bin/cluster-k6');
+const { parse, renderObjects } = require('../../bin/cluster-k6');
+const { durationSeconds } = require('../../k6/lib/config');
 const { build } = require('../../lib/cluster/kustomize');
 const { validate } = require('../../lib/cluster/kubeconform');
 const yaml = require('js-yaml');
@@ -60,8 +61,10 @@ describe('cluster:k6 options', () => {
       durationSeconds: 60,
       timeout: 660,
     });
-    expect(durationToSeconds('5m')).toBe(300);
-    expect(durationToSeconds('5 minutes')).toBeNull();
+    expect(durationSeconds('5m')).toBe(300);
+    expect(durationSeconds('1m30s')).toBe(90);
+    expect(durationSeconds('forever')).toBeNull();
+    expect(durationSeconds('5 minutes')).toBeNull();
   });
 
   test.each([
