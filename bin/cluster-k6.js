@@ -16,7 +16,7 @@ const { compose } = require('../lib/cluster/kustomize');
 const { OcError, oc, requireLogin, currentProject, serves } = require('../lib/cluster/oc');
 const { routeUrls } = require('../lib/cluster/routes');
 const { mergeRunnerSummaries } = require('../lib/cluster/merge-runners');
-const { RESULTS_FILE, writeResults } = require('../lib/results/document');
+const { RESULTS_FILE, writeResults } = require('../lib/results-model/document');
 const { describeMerged } = require('../lib/report/console');
 const { formatCellTable } = require('../lib/report/tables');
 

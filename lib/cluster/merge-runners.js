@@ -1,13 +1,13 @@
 'use strict';
 // The in-cluster run (npm run cluster:k6) as a results document: the TestRun's N k6 runners
-// drove one cell side by side, so their summaries reduce as concurrent parts (lib/results:
+// drove one cell side by side, so their summaries reduce as concurrent parts (lib/results-model:
 // rates add up, percentiles come from the merged distribution). Nothing in the cluster measures
 // CPU, so the cell's verdict says the limit was not measured instead of claiming the router.
 const { sizeLabel } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
-const { checkSummary, cellOfSummary } = require('../results/reduce');
-const { buildCellResult } = require('../results/cell');
-const { createRun, addCell, finalize, tlsBlock, unknownEnvironment } = require('../results/document');
+const { checkSummary, cellOfSummary } = require('../results-model/reduce');
+const { buildCellResult } = require('../results-model/cell');
+const { createRun, addCell, finalize, tlsBlock, unknownEnvironment } = require('../results-model/document');
 
 /** What a runner's meta block must say about the load model (router-matrix.js handleSummary). */
 const LOAD_META = ['executor', 'vus', 'maxVus', 'rate', 'duration'];

@@ -7,7 +7,7 @@ const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/state');
 const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
-const { tlsBlock } = require('../results/document');
+const { tlsBlock } = require('../results-model/document');
 
 /** Where to send traffic: the running lab (from lab.json) or a cluster named by options. */
 function resolveTarget(opts, env = process.env) {

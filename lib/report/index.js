@@ -1,9 +1,9 @@
 'use strict';
 // Renders report.md and report.html of a results directory from its results.json, which
-// lib/results/document.js reads and checks against the schema first.
+// lib/results-model/document.js reads and checks against the schema first.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readResults } = require('../results/document');
+const { readResults } = require('../results-model/document');
 const { renderMarkdown } = require('./markdown');
 const { renderHtml } = require('./html');
 

@@ -1,5 +1,5 @@
 'use strict';
-// How the report words a cell's limitedBy (decided once by lib/results/verdicts.js limitOf when
+// How the report words a cell's limitedBy (decided once by lib/results-model/verdicts.js limitOf when
 // the run was finalized). Every renderer formats it through here and decides nothing itself.
 
 /** Who a reason is about, as the tables say it. */

@@ -1,5 +1,5 @@
 'use strict';
-const { summarize, cdfAt, quantilePoints } = require('../../lib/results/distribution');
+const { summarize, cdfAt, quantilePoints } = require('../../lib/results-model/distribution');
 const { trendOf } = require('../support/k6-trend');
 
 function exactPercentile(values, q) {

@@ -4,9 +4,9 @@ const {
   backendVerdict,
   hostVerdict,
   withCrossCheck,
-} = require('../../lib/results/verdicts');
-const { buildCellResult } = require('../../lib/results/cell');
-const { finalize } = require('../../lib/results/document');
+} = require('../../lib/results-model/verdicts');
+const { buildCellResult } = require('../../lib/results-model/cell');
+const { finalize } = require('../../lib/results-model/document');
 
 /** The cells as a finished run decides them (limitedBy), for the model's executor. */
 function finalized(cells, executor = 'constant-vus') {

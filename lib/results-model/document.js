@@ -41,7 +41,7 @@ function checkDocument(doc, file) {
     );
   }
   const error = validate(doc);
-  if (error) throw new Error(`${file} does not match lib/results/schema.json: ${describeError(error)}`);
+  if (error) throw new Error(`${file} does not match lib/results-model/schema.json: ${describeError(error)}`);
   return doc;
 }
 

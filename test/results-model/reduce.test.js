@@ -2,7 +2,7 @@
 // The one reducer from k6 summaries to a cell's figures, in both ways summaries combine: samples
 // of the lab matrix one after another (time adds up) and runners of the cluster side by side
 // (rates add up). Same keys, same latency fields and error keys either way.
-const { reduceSummaries, cellOfSummary } = require('../../lib/results/reduce');
+const { reduceSummaries, cellOfSummary } = require('../../lib/results-model/reduce');
 const { trendOf } = require('../support/k6-trend');
 
 /** A router-matrix.js summary of `requests` requests over `seconds`, `failed502` of them 502s. */

@@ -14,10 +14,10 @@ const {
   readResults,
   tlsBlock,
   unknownEnvironment,
-} = require('../../lib/results/document');
+} = require('../../lib/results-model/document');
 const { environmentRows, cellRows } = require('../../lib/report/tables');
 const { renderMarkdown } = require('../../lib/report/markdown');
-const SCHEMA = require('../../lib/results/schema.json');
+const SCHEMA = require('../../lib/results-model/schema.json');
 const cells = require('../../k6/lib/cells');
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'matrix-results', 'results.json');
@@ -218,7 +218,7 @@ describe('results.json on disk', () => {
     delete missing.cells[0].okRps;
     const file = path.join(dir, 'results.json');
     expect(() => writeResults(dir, missing)).toThrow(
-      `${file} does not match lib/results/schema.json: /cells/0 must have required property 'okRps'`,
+      `${file} does not match lib/results-model/schema.json: /cells/0 must have required property 'okRps'`,
     );
     expect(fs.existsSync(file)).toBe(false);
 
