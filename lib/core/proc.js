@@ -25,10 +25,15 @@ function clockTicks() {
  * kernel's text (ticks since boot), an identity rather than a quantity.
  */
 function parseStat(text) {
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const close = text.lastIndexOf(')');
+  if (close < 0) throw new Error(`not a /proc/<pid>/stat line: ${JSON.stringify(text.slice(0, 80))}`);
+  const fields = text.slice(close + 2).split(' ');
   // fields[0] is field 3 of proc(5): state; utime, stime and starttime are fields 14, 15 and 22.
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) {
+    throw new Error(`no CPU times in /proc/<pid>/stat: ${JSON.stringify(text.slice(0, 80))}`);
+  }
   return {
     state: fields[0],
     utime,
@@ -38,7 +43,10 @@ function parseStat(text) {
   };
 }
 
-/** /proc/<pid>/stat parsed, or null when the process is gone or there is no /proc. */
+/**
+ * /proc/<pid>/stat parsed, or null when the process is gone (also when it is reaped in the middle
+ * of the read) or there is no /proc: the CPU monitor reads it from a timer and must never throw.
+ */
 function readStat(pid) {
   try {
     return parseStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));

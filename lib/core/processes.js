@@ -92,18 +92,24 @@ function startDaemon({ file, args = [], env = process.env, cwd, logFile, pidFile
   return child.pid;
 }
 
+/** Keeps the last `limit` characters of a child's stdout and stderr; returns a reader of them. */
+function keepOutput(child, limit = 64 * 1024) {
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-limit);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return () => output;
+}
+
 /**
  * Starts an attached child for tests. Its output is kept (last 64 kB) for error messages.
  * `stop()` sends SIGTERM, then SIGKILL after timeoutMs, and resolves with the exit code.
  */
 function startChild(file, args = [], { env = process.env, cwd } = {}) {
   const child = spawn(file, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk.toString()).slice(-65536);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const output = keepOutput(child);
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -111,7 +117,7 @@ function startChild(file, args = [], { env = process.env, cwd } = {}) {
     child,
     pid: child.pid,
     exited,
-    output: () => output,
+    output,
     async stop({ signal = 'SIGTERM', timeoutMs = 10000 } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill(signal);
@@ -128,6 +134,7 @@ function startChild(file, args = [], { env = process.env, cwd } = {}) {
 module.exports = {
   isAlive,
   pinned,
+  keepOutput,
   commandLine,
   readPidFile,
   stopProcess,

@@ -13,12 +13,9 @@
 //   }
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
-const { pinned } = require('../core/processes');
+const { pinned, keepOutput } = require('../core/processes');
 const { parseCpuList } = require('../core/cpus');
 const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
-
-/** How much of a tool's output is kept, for its parser and for error messages. */
-const OUTPUT_TAIL = 64 * 1024;
 
 /**
  * Runs `definition` once with `input`. `watch` names other pids whose CPU is sampled alongside
@@ -32,12 +29,7 @@ async function runTool(definition, input, { watch = {}, cpus = null, signal } = 
   const [command, argv] = pinned(file, args, cpus);
   const started = Date.now();
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-OUTPUT_TAIL);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const output = keepOutput(child);
   const monitor = startCpuMonitor({ [definition.name]: child.pid, ...watch });
   // Under taskset, child.pid is taskset's until it execs the tool: its affinity is not set yet,
   // so the pinned list is the answer.
@@ -57,13 +49,13 @@ async function runTool(definition, input, { watch = {}, cpus = null, signal } = 
   signal?.throwIfAborted();
   const exitOk = definition.exitOk || ((c) => c === 0);
   if (!exitOk(code)) {
-    throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${output.trim().slice(-2000)}`);
+    throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${output().trim().slice(-2000)}`);
   }
   return definition.parse(
     {
       code,
       signal: exitSignal,
-      output,
+      output: output(),
       cpu: monitor.result(),
       allowedCores: cores,
       elapsedMs: Date.now() - started,

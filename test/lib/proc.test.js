@@ -35,3 +35,8 @@ test('a kernel setting is read by its sysctl name; an unknown one is null', () =
   expect(sysctl('net.ipv4.ip_local_port_range')).toMatch(/^\d+\s+\d+$/);
   expect(sysctl('net.nope.not_a_setting')).toBeNull();
 });
+
+test('a stat line cut short (the process reaped mid-read) is refused, and read as gone', () => {
+  expect(() => parseStat('')).toThrow(/not a \/proc/);
+  expect(() => parseStat('42 (node) S 1')).toThrow(/no CPU times/);
+});
