@@ -1,0 +1,64 @@
+'use strict';
+// What a request costs each role in CPU, and what that says about capacity. CPU time per
+// successful request does not depend on who ran out of CPU first, and it is steadier than req/s
+// on a noisy machine: it is the router's own figure even when the load generator was the limit.
+// Pure arithmetic over what the runner sampled, so it is unit-tested with made-up samples.
+
+/** { min, median, max } of a list of numbers (null entries left out), or null when empty. */
+function spread(values) {
+  const list = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+  if (!list.length) return null;
+  const mid = list.length >> 1;
+  const median = list.length % 2 ? list[mid] : (list[mid - 1] + list[mid]) / 2;
+  return { min: list[0], median, max: list[list.length - 1] };
+}
+
+/** Relative half-width of a spread around its median: (max − min) / 2 / median. */
+function relativeSpread(s) {
+  return s && s.median > 0 ? (s.max - s.min) / 2 / s.median : null;
+}
+
+/**
+ * µs of CPU per event: `cores` (average cores used over the sample) per `perSecond` events.
+ * Cores ÷ events per second is CPU seconds per event, so no window has to be matched.
+ */
+function microsPer(cores, perSecond) {
+  if (typeof cores !== 'number' || !(perSecond > 0)) return null;
+  return (cores / perSecond) * 1e6;
+}
+
+/**
+ * Cost per successful request of each role, across the samples of a cell.
+ * samples: [{ okRps, handshakesPerSecond, cores: { router, k6, 'data-service-1', 'redis-1', … } }]
+ * roles: { router: ['router'], service: ['data-service-1', …], redis: [...], generator: ['k6'] }:
+ * the processes whose CPU adds up to each role. Returns { <role>: { perRequestUs: spread,
+ * perHandshakeUs: spread | null } }.
+ */
+function costPerRole(samples, roles) {
+  const out = {};
+  for (const [role, names] of Object.entries(roles)) {
+    const roleCores = samples.map((s) => {
+      const parts = names.map((n) => s.cores[n]).filter((v) => typeof v === 'number');
+      return parts.length ? parts.reduce((a, b) => a + b, 0) : null;
+    });
+    out[role] = {
+      perRequestUs: spread(samples.map((s, i) => microsPer(roleCores[i], s.okRps))),
+      perHandshakeUs: spread(samples.map((s, i) => microsPer(roleCores[i], s.handshakesPerSecond))),
+    };
+  }
+  return out;
+}
+
+/**
+ * Router capacity from its cost: per core (1 s ÷ cost), and projected at its configured threads,
+ * which can use at most the cores the router may run on. A projection: it assumes the cost per
+ * request stays flat up to saturation.
+ */
+function capacity(routerUsPerRequest, { threads, cores }) {
+  if (!(routerUsPerRequest > 0)) return null;
+  const perCore = 1e6 / routerUsPerRequest;
+  const usableCores = Math.min(threads, cores);
+  return { perCoreRps: perCore, usableCores, projectedRps: perCore * usableCores };
+}
+
+module.exports = { spread, relativeSpread, microsPer, costPerRole, capacity };

@@ -1,0 +1,42 @@
+'use strict';
+// The bank's last question: how many router cores, data-service instances and load-generator
+// cores does a target TPS need? From measured CPU costs per request, with stated headroom. A
+// projection from one machine, not a cluster measurement: the cost per request is assumed flat up
+// to saturation, and a core here is assumed to be worth a core there.
+
+/** Default headroom: plan each role to run at most this share of what it has. */
+const DEFAULT_HEADROOM = 0.3;
+/** A Node.js instance runs its JavaScript on one core. */
+const SERVICE_CORES_PER_INSTANCE = 1;
+
+/** Cores for `tps` requests/s at `costUs` µs of CPU each, kept below (1 − headroom) busy. */
+function coresFor(tps, costUs, headroom = DEFAULT_HEADROOM) {
+  if (!(costUs > 0) || !(tps > 0)) return null;
+  return (tps * costUs) / 1e6 / (1 - headroom);
+}
+
+/**
+ * One cell's sizing: { routerCores, serviceInstances, generatorCores: { k6, wrk } }, each rounded
+ * up to whole units, plus the raw core figures. costs: { routerUs, serviceUs, k6Us, wrkUs } per
+ * request (null where not measured).
+ */
+function sizeCell({ routerUs, serviceUs, k6Us, wrkUs }, { tps, headroom = DEFAULT_HEADROOM }) {
+  if (!(tps > 0)) throw new Error(`the target TPS must be a positive number, not ${tps}`);
+  if (!(headroom >= 0 && headroom < 1))
+    throw new Error(`headroom must be from 0 to below 1, not ${headroom}`);
+  const up = (v) => (v === null ? null : Math.ceil(v - 1e-9));
+  const router = coresFor(tps, routerUs, headroom);
+  const service = coresFor(tps, serviceUs, headroom);
+  const k6 = coresFor(tps, k6Us, headroom);
+  const wrk = coresFor(tps, wrkUs, headroom);
+  return {
+    tps,
+    headroom,
+    routerCores: up(router),
+    serviceInstances: service === null ? null : Math.max(1, up(service / SERVICE_CORES_PER_INSTANCE)),
+    generatorCores: { k6: up(k6), wrk: up(wrk) },
+    exact: { routerCores: router, serviceCores: service, k6Cores: k6, wrkCores: wrk },
+  };
+}
+
+module.exports = { DEFAULT_HEADROOM, coresFor, sizeCell };

@@ -1,0 +1,87 @@
+'use strict';
+// The cost, capacity and sizing arithmetic, with made-up samples (pure functions).
+const { spread, relativeSpread, microsPer, costPerRole, capacity } = require('../../lib/matrix/cost');
+const { coresFor, sizeCell } = require('../../lib/matrix/sizing');
+
+test('spread: min, median and max; empty lists and non-numbers give nothing', () => {
+  expect(spread([3, 1, 2])).toEqual({ min: 1, median: 2, max: 3 });
+  expect(spread([4, 1, 2, 3])).toEqual({ min: 1, median: 2.5, max: 4 });
+  expect(spread([null, undefined, NaN])).toBeNull();
+  expect(relativeSpread({ min: 90, median: 100, max: 110 })).toBeCloseTo(0.1);
+});
+
+test('µs per event is cores over events per second', () => {
+  // 0.4 cores serving 10 000 req/s: 40 µs of CPU per request.
+  expect(microsPer(0.4, 10000)).toBeCloseTo(40);
+  expect(microsPer(0.4, 0)).toBeNull();
+  expect(microsPer(null, 100)).toBeNull();
+});
+
+test('cost per role adds up the processes of a role and spreads across samples', () => {
+  const samples = [
+    {
+      okRps: 10000,
+      handshakesPerSecond: 0,
+      cores: { router: 0.3, 'data-service-1': 0.2, 'data-service-2': 0.2, k6: 0.9 },
+    },
+    {
+      okRps: 8000,
+      handshakesPerSecond: 0,
+      cores: { router: 0.32, 'data-service-1': 0.2, 'data-service-2': 0.16, k6: 0.8 },
+    },
+    {
+      okRps: 12000,
+      handshakesPerSecond: 0,
+      cores: { router: 0.36, 'data-service-1': 0.25, 'data-service-2': 0.23, k6: 1.0 },
+    },
+  ];
+  const cost = costPerRole(samples, {
+    router: ['router'],
+    service: ['data-service-1', 'data-service-2'],
+    generator: ['k6'],
+  });
+  expect(cost.router.perRequestUs.min).toBeCloseTo(30);
+  expect(cost.router.perRequestUs.median).toBeCloseTo(30);
+  expect(cost.router.perRequestUs.max).toBeCloseTo(40);
+  expect(cost.service.perRequestUs.median).toBeCloseTo(40);
+  expect(cost.generator.perRequestUs.min).toBeCloseTo(83.33, 1);
+  // No handshakes (keep-alive after the first): no cost per handshake.
+  expect(cost.router.perHandshakeUs).toBeNull();
+});
+
+test('a close cell has a cost per full handshake', () => {
+  const cost = costPerRole([{ okRps: 1000, handshakesPerSecond: 1000, cores: { router: 0.8 } }], {
+    router: ['router'],
+  });
+  expect(cost.router.perHandshakeUs.median).toBeCloseTo(800);
+});
+
+test('capacity per core is 1 s over the cost; the projection is limited by threads and cores', () => {
+  expect(capacity(40, { threads: 4, cores: 2 })).toEqual({
+    perCoreRps: 25000,
+    usableCores: 2,
+    projectedRps: 50000,
+  });
+  expect(capacity(40, { threads: 1, cores: 2 }).projectedRps).toBe(25000);
+  expect(capacity(0, { threads: 1, cores: 1 })).toBeNull();
+});
+
+test('sizing: cores for a TPS at a cost with headroom, rounded up to whole units', () => {
+  // 5000 TPS at 100 µs = 0.5 cores busy; at 30 % headroom 0.714 cores: 1 core.
+  expect(coresFor(5000, 100, 0.3)).toBeCloseTo(0.714, 3);
+  const sized = sizeCell(
+    { routerUs: 800, serviceUs: 150, k6Us: 900, wrkUs: 60 },
+    { tps: 5000, headroom: 0.3 },
+  );
+  expect(sized.routerCores).toBe(6); // 4 / 0.7 = 5.71
+  expect(sized.serviceInstances).toBe(2); // 0.75 / 0.7 = 1.07
+  expect(sized.generatorCores).toEqual({ k6: 7, wrk: 1 }); // 4.5/0.7 = 6.43; 0.3/0.7 = 0.43
+  expect(
+    sizeCell({ routerUs: 40, serviceUs: null, k6Us: null, wrkUs: null }, { tps: 5000 }).serviceInstances,
+  ).toBeNull();
+});
+
+test('sizing refuses a target or headroom that makes no sense, naming it', () => {
+  expect(() => sizeCell({ routerUs: 1 }, { tps: 0 })).toThrow(/target TPS/);
+  expect(() => sizeCell({ routerUs: 1 }, { tps: 5000, headroom: 1 })).toThrow(/headroom/);
+});
