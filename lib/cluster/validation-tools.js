@@ -36,7 +36,7 @@ const KUBERNETES_SCHEMAS_DIR = path.join(SCHEMAS_DIR, 'kubernetes');
 const CRD_SCHEMAS_DIR = path.join(SCHEMAS_DIR, 'crds');
 /** CustomResourceDefinitions (JSON) the test API server installs. */
 const APISERVER_CRDS_DIR = path.join(SCHEMAS_DIR, 'apiserver-crds');
-const TESTRUN_SOURCE = path.join(__dirname, '..', 'schemas', 'k6.io_testrun_v1alpha1.json');
+const TESTRUN_SOURCE = path.join(__dirname, 'schemas', 'k6.io_testrun_v1alpha1.json');
 
 const kubernetesSource = () =>
   `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION} v${KUBERNETES_SCHEMA_VERSION}`;
@@ -298,6 +298,7 @@ module.exports = {
   OPENSHIFT_API,
   PROMETHEUS_OPERATOR,
   SCHEMAS_DIR,
+  TESTRUN_SOURCE,
   CRD_SCHEMAS_DIR,
   APISERVER_CRDS_DIR,
   schemaLocations,

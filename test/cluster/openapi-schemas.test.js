@@ -144,3 +144,9 @@ test('crdFor and file names', () => {
   expect(crd.spec.versions[0].subresources).toEqual({ status: {} });
   expect(kubeconformFileName('IngressController', 'v1')).toBe('ingresscontroller_v1.json');
 });
+
+test('the TestRun schema written for this project is where setup reads it', () => {
+  const { TESTRUN_SOURCE } = require('../../lib/cluster/validation-tools');
+  const schema = JSON.parse(require('node:fs').readFileSync(TESTRUN_SOURCE, 'utf8'));
+  expect(schema.description).toMatch(/^TestRun \(k6.io\/v1alpha1\)/);
+});

@@ -1,7 +1,7 @@
 'use strict';
 // The cost, capacity and sizing arithmetic, with made-up samples (pure functions).
-const { spread, relativeSpread, microsPer, costPerRole, capacity } = require('../../lib/matrix/cost');
-const { coresFor, sizeCell } = require('../../lib/matrix/sizing');
+const { spread, relativeSpread, microsPer, costPerRole, capacity } = require('../../lib/results-model/cost');
+const { coresFor, sizeCell } = require('../../lib/results-model/sizing');
 
 test('spread: min, median and max; empty lists and non-numbers give nothing', () => {
   expect(spread([3, 1, 2])).toEqual({ min: 1, median: 2, max: 3 });
