@@ -35,6 +35,7 @@ function fingerprint(opts) {
     redisMode: opts.redisMode,
     threads: opts.threads,
     passthroughBalance: opts.passthroughBalance,
+    routerKey: opts.routerKey,
     placement: describePlacement(opts.placement),
   };
 }
@@ -134,7 +135,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
   try {
     signal?.throwIfAborted();
     step(`Certificates in ${path.join(labDir, 'certs')}: lab CA, *.${APPS_DOMAIN}, service CA`);
-    const certs = createLabCerts(labDir);
+    const certs = createLabCerts(labDir, { routerKey: opts.routerKey });
 
     const routes = labRoutes({ httpPort: ports.http, httpsPort: ports.https });
     const router = {
@@ -214,6 +215,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         maxconn,
         maxconnRequested: opts.maxconn,
         passthroughBalance: opts.passthroughBalance,
+        key: opts.routerKey,
         checkIntervalMs: opts.checkIntervalMs,
         cpus: cpus.router,
         config,

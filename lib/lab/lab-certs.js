@@ -9,12 +9,24 @@ const path = require('node:path');
 const { createCA, createServerCert } = require('../core/certs');
 const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
 
-function createLabCerts(labDir) {
+/** LAB_ROUTER_KEY → the key type lib/core/certs.js makes. */
+const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
+
+/**
+ * `routerKey` (LAB_ROUTER_KEY): the router default certificate's key, RSA 2048 as OpenShift's
+ * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
+ * measured.
+ */
+function createLabCerts(labDir, { routerKey = 'rsa2048' } = {}) {
+  const keyType = ROUTER_KEY_TYPES[routerKey];
+  if (!keyType)
+    throw new Error(`unknown router key '${routerKey}' (${Object.keys(ROUTER_KEY_TYPES).join(', ')})`);
   const dir = path.join(labDir, 'certs');
   const labCA = createCA(dir, 'lab-ca', { commonName: 'Router Lab CA' });
   const routerDefault = createServerCert(dir, 'router-default', {
     ca: labCA,
     dnsNames: [`*.${APPS_DOMAIN}`],
+    keyType,
   });
   const serviceCA = createCA(dir, 'service-ca', {
     commonName: `openshift-service-serving-signer@${Math.floor(Date.now() / 1000)}`,

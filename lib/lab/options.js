@@ -106,6 +106,14 @@ const KNOBS = checkSettings([
     help: 'random (as the manifests annotate) or source (OpenShift default: pins a client)',
   },
   {
+    name: 'routerKey',
+    env: 'LAB_ROUTER_KEY',
+    type: 'enum',
+    choices: ['rsa2048', 'ecdsa-p256'],
+    default: 'rsa2048',
+    help: "the router's default certificate key: rsa2048 (what OpenShift's ingress operator generates) or ecdsa-p256",
+  },
+  {
     name: 'placement',
     env: 'LAB_CPUS',
     type: 'string',
@@ -190,6 +198,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     maxconn: v.maxconn,
     maxconnExplicit: given.has('maxconn'),
     passthroughBalance: v.passthroughBalance,
+    routerKey: v.routerKey,
     placement: v.placement,
     allowedCores,
     cpuCount: allowedCores.length,

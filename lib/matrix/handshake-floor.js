@@ -5,6 +5,7 @@
 // handshake, as a multiple of this floor, says how close the router gets to the physical limit.
 // The key and the group are detected, never assumed: from the router's certificate and from a
 // real handshake with it.
+const fs = require('node:fs');
 const tls = require('node:tls');
 const { X509Certificate } = require('node:crypto');
 const { execFile } = require('node:child_process');
@@ -112,4 +113,57 @@ async function handshakeFloor({ openssl, key, group, seconds, signal }) {
   };
 }
 
-module.exports = { SIGNATURES, GROUPS, certificateKey, negotiate, parseSpeed, timeOperation, handshakeFloor };
+/** 'OpenSSL 3.0.19 27 Jan 2026' from a tool's version output, or null. */
+async function opensslOf(file, args, pattern) {
+  try {
+    const { stdout, stderr } = await run(file, args, { timeout: 15000 });
+    const match = pattern.exec(`${stdout}${stderr}`);
+    return match ? match[1].trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a run plans a cell whose full handshakes the floor is for: a close TLS cell. */
+function needsFloor(cells) {
+  return cells.some((c) => c.connection === 'close' && c.termination !== 'http');
+}
+
+/**
+ * The handshake floor of a matrix run, through its edge route: the router's key and group from a
+ * real handshake, timed with this machine's openssl; the router's own OpenSSL from `haproxy -vv`
+ * in the lab (on a cluster it is not known from here). Resolves the results' handshakeFloor block.
+ */
+async function measureHandshakeFloor({ target, openssl, haproxy, signal }) {
+  const edge = target.routes.edge;
+  const url = new URL(edge.url);
+  const ca = !target.insecure && target.caFile ? fs.readFileSync(target.caFile) : undefined;
+  const seen = await negotiate({
+    host: target.mode === 'lab' ? '127.0.0.1' : url.hostname,
+    port: Number(url.port || 443),
+    servername: edge.host,
+    ca,
+  });
+  const floor = await handshakeFloor({ openssl, key: seen.key, group: seen.group, signal });
+  return {
+    ...floor,
+    protocol: seen.protocol,
+    openssl: await opensslOf(openssl, ['version'], /^(OpenSSL \S+)/m),
+    routerOpenssl:
+      target.mode === 'lab' && haproxy
+        ? await opensslOf(haproxy, ['-vv'], /Running on OpenSSL version\s*:\s*(OpenSSL \S+)/)
+        : null,
+  };
+}
+
+module.exports = {
+  SIGNATURES,
+  GROUPS,
+  certificateKey,
+  negotiate,
+  parseSpeed,
+  timeOperation,
+  handshakeFloor,
+  needsFloor,
+  measureHandshakeFloor,
+};

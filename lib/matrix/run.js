@@ -11,11 +11,12 @@ const { resolveTarget, requireRoutes, describeTls, watchedProcesses } = require(
 const { recordedOptions } = require('./options');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
-const { buildCellResult } = require('../results-model/cell');
+const { buildCellResult, addCrossCheck } = require('../results-model/cell');
 const { RESULTS_FILE, createRun, addCell, finalize, writeResults } = require('../results-model/document');
 const { runWrk } = require('../load/wrk');
 const { wrkTarget, compareTools, crossCheckSkip } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
+const { needsFloor, measureHandshakeFloor } = require('./handshake-floor');
 const { createProgress } = require('./progress');
 const { describeCell } = require('../report/console');
 
@@ -59,9 +60,11 @@ async function runMatrix(
   const { watch, instanceNames, redisNames } = watchedProcesses(lab);
   const options = recordedOptions(opts);
   const { maxVus } = options;
+  const handshakeFloor = needsFloor(cells) ? await floorOrNull({ target, log, signal }) : null;
   const doc = createRun({
     id,
     options,
+    handshakeFloor,
     environment: describeEnvironment({ k6, lab, opts, target }),
     tls: describeTls(target),
   });
@@ -132,7 +135,7 @@ async function runMatrix(
               signal,
             });
       }
-      addCell(doc, checked ? { ...figures, crossCheck: checked } : figures);
+      addCell(doc, addCrossCheck(figures, checked));
       // After each cell, what finished so far, as a valid (incomplete) document.
       const sofar = finalize(doc, { complete: false });
       writeResults(dir, sofar);
@@ -149,6 +152,27 @@ async function runMatrix(
     writeResults(dir, results);
   }
   return { dir, results };
+}
+
+/** The run's handshake floor, or null with a warning: a floor it cannot time must not stop the run. */
+async function floorOrNull({ target, log, signal }) {
+  try {
+    const floor = await measureHandshakeFloor({
+      target,
+      openssl: requireTool('openssl'),
+      haproxy: target.mode === 'lab' ? findTool('haproxy') : null,
+      signal,
+    });
+    log(
+      `handshake floor: ${floor.key} signature ${floor.signUs} µs + ${floor.group} key exchange ` +
+        `${floor.keyExchangeUs} µs = ${floor.floorUs} µs per full handshake (openssl speed)`,
+    );
+    return floor;
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    log(`handshake floor: not measured (${err.message}); close cells get no floor multiple`);
+    return null;
+  }
 }
 
 async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal }) {

@@ -4,32 +4,32 @@
 
 /** Who a reason is about, as the tables say it. */
 const ROLE_LABELS = {
+  router: 'router',
   generator: 'load generator',
   backend: 'data service',
   host: 'host (other work)',
+  shared: 'shared host',
+  load: 'offered load',
   unmeasured: 'not measured',
 };
 
 const BY_LABELS = {
-  router: 'router',
-  generator: 'generator',
-  backend: 'backend',
-  'generator+backend': 'generator + backend',
+  shared: 'shared host',
+  load: 'offered load',
   unknown: 'unknown (not measured)',
 };
 
-/** Who limited the cell, in words: 'router', 'generator + backend', 'unknown (not measured)'. */
+/** Who limited the cell, in words: 'router', 'router + generator', 'shared host', 'offered load'. */
 function byLabel({ by }) {
-  return BY_LABELS[by];
+  return BY_LABELS[by] || by.split('+').join(' + ');
 }
 
 /** The "limited by" column: byLabel, and whether the host was busy with other work. */
 function limitLabel(limitedBy) {
-  if (limitedBy.by === 'router') return limitedBy.hostBusy ? 'host busy (other work)' : 'router';
   return `${byLabel(limitedBy)}${limitedBy.hostBusy ? ' (host busy)' : ''}`;
 }
 
-/** Whether the cell's figure is the router's: not when another part limited it or none was measured. */
+/** Whether the cell's req/s is the router's own limit: the router, alone, was at its limit. */
 function isRouterFigure(cell) {
   return cell.limitedBy.by === 'router';
 }

@@ -3,7 +3,8 @@
 // the runner read for k6, the router, the data-service instances, Redis and the host (null where
 // nothing was watched, as in the cluster). Figures only: the verdicts are the document's
 // (./document.js finalize).
-const { reduceSummaries } = require('./reduce');
+const { reduceSummaries, sampleRates } = require('./reduce');
+const { costPerRole, spread } = require('./cost');
 
 const round = (v, digits) => (v === null || v === undefined ? null : Number(v.toFixed(digits)));
 
@@ -15,6 +16,41 @@ function mean(list) {
 function averageCores(samples, name) {
   const list = samples.map((s) => s.cpu && s.cpu.cores[name]).filter((v) => typeof v === 'number');
   return list.length ? round(mean(list), 2) : null;
+}
+
+const roundSpread = (s) => s && { min: round(s.min, 1), median: round(s.median, 1), max: round(s.max, 1) };
+
+/**
+ * What a successful request (and a full TLS handshake) cost each role in CPU, per sample, as
+ * { perRequestUs, perHandshakeUs } spreads; null for a role nothing measured. The samples' cores
+ * are their CPU monitors' averages, the rates the samples' own (./reduce.js sampleRates).
+ */
+function costOf(samples, roles) {
+  const measured = samples.filter((s) => s.cpu && s.summary);
+  const perSample = measured.map((s) => ({ ...sampleRates(s.summary), cores: s.cpu.cores }));
+  const costs = costPerRole(perSample, roles);
+  const cost = {};
+  for (const [role, { perRequestUs, perHandshakeUs }] of Object.entries(costs)) {
+    cost[role] = perRequestUs
+      ? { perRequestUs: roundSpread(perRequestUs), perHandshakeUs: roundSpread(perHandshakeUs) }
+      : null;
+  }
+  cost.wrk = null;
+  return cost;
+}
+
+/** The cell's figures with the wrk cross-check beside them, and wrk's cost per request from it. */
+function addCrossCheck(figures, crossCheck) {
+  if (!crossCheck) return figures;
+  const measured = crossCheck.rps > 0 && typeof crossCheck.wrkCpuCores === 'number';
+  // One wrk run, so its spread is a single value.
+  const wrk = measured
+    ? {
+        perRequestUs: roundSpread(spread([(crossCheck.wrkCpuCores / crossCheck.rps) * 1e6])),
+        perHandshakeUs: null,
+      }
+    : null;
+  return { ...figures, cost: { ...figures.cost, wrk }, crossCheck };
 }
 
 /**
@@ -52,9 +88,10 @@ function buildCellResult(
     backend: { instances: processes(instanceNames), redis: processes(redisNames) },
     router: { cpuCores: averageCores(samples, 'router') },
     host: { busyFraction: round(hostBusy, 3), cores: samples[0].cpu ? samples[0].cpu.hostCores : null },
+    cost: costOf(samples, { router: ['router'], service: instanceNames, redis: redisNames, k6: ['k6'] }),
     raw: samples.map((s) => s.rawFile).filter(Boolean),
     ...(dashboards.length ? { dashboards } : {}),
   };
 }
 
-module.exports = { buildCellResult };
+module.exports = { buildCellResult, addCrossCheck };

@@ -9,6 +9,7 @@ const Ajv2020 = require('ajv/dist/2020');
 const SCHEMA = require('./schema.json');
 const REFERENCE = require('../../k6/lib/reference.json');
 const { limitOf } = require('./verdicts');
+const { routerCores, capacityOf, floorMultipleOf, sizing } = require('./derived');
 
 const RESULTS_VERSION = SCHEMA.properties.version.const;
 const RESULTS_FILE = 'results.json';
@@ -71,13 +72,17 @@ function unknownEnvironment(known) {
   return { ...Object.fromEntries(fields), ...known };
 }
 
-/** A new run without cells. `options`, `environment`, `tls`: the blocks the schema describes. */
+/**
+ * A new run without cells. `options`, `environment`, `tls`, `handshakeFloor`: the blocks the
+ * schema describes (the floor is null where no close TLS cell was planned).
+ */
 function createRun({
   id,
   startedAt = new Date().toISOString(),
   options,
   environment,
   tls,
+  handshakeFloor = null,
   reference = REFERENCE,
 }) {
   return {
@@ -89,7 +94,9 @@ function createRun({
     options,
     environment,
     tls,
+    handshakeFloor,
     cells: [],
+    sizing: null,
     reference,
   };
 }
@@ -114,14 +121,25 @@ function lightestCell(cells) {
  */
 function finalize(doc, { complete, finishedAt = null }) {
   const baseline = lightestCell(doc.cells);
-  const context = { baseline, executor: doc.options.executor };
+  const router = routerCores(doc.environment);
+  const { executor, vus, rate } = doc.options;
+  const context = { baseline, executor, vus, rate, router };
   // limitedBy right after the cell's name and coordinates, where a reader of the JSON looks first.
   const cells = doc.cells.map((cell) => {
     const { name, termination, pageSize, connection } = cell;
     const head = { name, termination, pageSize, connection, limitedBy: null };
-    return Object.assign(head, cell, { limitedBy: limitOf(cell, context) });
+    const decided = Object.assign(head, cell, { limitedBy: limitOf(cell, context) });
+    decided.capacity = capacityOf(decided, router);
+    decided.floorMultiple = floorMultipleOf(decided, doc.handshakeFloor);
+    return decided;
   });
-  return { ...doc, finishedAt, complete, cells };
+  return {
+    ...doc,
+    finishedAt,
+    complete,
+    cells,
+    sizing: sizing(cells, { tps: doc.reference.bank.targetTps }),
+  };
 }
 
 /** Writes dir/results.json after checking it against the schema (a failure is a bug here). */

@@ -100,6 +100,16 @@ function partOf(summary) {
   };
 }
 
+/**
+ * One summary's rates, the denominators of the cost per request: successful responses and full TLS
+ * handshakes (successful requests that did one) per second of that sample.
+ */
+function sampleRates(summary) {
+  const part = partOf(summary);
+  const handshakes = (values(summary, 'tls_handshake') || {}).count || 0;
+  return { okRps: part.ok / part.seconds, handshakesPerSecond: handshakes / part.seconds };
+}
+
 function combineParts(parts, combine) {
   const rates = (field) => parts.map((p) => p[field] / p.seconds);
   if (combine === 'sequential') {
@@ -178,4 +188,4 @@ function reduceSummaries(summaries, { combine }) {
   };
 }
 
-module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries };
+module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleRates };

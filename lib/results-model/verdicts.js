@@ -1,22 +1,19 @@
 'use strict';
-// Who limited a cell: the load generator, the data-service instances, the router, or unknown
-// (not measured). Pure functions over a cell's figures, so they can be tested with made-up
-// numbers; each verdict carries its reasons in words. The document module (./document.js) calls
-// limitOf once per cell when it finalizes a run; renderers only format its answer.
+// Who limited a cell, from positive evidence only: a role is the limit when it used most of the
+// cores it may use (the router: the cores its threads can use; k6: its allowed cores; a Node.js
+// instance: one core), or when its own counters show it (dropped iterations, exhausted VUs, wrk
+// getting more through the same cell, service time rising). With no role at its limit the answer
+// says so: the roles shared a full host (each role's share shown), or the offered load set the
+// figure, or nothing was measured. Never a role by elimination. Pure functions over a cell's
+// figures, so they are tested with made-up numbers; ./document.js calls limitOf once per cell
+// when it finalizes a run, and renderers only format its answer.
 const { vusExhausted } = require('../../k6/lib/generator');
 
 const THRESHOLDS = {
   // A process using this share of the cores it may run on has no headroom left.
   cpuNearFull: 0.85,
-  // The host counts as full above this busy share of all its cores...
+  // The host counts as full above this busy share of all its cores.
   hostBusy: 0.9,
-  // ...and k6 as the limit then if it burns at least this share of the busy CPU time, or at
-  // least this multiple of the busiest process of the system under test (router, instances).
-  k6ShareOfBusy: 0.4,
-  k6OverLargest: 1.5,
-  // ...the latter only when k6 burns real CPU: 0.03 cores against a router's 0.01 is a light
-  // cell on a host busy with other work, not a generator at its limit.
-  k6MinCores: 0.25,
   // A Node.js instance runs JavaScript on one core.
   instanceNearFullCore: 0.85,
   // Service time counts as risen at this multiple of the lightest cell's, and at least this much.
@@ -27,31 +24,17 @@ const THRESHOLDS = {
 const fmt = (v, digits = 2) => Number(v).toFixed(digits);
 
 /**
- * m: { k6CpuCores, k6AllowedCores, hostBusyFraction, hostCores, labCpuCores ({ router: 0.2,
- *      'data-service-1': 0.1, … }), droppedIterations, executor, vusActiveMax (max of k6's `vus`),
- *      maxVus, busyVus (average VUs busy, by Little's law) }
+ * The load generator at its own limit. m: { k6CpuCores, k6AllowedCores, droppedIterations,
+ * executor, vusActiveMax (max of k6's `vus`), maxVus, busyVus (average VUs busy, Little's law) }
  */
 function generatorVerdict(m, t = THRESHOLDS) {
   const reasons = [];
-  if (m.k6CpuCores !== undefined && m.k6AllowedCores) {
-    if (m.k6CpuCores >= t.cpuNearFull * m.k6AllowedCores) {
-      reasons.push(`k6 used ${fmt(m.k6CpuCores)} of the ${m.k6AllowedCores} cores it may use`);
-    } else if (m.hostBusyFraction !== undefined && m.hostBusyFraction >= t.hostBusy) {
-      const busyCores = m.hostBusyFraction * m.hostCores;
-      const others = Object.entries(m.labCpuCores || {}).filter(([, v]) => typeof v === 'number');
-      const biggest = others.reduce((max, [, v]) => Math.max(max, v), 0);
-      const busy = `the host's ${m.hostCores} cores were ${Math.round(m.hostBusyFraction * 100)} % busy`;
-      if (m.k6CpuCores >= t.k6ShareOfBusy * busyCores) {
-        reasons.push(
-          `${busy} and k6 used ${fmt(m.k6CpuCores)} cores of them: k6 competes with the router for CPU`,
-        );
-      } else if (others.length && m.k6CpuCores >= t.k6MinCores && m.k6CpuCores >= t.k6OverLargest * biggest) {
-        const list = others.map(([name, v]) => `${name} ${fmt(v)}`).join(', ');
-        reasons.push(
-          `${busy} and k6 used ${fmt(m.k6CpuCores)} cores, more than any part of the system under test (${list})`,
-        );
-      }
-    }
+  if (
+    typeof m.k6CpuCores === 'number' &&
+    m.k6AllowedCores &&
+    m.k6CpuCores >= t.cpuNearFull * m.k6AllowedCores
+  ) {
+    reasons.push(`k6 used ${fmt(m.k6CpuCores)} of the ${m.k6AllowedCores} cores it may use`);
   }
   if (m.droppedIterations > 0) {
     reasons.push(`${m.droppedIterations} iterations dropped: k6 could not start requests at the set rate`);
@@ -64,6 +47,23 @@ function generatorVerdict(m, t = THRESHOLDS) {
     );
   }
   return { saturated: reasons.length > 0, reasons };
+}
+
+/**
+ * The router at its own limit: it used most of the cores its threads can use (its threads, at
+ * most the cores it may run on). m: { routerCpuCores, threads, allowedCores }
+ */
+function routerVerdict(m, t = THRESHOLDS) {
+  const usable = Math.min(m.threads || Infinity, m.allowedCores || Infinity);
+  if (typeof m.routerCpuCores !== 'number' || !Number.isFinite(usable))
+    return { saturated: false, reasons: [] };
+  if (m.routerCpuCores < t.cpuNearFull * usable) return { saturated: false, reasons: [] };
+  return {
+    saturated: true,
+    reasons: [
+      `the router used ${fmt(m.routerCpuCores)} of the ${usable} core(s) its ${m.threads} thread(s) can use`,
+    ],
+  };
 }
 
 /**
@@ -126,33 +126,66 @@ function withCrossCheck(generator, crossCheck) {
 }
 
 const measured = (v) => typeof v === 'number';
+const sumOf = (list) => list.reduce((a, b) => a + (b || 0), 0);
 
-/** CPU of the processes of the system under test, by name: { router: 0.2, 'data-service-1': 0.1 }. */
-function systemCpuCores(cell) {
-  return Object.fromEntries(
-    [{ name: 'router', cpuCores: cell.router.cpuCores }, ...cell.backend.instances].map((p) => [
-      p.name,
-      p.cpuCores,
-    ]),
-  );
+/** Each role's CPU in a cell, as cores: { k6, router, 'data service', redis } (measured ones only). */
+function roleShares(cell) {
+  const shares = {
+    k6: cell.generator.k6CpuCores,
+    router: cell.router.cpuCores,
+    'data service': cell.backend.instances.some((i) => measured(i.cpuCores))
+      ? sumOf(cell.backend.instances.map((i) => i.cpuCores))
+      : null,
+    redis: cell.backend.redis.some((r) => measured(r.cpuCores))
+      ? sumOf(cell.backend.redis.map((r) => r.cpuCores))
+      : null,
+  };
+  return Object.fromEntries(Object.entries(shares).filter(([, v]) => measured(v)));
 }
 
 /**
- * One cell's limit: { by, hostBusy, reasons: [{ role, text }] }. `by` is 'generator', 'backend',
- * 'generator+backend' on evidence of a limit; 'router' only when k6's and the data service's CPU
- * were measured and showed headroom; 'unknown' when they were not (an in-cluster run), never
- * 'router' by elimination. `baseline`: the run's lightest cell (lowest service p50), for the
- * backend's service-time evidence; `executor`: the run's load model.
+ * No role at its own limit, so what set the figure: the roles shared a full host (each one's
+ * share, the largest named), or the host had idle cores and the offered load set it.
+ * m: { shares: { role: cores }, hostBusyFraction, hostCores, load: '32 VUs' | '500 req/s' }
  */
-function limitOf(cell, { baseline = null, executor } = {}) {
+function sharedVerdict(m, t = THRESHOLDS) {
+  const list = Object.entries(m.shares)
+    .sort((a, b) => b[1] - a[1])
+    .map(([role, cores]) => `${role} ${fmt(cores)}`)
+    .join(', ');
+  if (measured(m.hostBusyFraction) && m.hostBusyFraction >= t.hostBusy) {
+    const [largest] = Object.entries(m.shares).sort((a, b) => b[1] - a[1]);
+    return {
+      by: 'shared',
+      reasons: [
+        `no role was at its own limit, but the host's ${m.hostCores} cores were ${Math.round(m.hostBusyFraction * 100)} % busy: ` +
+          `the roles shared them (cores: ${list})` +
+          (largest ? `; ${largest[0]} took the largest share` : ''),
+      ],
+    };
+  }
+  return {
+    by: 'load',
+    reasons: [
+      `no role was at its own limit and the host had idle cores (cores: ${list}): the offered load (${m.load}) set this figure`,
+    ],
+  };
+}
+
+/**
+ * One cell's limit: { by, hostBusy, reasons: [{ role, text }] }. `by` joins the roles at their
+ * own limit ('router', 'generator', 'backend', e.g. 'router+generator'); with none: 'shared' (a
+ * full host shared by the roles), 'load' (idle cores: the offered load set the figure) or
+ * 'unknown' (the roles' CPU was not measured, as in a cluster). Context: `baseline`, the run's
+ * lightest cell (lowest service p50) for the backend's service-time evidence; `executor`, `vus`
+ * and `rate`, the run's load model; `router`: { threads, allowedCores } of the router.
+ */
+function limitOf(cell, { baseline = null, executor, vus, rate, router = {} } = {}) {
   const g = cell.generator;
   const generator = withCrossCheck(
     generatorVerdict({
-      k6CpuCores: g.k6CpuCores ?? undefined,
+      k6CpuCores: g.k6CpuCores,
       k6AllowedCores: g.k6AllowedCores,
-      hostBusyFraction: cell.host.busyFraction ?? undefined,
-      hostCores: cell.host.cores,
-      labCpuCores: systemCpuCores(cell),
       droppedIterations: g.droppedIterations,
       executor,
       vusActiveMax: g.vusMax,
@@ -161,41 +194,59 @@ function limitOf(cell, { baseline = null, executor } = {}) {
     }),
     cell.crossCheck,
   );
+  const routerLimit = routerVerdict({ routerCpuCores: cell.router.cpuCores, ...router });
   const backend = backendVerdict({
     instances: cell.backend.instances.filter((i) => measured(i.cpuCores)),
     serviceP50Ms: cell.serviceTimeMs ? cell.serviceTimeMs.p50 : null,
     baselineServiceP50Ms: baseline ? baseline.serviceTimeMs.p50 : null,
     baselineCell: baseline && baseline.name !== cell.name ? baseline.name : null,
   });
-  const labCores = [
-    g.k6CpuCores,
-    cell.router.cpuCores,
-    ...[...cell.backend.instances, ...cell.backend.redis].map((p) => p.cpuCores),
-  ];
+  const shares = roleShares(cell);
   const host = hostVerdict({
     hostBusyFraction: cell.host.busyFraction,
     hostCores: cell.host.cores,
-    labCpuCores: labCores.reduce((sum, v) => sum + (v || 0), 0),
+    labCpuCores: sumOf(Object.values(shares)),
   });
   const reasons = [
+    ...routerLimit.reasons.map((text) => ({ role: 'router', text })),
     ...generator.reasons.map((text) => ({ role: 'generator', text })),
     ...backend.reasons.map((text) => ({ role: 'backend', text })),
     ...host.reasons.map((text) => ({ role: 'host', text })),
   ];
-  let by = [generator.saturated && 'generator', backend.saturated && 'backend'].filter(Boolean).join('+');
-  if (!by) {
-    const unmeasured = [];
-    if (!measured(g.k6CpuCores)) unmeasured.push("k6's CPU");
-    if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push("the data service's CPU");
-    by = unmeasured.length ? 'unknown' : 'router';
-    if (unmeasured.length) {
-      reasons.push({
-        role: 'unmeasured',
-        text: `${unmeasured.join(' and ')} not measured: no evidence that the router was the limit`,
-      });
-    }
+  const limits = [
+    routerLimit.saturated && 'router',
+    generator.saturated && 'generator',
+    backend.saturated && 'backend',
+  ].filter(Boolean);
+  if (limits.length) return { by: limits.join('+'), hostBusy: host.contended, reasons };
+  const unmeasured = [];
+  if (!measured(g.k6CpuCores)) unmeasured.push("k6's CPU");
+  if (!measured(cell.router.cpuCores)) unmeasured.push("the router's CPU");
+  if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push("the data service's CPU");
+  if (unmeasured.length) {
+    reasons.push({
+      role: 'unmeasured',
+      text: `${unmeasured.join(', ')} not measured: no evidence of what limited this cell`,
+    });
+    return { by: 'unknown', hostBusy: host.contended, reasons };
   }
-  return { by, hostBusy: host.contended, reasons };
+  const shared = sharedVerdict({
+    shares,
+    hostBusyFraction: cell.host.busyFraction,
+    hostCores: cell.host.cores,
+    load: rate ? `${rate} req/s` : `${vus} VUs`,
+  });
+  reasons.push(...shared.reasons.map((text) => ({ role: shared.by, text })));
+  return { by: shared.by, hostBusy: host.contended, reasons };
 }
 
-module.exports = { THRESHOLDS, generatorVerdict, backendVerdict, hostVerdict, withCrossCheck, limitOf };
+module.exports = {
+  THRESHOLDS,
+  generatorVerdict,
+  routerVerdict,
+  backendVerdict,
+  hostVerdict,
+  sharedVerdict,
+  withCrossCheck,
+  limitOf,
+};

@@ -1,0 +1,100 @@
+'use strict';
+// What finalize derives from a cell's measured cost and the run's context: the router's capacity
+// (per core, and projected at its threads), each close TLS cell's cost per full handshake as a
+// multiple of the handshake floor measured in the same run, and the run's sizing at its target.
+// Pure, so it is unit-tested with made-up cells.
+const { parseCpuList } = require('../core/cpus');
+const { capacity } = require('./cost');
+const { DEFAULT_HEADROOM, sizeCell } = require('./sizing');
+
+const round = (v, digits = 1) =>
+  typeof v === 'number' && Number.isFinite(v) ? Number(v.toFixed(digits)) : null;
+const median = (role) => (role && role.perRequestUs ? role.perRequestUs.median : null);
+
+/** The router's threads and the cores it may use, from the environment; {} when not known. */
+function routerCores(environment) {
+  const router = environment && environment.router;
+  if (!router) return {};
+  const allowedCores = router.cpus ? parseCpuList(router.cpus).length : environment.cores;
+  return { threads: router.threads, allowedCores };
+}
+
+/**
+ * The router's capacity from its median cost per request: a projection that assumes the cost
+ * stays flat up to saturation. `measuredRps`: the cell's own ok req/s where the router was at its
+ * limit, the check of the projection. Null where the router's cost was not measured.
+ */
+function capacityOf(cell, router) {
+  const projected = capacity(median(cell.cost.router), {
+    threads: router.threads ?? 1,
+    cores: router.allowedCores ?? 1,
+  });
+  if (!projected) return null;
+  const atLimit = cell.limitedBy.by.split('+').includes('router');
+  return {
+    perCoreRps: round(projected.perCoreRps, 0),
+    usableCores: projected.usableCores,
+    projectedRps: round(projected.projectedRps, 0),
+    measuredRps: atLimit ? cell.okRps : null,
+    basis:
+      'projection: 1 s of CPU ÷ the router’s median µs per request, times the cores its threads can use; assumes the cost per request stays flat up to saturation',
+  };
+}
+
+/** Who does a termination's full handshakes: the service for passthrough, the router otherwise. */
+const handshakeRole = (termination) => (termination === 'passthrough' ? 'service' : 'router');
+
+/**
+ * A close TLS cell's CPU per full handshake as a multiple of the floor (the signature plus the key
+ * exchange, timed by openssl speed): { role, min, median, max }, or null.
+ */
+function floorMultipleOf(cell, floor) {
+  if (!floor || cell.connection !== 'close' || cell.termination === 'http') return null;
+  const role = handshakeRole(cell.termination);
+  const perHandshake = cell.cost[role] && cell.cost[role].perHandshakeUs;
+  if (!perHandshake || !(floor.floorUs > 0)) return null;
+  const times = (v) => round(v / floor.floorUs, 2);
+  return {
+    role,
+    min: times(perHandshake.min),
+    median: times(perHandshake.median),
+    max: times(perHandshake.max),
+  };
+}
+
+/**
+ * The run's sizing for `tps` with `headroom`: per cell, the router cores, data-service instances
+ * and load-generator cores the measured medians imply.
+ */
+function sizing(cells, { tps, headroom = DEFAULT_HEADROOM }) {
+  return {
+    tps,
+    headroom,
+    assumptions: [
+      'the median CPU cost per request of each role, as measured in this run, stays flat up to the target',
+      `each role runs at most ${Math.round((1 - headroom) * 100)} % busy (${Math.round(headroom * 100)} % headroom)`,
+      'a data-service instance runs on one core (Node.js); a core here is worth a core there',
+      'a projection from one machine, not a cluster measurement',
+    ],
+    cells: cells.map((cell) => {
+      const sized = sizeCell(
+        {
+          routerUs: median(cell.cost.router),
+          serviceUs: median(cell.cost.service),
+          k6Us: median(cell.cost.k6),
+          wrkUs: median(cell.cost.wrk),
+        },
+        { tps, headroom },
+      );
+      return {
+        name: cell.name,
+        routerCores: sized.routerCores,
+        serviceInstances: sized.serviceInstances,
+        k6Cores: sized.generatorCores.k6,
+        wrkCores: sized.generatorCores.wrk,
+      };
+    }),
+  };
+}
+
+module.exports = { routerCores, capacityOf, handshakeRole, floorMultipleOf, sizing };
