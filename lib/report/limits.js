@@ -14,6 +14,7 @@ const ROLE_LABELS = {
 };
 
 const BY_LABELS = {
+  host: 'host busy (other work)',
   shared: 'shared host',
   load: 'offered load',
   unknown: 'unknown (not measured)',
@@ -26,7 +27,8 @@ function byLabel({ by }) {
 
 /** The "limited by" column: byLabel, and whether the host was busy with other work. */
 function limitLabel(limitedBy) {
-  return `${byLabel(limitedBy)}${limitedBy.hostBusy ? ' (host busy)' : ''}`;
+  const busy = limitedBy.hostBusy && limitedBy.by !== 'host';
+  return `${byLabel(limitedBy)}${busy ? ' (host busy)' : ''}`;
 }
 
 /** Whether the cell's req/s is the router's own limit: the router, alone, was at its limit. */

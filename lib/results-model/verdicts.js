@@ -174,9 +174,9 @@ function sharedVerdict(m, t = THRESHOLDS) {
 
 /**
  * One cell's limit: { by, hostBusy, reasons: [{ role, text }] }. `by` joins the roles at their
- * own limit ('router', 'generator', 'backend', e.g. 'router+generator'); with none: 'shared' (a
- * full host shared by the roles), 'load' (idle cores: the offered load set the figure) or
- * 'unknown' (the roles' CPU was not measured, as in a cluster). Context: `baseline`, the run's
+ * own limit ('router', 'generator', 'backend', e.g. 'router+generator'); with none: 'host' (other
+ * work on the machine filled it), 'shared' (a full host shared by the roles), 'load' (idle cores:
+ * the offered load set the figure) or 'unknown' (the roles' CPU was not measured, as in a cluster). Context: `baseline`, the run's
  * lightest cell (lowest service p50) for the backend's service-time evidence; `executor`, `vus`
  * and `rate`, the run's load model; `router`: { threads, allowedCores } of the router.
  */
@@ -220,16 +220,18 @@ function limitOf(cell, { baseline = null, executor, vus, rate, router = {} } = {
   ].filter(Boolean);
   if (limits.length) return { by: limits.join('+'), hostBusy: host.contended, reasons };
   const unmeasured = [];
-  if (!measured(g.k6CpuCores)) unmeasured.push("k6's CPU");
-  if (!measured(cell.router.cpuCores)) unmeasured.push("the router's CPU");
-  if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push("the data service's CPU");
+  if (!measured(g.k6CpuCores)) unmeasured.push('k6');
+  if (!measured(cell.router.cpuCores)) unmeasured.push('the router');
+  if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push('the data service');
   if (unmeasured.length) {
+    const who = new Intl.ListFormat('en', { type: 'conjunction' }).format(unmeasured);
     reasons.push({
       role: 'unmeasured',
-      text: `${unmeasured.join(', ')} not measured: no evidence of what limited this cell`,
+      text: `the CPU of ${who} was not measured: no evidence of what limited this cell`,
     });
     return { by: 'unknown', hostBusy: host.contended, reasons };
   }
+  if (host.contended) return { by: 'host', hostBusy: true, reasons };
   const shared = sharedVerdict({
     shares,
     hostBusyFraction: cell.host.busyFraction,

@@ -11,6 +11,7 @@ const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
 const { mergeRunnerSummaries } = require('../../lib/cluster/merge-runners');
 const { describeMerged } = require('../../lib/report/console');
+const { RESULTS_VERSION } = require('../../lib/results-model/document');
 const { mergeDirectory, parse } = require('../../bin/cluster-k6');
 const { trendOf } = require('../support/k6-trend');
 
@@ -93,7 +94,7 @@ describe('merging the runners of one TestRun', () => {
     expect(merged.generator.vusMax).toBe(64);
     expect(merged).toMatchObject({ name: 'edge:1k:keepalive', termination: 'edge', pageSize: 1024 });
     expect(results).toMatchObject({
-      version: 2,
+      version: RESULTS_VERSION,
       id: 'run-a',
       complete: true,
       startedAt: '2026-11-23T12:00:00.000Z',
@@ -121,7 +122,7 @@ describe('merging the runners of one TestRun', () => {
       reasons: [
         {
           role: 'unmeasured',
-          text: expect.stringMatching(/k6's CPU and the data service's CPU not measured/),
+          text: expect.stringMatching(/the CPU of k6, the router, and the data service was not measured/),
         },
       ],
     });
@@ -218,7 +219,11 @@ describe('cluster:k6 --merge DIR', () => {
     expect(r.stdout).toMatch(/merged 2 runners, cell edge:1k:keepalive/);
     expect(r.stdout).toContain(`results in ${path.join(dir, 'results.json')}`);
     const written = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
-    expect(written).toMatchObject({ version: 2, complete: true, environment: { target: 'cluster' } });
+    expect(written).toMatchObject({
+      version: RESULTS_VERSION,
+      complete: true,
+      environment: { target: 'cluster' },
+    });
     expect(written.cells).toHaveLength(1);
     expect(written.cells[0]).toMatchObject({ requests: 10010, samples: 2, combine: 'concurrent' });
     expect(written.cells[0].raw).toEqual(['run-x-k6-testrun-1.json', 'run-x-k6-testrun-2.json']);

@@ -7,10 +7,11 @@ const {
 } = require('../../lib/results-model/verdicts');
 const { buildCellResult } = require('../../lib/results-model/cell');
 const { finalize } = require('../../lib/results-model/document');
+const REFERENCE = require('../../k6/lib/reference.json');
 
 /** The cells as a finished run decides them (limitedBy), for the model's executor. */
 function finalized(cells, executor = 'constant-vus') {
-  return finalize({ options: { executor }, cells }, { complete: true }).cells;
+  return finalize({ options: { executor, vus: 32 }, cells, reference: REFERENCE }, { complete: true }).cells;
 }
 
 const reasonsOf = (cell, role) => cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
@@ -37,41 +38,10 @@ describe('load generator saturation', () => {
     expect(v.reasons[0]).toMatch(/k6 used 1\.80 of the 2 cores/);
   });
 
-  test('a full host where k6 takes the biggest share', () => {
-    const v = generatorVerdict({ ...easy, k6CpuCores: 1.1, hostBusyFraction: 0.99 });
-    expect(v.saturated).toBe(true);
-    expect(v.reasons[0]).toMatch(/99 % busy and k6 used 1\.10 cores/);
-  });
-
-  test('a full host where k6 is a bystander is not the generator', () => {
+  test('a full host where k6 has cores left is not the generator at its limit (the roles share the host)', () => {
+    // k6 at 1.1 of its 2 cores on a full host: a share, not its own limit (see limitOf: shared).
+    expect(generatorVerdict({ ...easy, k6CpuCores: 1.1, hostBusyFraction: 0.99 }).saturated).toBe(false);
     expect(generatorVerdict({ ...easy, k6CpuCores: 0.3, hostBusyFraction: 0.99 }).saturated).toBe(false);
-    const routerBusier = { router: 0.6, 'data-service-1': 0.2 };
-    expect(
-      generatorVerdict({ ...easy, k6CpuCores: 0.59, hostBusyFraction: 0.99, labCpuCores: routerBusier })
-        .saturated,
-    ).toBe(false);
-  });
-
-  test('a full host where k6 burns far more than the router and the service', () => {
-    const labCpuCores = { router: 0.16, 'data-service-1': 0.2, 'data-service-2': null };
-    const v = generatorVerdict({ ...easy, k6CpuCores: 0.65, hostBusyFraction: 0.99, labCpuCores });
-    expect(v.saturated).toBe(true);
-    expect(v.reasons[0]).toMatch(
-      /k6 used 0\.65 cores, more than any part of the system under test \(router 0\.16, data-service-1 0\.20\)/,
-    );
-    // Not for a light cell on a host busy with other work: 0.03 cores limit nothing.
-    expect(
-      generatorVerdict({
-        ...easy,
-        k6CpuCores: 0.03,
-        hostBusyFraction: 1,
-        labCpuCores: { router: 0.01, 'data-service-1': 0.01 },
-      }).saturated,
-    ).toBe(false);
-    // Not on an idle host: then k6 simply has room.
-    expect(
-      generatorVerdict({ ...easy, k6CpuCores: 0.65, hostBusyFraction: 0.5, labCpuCores }).saturated,
-    ).toBe(false);
   });
 
   test('dropped iterations and exhausted VUs in the open model', () => {

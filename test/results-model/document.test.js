@@ -16,11 +16,16 @@ const {
   unknownEnvironment,
 } = require('../../lib/results-model/document');
 const { environmentRows, cellRows } = require('../../lib/report/tables');
-const { renderMarkdown } = require('../../lib/report/markdown');
 const SCHEMA = require('../../lib/results-model/schema.json');
 const cells = require('../../k6/lib/cells');
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'matrix-results', 'results.json');
+
+/** A role's cost at 1000 ok req/s, one sample: cores ÷ rate. */
+const perRequest = (cores) => {
+  const us = (cores / 1000) * 1e6;
+  return { perRequestUs: { min: us, median: us, max: us }, perHandshakeUs: null };
+};
 
 /** A cell's figures as the matrix records them, with made-up CPU and service time. */
 function madeUpCell(
@@ -76,6 +81,13 @@ function madeUpCell(
     router: { cpuCores: router },
     host: { busyFraction: hostBusy, cores: 2 },
     raw: [`raw/${name.replace(/:/g, '-')}-1.json`],
+    cost: {
+      router: perRequest(router),
+      service: perRequest(instance),
+      redis: perRequest(0.05),
+      k6: perRequest(k6),
+      wrk: null,
+    },
   };
   if (crossCheck) cell.crossCheck = crossCheck;
   return cell;
@@ -99,7 +111,12 @@ function run(insecure = false) {
       maxVus: 32,
       crossCheck: false,
     },
-    environment: unknownEnvironment({ target: 'lab' }),
+    // A lab router of 4 threads on a 2-core host: its threads can use 2 cores.
+    environment: unknownEnvironment({
+      target: 'lab',
+      cores: 2,
+      router: { threads: 4, maxconn: 50000, cpus: null },
+    }),
     tls: tlsBlock({ trust: 'SSL_CERT_FILE=/lab/ca.crt', insecure }),
   });
 }
@@ -111,12 +128,17 @@ describe('finalize decides every verdict once', () => {
   addCell(doc, madeUpCell('edge:4k:close', { serviceP50: 1.5, instance: 0.95 }));
   addCell(doc, madeUpCell('http:4k:close', { k6: 1.1, hostBusy: 0.99, serviceP50: 0.9 }));
   addCell(doc, madeUpCell('reencrypt:1k:keepalive', { k6: 0.05, router: 0.02, instance: 0.02, hostBusy: 1 }));
+  addCell(doc, madeUpCell('edge:1k:close', { router: 1.8, k6: 0.1, hostBusy: 0.97 }));
+  addCell(doc, madeUpCell('passthrough:1k:close', { k6: 0.6, router: 0.3, instance: 0.9, hostBusy: 0.95 }));
+  addCell(doc, madeUpCell('http:4k:keepalive', { k6: 0.9, router: 0.5, instance: 0.4, hostBusy: 0.96 }));
   const results = finalize(doc, { complete: true, finishedAt: '2026-11-23T12:05:00.000Z' });
   const cell = (name) => results.cells.find((c) => c.name === name);
   const roles = (c) => c.limitedBy.reasons.map((r) => r.role);
 
   test('one limitedBy per cell, with reasons by role, and nothing else carries a verdict', () => {
-    expect(cell('http:1k:keepalive').limitedBy).toEqual({ by: 'router', hostBusy: false, reasons: [] });
+    // Nothing at its limit and idle cores: the offered load (32 VUs) set the figure.
+    expect(cell('http:1k:keepalive').limitedBy).toMatchObject({ by: 'load', hostBusy: false });
+    expect(cell('http:1k:keepalive').limitedBy.reasons[0].text).toMatch(/offered load \(32 VUs\)/);
     expect(cell('edge:1k:keepalive').limitedBy).toMatchObject({ by: 'generator', hostBusy: false });
     expect(cell('edge:1k:keepalive').limitedBy.reasons[0]).toEqual({
       role: 'generator',
@@ -127,11 +149,21 @@ describe('finalize decides every verdict once', () => {
     expect(cell('edge:4k:close').limitedBy.reasons[1].text).toMatch(
       /service time p50 rose to 1\.500 ms from 0\.100 ms in the lightest cell \(http:1k:keepalive\)/,
     );
-    // Both at once, on a busy host: k6 the biggest consumer, service time up 9×.
-    expect(cell('http:4k:close').limitedBy.by).toBe('generator+backend');
-    // A light cell on a host full of other work: the host is busy, the figure is still the router's.
-    expect(cell('reencrypt:1k:keepalive').limitedBy).toMatchObject({ by: 'router', hostBusy: true });
+    // k6 at 1.1 of its 2 cores on a full host is a share, not its limit: service time up 9× is.
+    expect(cell('http:4k:close').limitedBy.by).toBe('backend');
+    // A light cell on a host full of other work: the host, not any role.
+    expect(cell('reencrypt:1k:keepalive').limitedBy).toMatchObject({ by: 'host', hostBusy: true });
     expect(roles(cell('reencrypt:1k:keepalive'))).toEqual(['host']);
+    // The router at 1.8 of the 2 cores its 4 threads can use: at its limit, by its own CPU.
+    expect(cell('edge:1k:close').limitedBy.by).toBe('router');
+    expect(cell('edge:1k:close').limitedBy.reasons[0].text).toMatch(/router used 1\.80 of the 2 core/);
+    // Passthrough's handshakes at the service: the instance at one core is the limit, not the router.
+    expect(cell('passthrough:1k:close').limitedBy.by).toBe('backend');
+    // A full host, nobody at a limit: the roles shared it, each one's share shown.
+    expect(cell('http:4k:keepalive').limitedBy.by).toBe('shared');
+    expect(cell('http:4k:keepalive').limitedBy.reasons[0].text).toMatch(
+      /roles shared them \(cores: k6 0\.90, router 0\.50, data service 0\.40, redis 0\.05\); k6 took the largest share/,
+    );
     for (const c of results.cells) {
       expect(Object.keys(c.generator)).not.toContain('saturated');
       expect(Object.keys(c.backend)).toEqual(['instances', 'redis']);
@@ -174,20 +206,25 @@ describe('finalize decides every verdict once', () => {
     const [c] = finalize(d, { complete: true }).cells;
     expect(c.limitedBy.by).toBe('unknown');
     expect(c.limitedBy.reasons).toEqual([
-      { role: 'unmeasured', text: expect.stringMatching(/k6's CPU and the data service's CPU not measured/) },
+      {
+        role: 'unmeasured',
+        text: expect.stringMatching(/the CPU of k6 and the data service was not measured/),
+      },
     ]);
   });
 
   test('renderers only format it: the limited-by column and the report text', () => {
     const { rows } = cellRows(results);
     expect(rows.map((r) => r[r.length - 1])).toEqual([
-      'router',
+      'offered load',
       'generator',
       'backend',
-      'generator + backend',
+      'backend',
       'host busy (other work)',
+      'router',
+      'backend',
+      'shared host',
     ]);
-    expect(renderMarkdown(results)).toMatch(/3 of 5 cells were not limited by the router/);
   });
 });
 
@@ -241,7 +278,9 @@ describe('results.json on disk', () => {
     const old = { ...finished(), version: 1 };
     fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(old));
     expect(() => readResults(dir)).toThrow(
-      /results\.json is results version 1; this version of Router Lab reads version 2 only/,
+      new RegExp(
+        `results\\.json is results version 1; this version of Router Lab reads version ${RESULTS_VERSION} only`,
+      ),
     );
   });
 });
