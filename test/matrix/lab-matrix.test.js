@@ -1,7 +1,8 @@
 'use strict';
 // The matrix against a real lab (redis-server, data-service instances, HAProxy, real TLS) in a
-// temporary LAB_DIR on free ports: the whole --quick matrix, then a deliberately saturated and an
-// easy open-model cell to see the generator verdict flip on real measurements.
+// temporary LAB_DIR on free ports: the whole --quick matrix with the router's cost per request,
+// capacity, handshake floor and sizing, then a deliberately saturated and an easy open-model cell
+// to see the verdicts flip on real measurements.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -9,6 +10,7 @@ const { spawn } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
 const { isAlive } = require('../../lib/core/processes');
 const lab = require('../../lib/lab/index');
+const { RESULTS_VERSION, SCHEMA } = require('../../lib/results-model/document');
 
 jest.setTimeout(300000);
 
@@ -75,7 +77,10 @@ test('--quick measures all 16 cells without errors and writes the results direct
     expect(cell.p50).toBeGreaterThan(0);
     expect(cell.p99).toBeGreaterThanOrEqual(cell.p50);
     expect(cell.serviceTimeMs.p50).toBeGreaterThanOrEqual(0);
-    expect(['router', 'generator', 'backend', 'generator+backend']).toContain(cell.limitedBy.by);
+    expect(SCHEMA.$defs.limitedBy.properties.by.enum).toContain(cell.limitedBy.by);
+    // The router's own cost, whoever ran out of CPU first, and what it implies per core.
+    expect(cell.cost.router.perRequestUs.median).toBeGreaterThan(0);
+    expect(cell.capacity.perCoreRps).toBeGreaterThan(0);
     expect(cell.generator.k6CpuCores).toBeGreaterThan(0);
     expect(cell.router.cpuCores).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(out, cell.raw[0]))).toBe(true);
@@ -97,6 +102,22 @@ test('--quick measures all 16 cells without errors and writes the results direct
   });
   expect(results.environment.k6).toMatch(/^1\./);
   expect(results.reference.tables).toHaveLength(3);
+  // Close cells cost the router more per request than keep-alive ones: the connection (and, over
+  // TLS, the full handshake) is paid on every request.
+  for (const termination of ['http', 'edge', 'reencrypt']) {
+    const cost = (connection) =>
+      results.cells.find((c) => c.name === `${termination}:1k:${connection}`).cost.router.perRequestUs.median;
+    expect({ termination, close: cost('close') > cost('keepalive') }).toEqual({ termination, close: true });
+  }
+  // The floor, measured in the same run with the key and group of a real handshake: no router
+  // does a full handshake in less CPU than one signature and one key exchange.
+  expect(results.handshakeFloor).toMatchObject({ key: 'rsa2048', group: 'X25519', protocol: 'TLSv1.3' });
+  expect(results.handshakeFloor.floorUs).toBeGreaterThan(0);
+  expect(close.floorMultiple).toMatchObject({ role: 'router' });
+  expect(close.floorMultiple.median).toBeGreaterThanOrEqual(1);
+  // The bank's question, answered for its 5000 TPS.
+  expect(results.sizing.tps).toBe(5000);
+  expect(results.sizing.cells.find((c) => c.name === 'edge:1k:close').routerCores).toBeGreaterThanOrEqual(1);
   expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('| passthrough:4k:close |');
   expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<svg');
 });
@@ -135,6 +156,9 @@ test('the generator verdict: a rate k6 cannot reach is flagged, an easy one is n
   expect(generatorReasons(easyCell)).toEqual([]);
   expect(easyCell.generator).toMatchObject({ maxVus: 32 });
   expect(easyCell.rps).toBeGreaterThan(40);
+  // An idle router is not the limit: nothing was, and the offered 50 req/s set the figure.
+  expect(easyCell.limitedBy.by).toBe('load');
+  expect(easyCell.limitedBy.reasons[0].text).toMatch(/offered load \(50 req\/s\)/);
 
   // A second run into the same directory is refused instead of overwriting the first.
   const again = await runMatrix([...common, '--out', easy]);
@@ -157,7 +181,11 @@ test('an interrupted run writes what finished, decided and marked incomplete', a
   });
   expect({ code, output: code === 130 ? '' : output }).toEqual({ code: 130, output: '' });
   const results = readResults(out);
-  expect(results).toMatchObject({ version: 2, complete: false, finishedAt: expect.any(String) });
+  expect(results).toMatchObject({
+    version: RESULTS_VERSION,
+    complete: false,
+    finishedAt: expect.any(String),
+  });
   expect(results.cells.map((c) => c.name)).toEqual(['http:1k:keepalive']);
   expect(results.cells[0].limitedBy.by).toEqual(expect.any(String));
 });

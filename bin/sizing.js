@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+'use strict';
+// npm run sizing -- <results dir> [--tps N] [--headroom H]: the bank's last question, from a run's
+// measured costs: how many router cores, data-service instances and load-generator cores a target
+// TPS needs, per termination and connection mode.
+const { defineCommand, commandLine } = require('../lib/core/settings');
+const { readResults } = require('../lib/results-model/document');
+const { sizing } = require('../lib/results-model/derived');
+const { DEFAULT_HEADROOM } = require('../lib/results-model/sizing');
+const { sizingRows, formatTable } = require('../lib/report/tables');
+
+const COMMAND = defineCommand({
+  usage: 'npm run sizing -- <results dir> [options]',
+  description: `Projects what a target TPS needs from the CPU cost per request each role had in a run
+(results.json): router cores, data-service instances (one core each), k6 cores and wrk cores, for
+every cell of the run. A projection from one machine, not a cluster measurement: see
+docs/sizing.md for how to read it.`,
+  positionals: { count: 1, name: 'results directory' },
+  settings: [
+    {
+      name: 'tps',
+      flag: '--tps',
+      arg: 'N',
+      type: 'number',
+      min: 1,
+      default: null,
+      help: "the target, in successful requests per second (unset: the run's, the bank's 5000)",
+    },
+    {
+      name: 'headroom',
+      flag: '--headroom',
+      arg: 'H',
+      type: 'number',
+      min: 0,
+      max: 0.95,
+      default: DEFAULT_HEADROOM,
+      help: 'the share of each role’s cores kept free',
+    },
+    { name: 'json', flag: '--json', type: 'boolean', help: 'print the sizing as JSON' },
+  ],
+});
+
+function main(argv) {
+  const { values, positionals } = commandLine(COMMAND, argv, { name: 'sizing' });
+  try {
+    const results = readResults(positionals[0]);
+    const tps = values.tps ?? results.reference.bank.targetTps;
+    const sized = sizing(results.cells, { tps, headroom: values.headroom });
+    if (values.json) {
+      console.log(JSON.stringify(sized, null, 2));
+      return 0;
+    }
+    console.log(`Sizing for ${tps} TPS from run ${results.id} (${results.environment.target}):\n`);
+    console.log(formatTable(sizingRows({ ...results, sizing: sized })));
+    console.log(`\nAssumptions:\n${sized.assumptions.map((a) => `  - ${a}`).join('\n')}`);
+    return 0;
+  } catch (err) {
+    console.error(`sizing: ${err.message}`);
+    return 1;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
