@@ -63,16 +63,14 @@ function limitsBox(results) {
   const groups = limitGroups(results);
   if (!results.cells.some((c) => !isRouterFigure(c)))
     return '<div class="ok">Every cell was limited by the router: each req/s is the router’s own.</div>';
-  const body = groups
-    .filter((g) => g.key !== 'router')
-    .map(
-      (g) =>
-        `<p><strong>${escape(g.title)}</strong></p><ul>${g.cells
-          .map((c) => `<li><strong>${escape(c.name)}</strong>: ${escape(c.texts.join('; '))}</li>`)
-          .join('')}</ul>`,
-    );
-  const router = groups.find((g) => g.key === 'router');
-  if (router) body.push(`<p>${escape(router.title)}</p>`);
+  // The router's own limits last: the other verdicts are what the reader must discount.
+  const ordered = [...groups.filter((g) => g.key !== 'router'), ...groups.filter((g) => g.key === 'router')];
+  const body = ordered.map(
+    (g) =>
+      `<p><strong>${escape(g.title)}</strong></p><ul>${g.cells
+        .map((c) => `<li><strong>${escape(c.name)}</strong>: ${escape(c.texts.join('; '))}</li>`)
+        .join('')}</ul>`,
+  );
   return `<div class="alert">${body.join('')}</div>`;
 }
 

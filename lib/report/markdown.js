@@ -20,13 +20,13 @@ function banner(results) {
     out.push(
       `> **${saturated.length} of ${results.cells.length} cells were not limited by the router.** ` +
         'Their req/s is what the load generator, the data service, a shared host or the offered load allowed, not what ' +
-        'the router can: read it as a lower bound for the router. Its µs per request is its own all the same.',
+        'the router can: read it as a lower bound for the router.' +
+        (figures ? ' Its µs per request is its own all the same.' : ''),
       '',
     );
   }
   for (const group of limitGroups(results)) {
     out.push(`- **${group.title}**`);
-    if (group.key === 'router') continue;
     for (const c of group.cells) out.push(`  - ${c.name}: ${c.texts.join('; ')}`);
   }
   out.push('');
