@@ -10,12 +10,15 @@ const FLAGS = [
   ['unmeasured', 'NO VERDICT'],
 ];
 
-/** The router's cost, its own figure whoever limited the cell: "router 36 µs/req, 27.8k req/s per core". */
+/**
+ * The router's cost, its own figure whoever limited the cell: "  router 36 µs/req, 27.8k req/s per
+ * core". Nothing where it was not measured (a cluster run): the cell's verdict already says so.
+ */
 function routerCost(cell) {
   const cost = roleCost(cell, 'router');
-  if (!cost || !cost.perRequestUs) return 'router cost not measured';
+  if (!cost || !cost.perRequestUs) return '';
   const perCore = cell.capacity ? `, ${rate(cell.capacity.perCoreRps)} req/s per core` : '';
-  return `router ${spreadText(cost.perRequestUs)} µs/req${perCore}`;
+  return `  router ${spreadText(cost.perRequestUs)} µs/req${perCore}`;
 }
 
 /**
@@ -32,7 +35,7 @@ function describeCell(cell) {
   }
   const err = cell.errorRate ? `${(cell.errorRate * 100).toFixed(2)} % errors` : 'no errors';
   const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
-  return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps  ${routerCost(cell)}  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
+  return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }
 
 /** An in-cluster run (one cell, concurrent runners): the sum of the runners, then the cell's line. */
