@@ -2,8 +2,10 @@
 // Inline SVG charts for report.html, drawn here so the report needs no script and no network.
 // All charts are horizontal bar charts: one row per label, one or more bars per row.
 const { isRouterFigure, byLabel } = require('./limits');
+const { us, spreadText, roleCost, medianUs } = require('./format');
 
 const COLORS = { http: '#4c78a8', edge: '#f58518', passthrough: '#54a24b', reencrypt: '#b279a2' };
+const CAPACITY_COLOR = '#17becf';
 const REFERENCE_COLORS = ['#9ecae9', '#ffbf79', '#88d27a', '#d6a5c9', '#bab0ac', '#e1c16e'];
 
 function escapeXml(text) {
@@ -28,10 +30,21 @@ function formatTick(v) {
 }
 
 /**
- * rows: [{ label, bars: [{ value, color, text?, hatched? }], note? }]; bars of a row are drawn
- * side by side (grouped). Returns an <svg> string.
+ * rows: [{ label, bars: [{ value, color, text?, hatched?, whisker?: { min, max } }], note? }]; bars
+ * of a row are drawn side by side (grouped); a whisker is a min–max line across the bar. markers:
+ * [{ value, label }], dashed vertical lines (a reference such as the handshake floor). Returns an
+ * <svg> string.
  */
-function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth = 190, legend = [] }) {
+function barChart({
+  title,
+  unit,
+  rows,
+  width = 900,
+  barHeight = 14,
+  labelWidth = 190,
+  legend = [],
+  markers = [],
+}) {
   const perRow = Math.max(1, ...rows.map((r) => r.bars.length));
   const rowHeight = perRow * barHeight + 10;
   // Legend items flow left to right and wrap; widths estimated from the label (12px font).
@@ -47,10 +60,15 @@ function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth =
     legendPlaces.push({ ...item, x: lx, y: 26 + line * 18 });
     lx += w;
   }
-  const top = 34 + (legend.length ? line + 1 : 0) * 18;
+  // A marker's label sits in its own line above the plot.
+  const top = 34 + (legend.length ? line + 1 : 0) * 18 + (markers.length ? 16 : 0);
   const plotWidth = width - labelWidth - 150;
-  const height = top + rows.length * rowHeight + 30;
-  const max = Math.max(0, ...rows.flatMap((r) => r.bars.map((b) => b.value || 0)));
+  const height = top + rows.length * rowHeight + 32;
+  const max = Math.max(
+    0,
+    ...rows.flatMap((r) => r.bars.map((b) => Math.max(b.value || 0, b.whisker ? b.whisker.max : 0))),
+    ...markers.map((m) => m.value),
+  );
   const scale = niceScale(max);
   const x = (v) => labelWidth + (Math.max(0, v) / scale.max) * plotWidth;
   const parts = [
@@ -66,14 +84,24 @@ function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth =
   }
   for (let v = 0; v <= scale.max + 1e-9; v += scale.step) {
     const gx = x(v).toFixed(1);
-    parts.push(`<line x1="${gx}" y1="${top - 4}" x2="${gx}" y2="${height - 26}" class="grid"/>`);
+    parts.push(`<line x1="${gx}" y1="${top - 4}" x2="${gx}" y2="${height - 28}" class="grid"/>`);
     parts.push(
-      `<text x="${gx}" y="${height - 12}" class="tick" text-anchor="middle">${formatTick(v)}</text>`,
+      `<text x="${gx}" y="${height - 14}" class="tick" text-anchor="middle">${formatTick(v)}</text>`,
     );
   }
   parts.push(
-    `<text x="${labelWidth + plotWidth}" y="${height - 1}" class="tick" text-anchor="end">${escapeXml(unit)}</text>`,
+    `<text x="${labelWidth + plotWidth}" y="${height - 2}" class="tick" text-anchor="end">${escapeXml(unit)}</text>`,
   );
+  // Drawn before the bars so that the bars and their figures stay readable over it.
+  for (const marker of markers) {
+    const mx = x(marker.value).toFixed(1);
+    parts.push(
+      `<line x1="${mx}" y1="${top - 6}" x2="${mx}" y2="${height - 28}" class="marker" stroke="#d62728" stroke-dasharray="4 3"/>`,
+    );
+    parts.push(
+      `<text x="${mx}" y="${top - 9}" class="tick" text-anchor="middle">${escapeXml(marker.label)}</text>`,
+    );
+  }
   rows.forEach((row, r) => {
     const y0 = top + r * rowHeight;
     parts.push(
@@ -89,9 +117,20 @@ function barChart({ title, unit, rows, width = 900, barHeight = 14, labelWidth =
         parts.push(
           `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="url(#hatch)"/>`,
         );
+      let textX = labelWidth + w + 4;
+      if (bar.whisker) {
+        const [x1, x2] = [x(bar.whisker.min), x(bar.whisker.max)];
+        const [mid, top1, bottom] = [y + (barHeight - 2) / 2, y + 1, y + barHeight - 3];
+        parts.push(
+          `<g class="whisker" stroke="#222" stroke-width="1.2"><line x1="${x1.toFixed(1)}" y1="${mid}" x2="${x2.toFixed(1)}" y2="${mid}"/>` +
+            `<line x1="${x1.toFixed(1)}" y1="${top1}" x2="${x1.toFixed(1)}" y2="${bottom}"/>` +
+            `<line x1="${x2.toFixed(1)}" y1="${top1}" x2="${x2.toFixed(1)}" y2="${bottom}"/></g>`,
+        );
+        textX = Math.max(textX, x2 + 4);
+      }
       if (bar.text)
         parts.push(
-          `<text x="${(labelWidth + w + 4).toFixed(1)}" y="${y + barHeight - 4}" class="value">${escapeXml(bar.text)}</text>`,
+          `<text x="${textX.toFixed(1)}" y="${y + barHeight - 4}" class="value">${escapeXml(bar.text)}</text>`,
         );
     });
   });
@@ -140,17 +179,64 @@ function latencyChart(results) {
   });
 }
 
-/** One chart per comparison group: this run's ratio to http beside each reference's. */
+/**
+ * The router's µs of CPU per request per cell: the bar at the median, the whisker from the
+ * fastest to the slowest sample. One chart per connection mode: a close cell costs 10–30× a
+ * keep-alive one, so on one axis the keep-alive bars would be slivers. The close chart marks the
+ * handshake floor measured in the run (a full handshake's cryptography), which close TLS cells
+ * pay once per request.
+ */
+function costCharts(results) {
+  const charts = [];
+  for (const [connection, label] of [
+    ['keepalive', 'keep-alive'],
+    ['close', 'close'],
+  ]) {
+    const cells = results.cells.filter((c) => c.connection === connection && medianUs(c, 'router') !== null);
+    if (!cells.length) continue;
+    const floor = connection === 'close' ? results.handshakeFloor : null;
+    charts.push(
+      barChart({
+        title: `Router CPU per request, ${label} cells: median, whisker min–max across samples`,
+        unit: 'µs of router CPU per request',
+        rows: cells.map((c) => {
+          const s = roleCost(c, 'router').perRequestUs;
+          return {
+            label: c.name,
+            bars: [
+              {
+                value: s.median,
+                color: COLORS[c.termination],
+                whisker: s.min === s.max ? null : { min: s.min, max: s.max },
+                text: `${spreadText(s)} µs`,
+                title: `${c.name}: router ${spreadText(s)} µs of CPU per request (median, min–max)`,
+              },
+            ],
+          };
+        }),
+        legend: Object.entries(COLORS).map(([name, color]) => ({ label: name, color })),
+        markers: floor ? [{ value: floor.floorUs, label: `handshake floor ${us(floor.floorUs)} µs` }] : [],
+      }),
+    );
+  }
+  return charts;
+}
+
+/**
+ * One chart per comparison group: this run's ratios to http (req/s, hatched where it is not the
+ * router's; capacity per core, always the router's) beside each reference's.
+ */
 function ratioChart(group) {
   const legend = [
-    { label: 'this run', color: '#333333' },
+    { label: 'this run, req/s', color: '#333333' },
+    { label: 'this run, capacity/core (the router’s)', color: CAPACITY_COLOR },
     ...group.columns.map((col, i) => ({
       label: `${col.short} ${col.label}`,
       color: REFERENCE_COLORS[i % REFERENCE_COLORS.length],
     })),
   ];
   return barChart({
-    title: `Throughput relative to http, ${group.sizeLabel} pages, ${group.connection}`,
+    title: `Relative to http, ${group.sizeLabel} pages, ${group.connection}: req/s and router capacity per core`,
     unit: '× http',
     rows: group.rows.map((row) => ({
       label: row.termination,
@@ -160,8 +246,16 @@ function ratioChart(group) {
           color: '#333333',
           hatched: row.run && !row.run.routerFigure,
           text: row.run
-            ? `${row.run.ratio.toFixed(2)}× this run${row.run.routerFigure ? '' : ' ⚠'}`
+            ? `${row.run.ratio.toFixed(2)}× req/s${row.run.routerFigure ? '' : ' ⚠'}`
             : 'not measured',
+        },
+        {
+          value: row.run && row.run.capacityRatio !== null ? row.run.capacityRatio : 0,
+          color: CAPACITY_COLOR,
+          text:
+            row.run && row.run.capacityRatio !== null
+              ? `${row.run.capacityRatio.toFixed(2)}× capacity/core`
+              : 'no router cost',
         },
         ...row.refs.map((ref, i) => ({
           value: ref.ratio,
@@ -176,4 +270,4 @@ function ratioChart(group) {
   });
 }
 
-module.exports = { COLORS, escapeXml, niceScale, barChart, rpsChart, latencyChart, ratioChart };
+module.exports = { COLORS, escapeXml, niceScale, barChart, rpsChart, latencyChart, costCharts, ratioChart };

@@ -5,6 +5,9 @@
 const { TERMINATIONS, sizeLabel } = require('../../k6/lib/cells');
 const { isRouterFigure } = require('./limits');
 
+/** The router's capacity per core in a cell (1 s ÷ its median µs per request), or null. */
+const perCore = (cell) => (cell.capacity ? cell.capacity.perCoreRps : null);
+
 /** This run's cell for termination/pageSize/connection, or undefined. */
 function findCell(results, termination, pageSize, connection) {
   return results.cells.find(
@@ -14,7 +17,7 @@ function findCell(results, termination, pageSize, connection) {
 
 /**
  * One comparison group per (pageSize, connection) that this run measured and a reference table
- * has: { pageSize, connection, rows: [{ termination, run: { rps, ratio, routerFigure }, refs: [{
+ * has: { pageSize, connection, rows: [{ termination, run: { rps, ratio, routerFigure, capacityRatio }, refs: [{
  * tableId, column, value, ratio, normalisedRps }] }], columns: [{ tableId, title, conditions,
  * label }] }.
  */
@@ -46,11 +49,14 @@ function comparisonGroups(results) {
     }
     const rows = TERMINATIONS.map((termination) => {
       const cell = findCell(results, termination, pageSize, connection);
+      // The req/s ratio is the router's only when the router limited both cells; the capacity
+      // ratio divides the router's own capacities (from its CPU per request) whoever limited them.
       const run = cell
         ? {
             rps: cell.okRps,
             ratio: runHttp.okRps ? cell.okRps / runHttp.okRps : null,
-            routerFigure: isRouterFigure(cell),
+            routerFigure: isRouterFigure(cell) && isRouterFigure(runHttp),
+            capacityRatio: perCore(runHttp) && perCore(cell) ? perCore(cell) / perCore(runHttp) : null,
           }
         : null;
       const refs = columns.map((col) => {

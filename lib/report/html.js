@@ -2,8 +2,10 @@
 // report.html: one self-contained file (inline CSS and SVG, no script, no network) that opens
 // offline in any browser.
 const t = require('./tables');
-const { escapeXml: escape, rpsChart, latencyChart, ratioChart } = require('./charts');
-const { isRouterFigure, isUnmeasured, cellsLimitedBy, reasonTexts } = require('./limits');
+const { escapeXml: escape, rpsChart, latencyChart, costCharts, ratioChart } = require('./charts');
+const { isRouterFigure } = require('./limits');
+const { routerFigures, limitGroups } = require('./headline');
+const { floorText } = require('./format');
 
 const CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
@@ -12,8 +14,10 @@ table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: 13px; }
 th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: right; white-space: nowrap; }
 th { background: #f4f4f4; white-space: normal; vertical-align: bottom; }
 .scroll { overflow-x: auto; } td:first-child, th:first-child { text-align: left; }
-td.wrap { white-space: normal; text-align: left; }
+td.wrap { white-space: normal; text-align: left; } td.spread { white-space: normal; } td.spread span { white-space: nowrap; }
 .alert { border-left: 6px solid #d62728; background: #fdecea; padding: .8rem 1rem; margin: 1rem 0; }
+.lead { border-left: 6px solid #4c78a8; background: #eef3fa; padding: .8rem 1rem; margin: 1rem 0; }
+.lead p { margin: .2rem 0 .5rem; } .lead ul { margin: .2rem 0; padding-left: 1.2rem; }
 .ok { border-left: 6px solid #2ca02c; background: #eaf6ea; padding: .8rem 1rem; margin: 1rem 0; }
 .muted { color: #666; } .conditions { color: #555; font-style: italic; }
 tr.limited td { background: #fff4e5; }
@@ -22,24 +26,56 @@ svg .chart-title { font-weight: 600; font-size: 13px; } svg .label, svg .legend 
 svg .tick, svg .value { font-size: 11px; fill: #444; } svg .grid { stroke: #e5e5e5; }
 `;
 
+const SPREAD = /^\S+ \(\S+–\S+\)$/;
+
 function table({ head, rows }, { limitedRows = [], wrapLast = false } = {}) {
   const th = head.map((h) => `<th>${escape(h)}</th>`).join('');
   const body = rows
     .map((row, i) => {
-      const cells = row.map(
-        (c, j) => `<td${wrapLast && j === row.length - 1 ? ' class="wrap"' : ''}>${escape(c)}</td>`,
-      );
+      const cells = row.map((c, j) => {
+        // A spread ("36 (33–40)") may break before its range, so that a wide table still fits.
+        if (SPREAD.test(c)) {
+          const [median, range] = String(c).split(' ');
+          return `<td class="spread">${escape(median)} <span>${escape(range)}</span></td>`;
+        }
+        return `<td${wrapLast && j === row.length - 1 ? ' class="wrap"' : ''}>${escape(c)}</td>`;
+      });
       return `<tr${limitedRows.includes(i) ? ' class="limited"' : ''}>${cells.join('')}</tr>`;
     })
     .join('\n');
   return `<div class="scroll"><table><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
+/** The router's own figures, first: µs per request, per handshake against the floor, capacity. */
+function leadBox(results) {
+  const figures = routerFigures(results);
+  if (!figures)
+    return '<div class="lead"><p>The router’s CPU was not measured in this run: no cost per request or capacity.</p></div>';
+  return (
+    `<div class="lead"><p><strong>${escape(figures.lead.join(' '))}</strong></p>${table(figures.table)}` +
+    (figures.floor ? `<p class="muted">${escape(figures.floor)}</p>` : '') +
+    '</div>'
+  );
+}
+
+/** Then what limited each cell, quoted from its limitedBy. */
+function limitsBox(results) {
+  const groups = limitGroups(results);
+  if (!results.cells.some((c) => !isRouterFigure(c)))
+    return '<div class="ok">Every cell was limited by the router: each req/s is the router’s own.</div>';
+  // The router's own limits last: the other verdicts are what the reader must discount.
+  const ordered = [...groups.filter((g) => g.key !== 'router'), ...groups.filter((g) => g.key === 'router')];
+  const body = ordered.map(
+    (g) =>
+      `<p><strong>${escape(g.title)}</strong></p><ul>${g.cells
+        .map((c) => `<li><strong>${escape(c.name)}</strong>: ${escape(c.texts.join('; '))}</li>`)
+        .join('')}</ul>`,
+  );
+  return `<div class="alert">${body.join('')}</div>`;
+}
+
 function renderHtml(results) {
   const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
-  const generatorBound = cellsLimitedBy(results.cells, 'generator');
-  const backendBound = cellsLimitedBy(results.cells, 'backend');
-  const unmeasured = results.cells.filter(isUnmeasured);
   const parts = [];
   parts.push(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Router matrix ${escape(results.id)}</title>`,
@@ -50,12 +86,14 @@ function renderHtml(results) {
   parts.push(`<h1>Router matrix ${escape(results.id)}</h1>`);
   parts.push(
     `<p class="muted">${results.cells.length} cell(s) against the ${escape(results.environment.target)}, started ${escape(results.startedAt)}. ` +
-      'Latency is for successful responses, from the merged distribution of all samples, connection set-up included.</p>',
+      'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
+      'Cost is µs of CPU per successful request: a role’s CPU ÷ the cell’s ok req/s, per sample.</p>',
   );
   if (!results.complete)
     parts.push(
       '<div class="alert"><strong>This run was interrupted:</strong> only the cells below finished.</div>',
     );
+  parts.push(leadBox(results));
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     parts.push(
@@ -63,38 +101,14 @@ function renderHtml(results) {
         `(${escape(contended.map((c) => c.name).join(', '))}): their figures are lower and noisier than this machine can do.</div>`,
     );
   }
-  if (limited.length) {
-    const list = (cells, role) =>
-      cells
-        .map((c) => `<li><strong>${escape(c.name)}</strong>: ${escape(reasonTexts(c, role).join('; '))}</li>`)
-        .join('');
-    parts.push('<div class="alert">');
-    if (generatorBound.length) {
-      parts.push(
-        `<p><strong>The load generator was the limit in ${generatorBound.length} of ${results.cells.length} cells.</strong> ` +
-          'Their req/s is what k6 could send, not what the router can serve: a lower bound for the router.</p>' +
-          `<ul>${list(generatorBound, 'generator')}</ul>`,
-      );
-    }
-    if (backendBound.length) {
-      parts.push(
-        `<p><strong>The data service was the limit in ${backendBound.length} cell(s).</strong></p><ul>${list(backendBound, 'backend')}</ul>`,
-      );
-    }
-    if (unmeasured.length) {
-      parts.push(
-        `<p><strong>No verdict for ${unmeasured.length} cell(s):</strong> what limited them was not measured, ` +
-          `so their req/s is not claimed as the router’s.</p><ul>${list(unmeasured, 'unmeasured')}</ul>`,
-      );
-    }
-    parts.push('</div>');
-  } else {
-    parts.push(
-      '<div class="ok">No cell was limited by the load generator or the data service: the figures are the router’s.</div>',
-    );
-  }
-  parts.push('<h2>Results</h2>', rpsChart(results), latencyChart(results));
-  parts.push(table(t.cellRows(results), { limitedRows: limited }));
+  parts.push(limitsBox(results));
+  parts.push('<h2>Results</h2>', ...costCharts(results), rpsChart(results), latencyChart(results));
+  parts.push(table(t.cellRows(results), { limitedRows: limited, wrapLast: true }));
+  parts.push(
+    '<p class="muted">router µs/req and k6 µs/req: median, with min–max across samples where they differ. ' +
+      'Capacity per core: 1 s ÷ the router’s median µs per request, a projection (see Cost and capacity). ' +
+      'Shaded rows: the req/s is not the router’s own limit.</p>',
+  );
   const saturation = t.saturationRows(results);
   if (saturation.rows.length)
     parts.push('<h3>Why a cell is marked</h3>', table(saturation, { wrapLast: true }));
@@ -105,6 +119,7 @@ function renderHtml(results) {
       parts.push(`<li><a href="${escape(file)}">${escape(name)}: ${escape(file)}</a></li>`);
     parts.push('</ul>');
   }
+  parts.push(...costSection(results));
   parts.push('<h2>Where the time goes (p50, ms)</h2>');
   parts.push(
     '<p><em>waiting</em> is the time to first byte after the request was sent; <em>service</em> is what the data service reported ' +
@@ -114,11 +129,14 @@ function renderHtml(results) {
   if (results.cells.some((c) => c.crossCheck)) {
     parts.push('<h2>Cross-check: k6 vs wrk</h2>', table(t.crossCheckRows(results), { wrapLast: true }));
   }
+  parts.push(...sizingSection(results));
   parts.push('<h2>Compared with Red Hat’s figures</h2>');
   parts.push(
     '<p>Absolute figures from other hardware are not comparable one to one. Each termination is shown as a ratio to the ' +
-      '<code>http</code> row under the same conditions; “→ req/s here” applies the reference ratio to this run’s http figure. ' +
-      '⚠ marks a cell whose figure is not the router’s (another part was the limit, or it was not measured).</p>',
+      '<code>http</code> row under the same conditions; “→ req/s here” applies the reference ratio to this run’s http figure.</p>' +
+      '<p><strong>Which ratio is the router’s:</strong> the capacity-per-core ratio always is, since it comes from the router’s own CPU per request ' +
+      'whoever ran out of CPU first. The req/s ratio is the router’s only where the router was the limit in both cells; ' +
+      '⚠ (hatched in the charts) marks one that is not.</p>',
   );
   for (const group of t.comparisonGroups(results)) {
     parts.push(`<h3>${escape(group.sizeLabel)} pages, ${escape(group.connection)}</h3>`);
@@ -144,6 +162,48 @@ function renderHtml(results) {
   parts.push('<h2>Environment</h2>', table(t.environmentRows(results), { wrapLast: true }));
   parts.push('</body></html>');
   return `${parts.join('\n')}\n`;
+}
+
+/** Cost per request of every role, the router's capacity, and close TLS cells against the floor. */
+function costSection(results) {
+  const out = ['<h2>Cost and capacity</h2>'];
+  out.push(
+    '<p>µs of CPU per successful request of each role: median, and min–max across the samples where they differ. ' +
+      '<em>wrk</em> only for the cells it cross-checked. The router’s capacity per core is 1 s ÷ its median cost; ' +
+      'the projection multiplies it by the cores its threads can use; where the router was at its own limit, the measured req/s ' +
+      'stands beside it as the check.</p>',
+  );
+  out.push(table(t.costRows(results)));
+  const bases = [...new Set(results.cells.filter((c) => c.capacity).map((c) => c.capacity.basis))];
+  for (const basis of bases) out.push(`<p><strong>Assumption:</strong> ${escape(basis)}.</p>`);
+  const handshakes = t.handshakeRows(results);
+  if (handshakes.rows.length) {
+    out.push('<h3>Full handshakes (close TLS cells)</h3>');
+    out.push(
+      `<p>${
+        results.handshakeFloor
+          ? `The floor: ${escape(floorText(results.handshakeFloor))}. A multiple of 1× would be the cryptography alone.`
+          : 'The handshake floor was not measured in this run: no multiple of it.'
+      } Passthrough’s handshakes happen at the data service, so its multiple is the service’s.</p>`,
+    );
+    out.push(table(handshakes));
+  }
+  out.push('<h3>CPU used per role (average cores)</h3>', table(t.cpuRows(results)));
+  return out;
+}
+
+/** How many router cores, service instances and generator cores the run's target TPS needs. */
+function sizingSection(results) {
+  const sizing = results.sizing;
+  if (!sizing) return ['<h2>Sizing</h2>', '<p>No sizing: the run was not finalized.</p>'];
+  return [
+    `<h2>Sizing for ${escape(sizing.tps)} TPS</h2>`,
+    `<p>What proving ${escape(sizing.tps)} successful requests per second would take, per cell, from this run’s median costs ` +
+      `with ${Math.round(sizing.headroom * 100)} % headroom. – : the role’s cost was not measured; wrk’s cost is known only for the cells it cross-checked.</p>`,
+    table(t.sizingRows(results)),
+    `<p><strong>Assumptions:</strong></p><ul>${sizing.assumptions.map((a) => `<li>${escape(a)}</li>`).join('')}</ul>`,
+    '<p>For another target: <code>npm run sizing -- &lt;results dir&gt; --tps N</code></p>',
+  ];
 }
 
 module.exports = { renderHtml };

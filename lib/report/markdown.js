@@ -2,34 +2,57 @@
 // report.md: the run as Markdown tables, ready to paste into an issue or a slide.
 const t = require('./tables');
 const { isRouterFigure, isUnmeasured } = require('./limits');
+const { routerFigures, limitGroups } = require('./headline');
+const { floorText } = require('./format');
+
+/** The banner: the router's own figures first, then what limited the cells (quoted from limitedBy). */
+function banner(results) {
+  const out = [];
+  const figures = routerFigures(results);
+  if (figures) {
+    out.push(`> **${figures.lead.join(' ')}**`, '', t.markdownTable(figures.table), '');
+    if (figures.floor) out.push(figures.floor, '');
+  } else {
+    out.push('> The router’s CPU was not measured in this run: no cost per request or capacity.', '');
+  }
+  const saturated = results.cells.filter((c) => !isRouterFigure(c) && !isUnmeasured(c));
+  if (saturated.length) {
+    out.push(
+      `> **${saturated.length} of ${results.cells.length} cells were not limited by the router.** ` +
+        'Their req/s is what the load generator, the data service, a shared host or the offered load allowed, not what ' +
+        'the router can: read it as a lower bound for the router.' +
+        (figures ? ' Its µs per request is its own all the same.' : ''),
+      '',
+    );
+  }
+  for (const group of limitGroups(results)) {
+    out.push(`- **${group.title}**`);
+    for (const c of group.cells) out.push(`  - ${c.name}: ${c.texts.join('; ')}`);
+  }
+  out.push('');
+  return out;
+}
 
 function renderMarkdown(results) {
   const out = [];
-  const saturated = results.cells.filter((c) => !isRouterFigure(c) && !isUnmeasured(c));
-  const unmeasured = results.cells.filter(isUnmeasured);
   out.push(`# Router matrix ${results.id}`, '');
   if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
   out.push(
     `${results.cells.length} cell(s), ${results.environment.target} target, measured ${results.startedAt}. ` +
-      'Latency is for successful responses, from the merged distribution of all samples, connection set-up included.',
+      'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
+      'Cost is µs of CPU per successful request: a role’s CPU ÷ the cell’s ok req/s, per sample.',
     '',
   );
-  if (saturated.length) {
-    out.push(
-      `> **${saturated.length} of ${results.cells.length} cells were not limited by the router.** ` +
-        'Their req/s is what the load generator or the data service could do, not what the router can: ' +
-        'read them as a lower bound for the router.',
-      '',
-    );
-  }
-  if (unmeasured.length) {
-    out.push(
-      `> **No verdict for ${unmeasured.length} cell(s):** what limited them was not measured, ` +
-        'so their req/s is not claimed as the router’s (see Saturation).',
-      '',
-    );
-  }
-  out.push('## Results', '', t.markdownTable(t.cellRows(results)), '');
+  out.push(...banner(results));
+  out.push(
+    '## Results',
+    '',
+    t.markdownTable(t.cellRows(results)),
+    '',
+    'router µs/req and k6 µs/req: median, with min–max across samples where they differ. Capacity per core: 1 s ÷ the ' +
+      'router’s median µs per request, a projection (see Cost and capacity).',
+    '',
+  );
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     out.push(
@@ -39,6 +62,7 @@ function renderMarkdown(results) {
   }
   if (results.cells.some((c) => c.limitedBy.reasons.length))
     out.push('## Saturation', '', t.markdownTable(t.saturationRows(results)), '');
+  out.push(...costSection(results));
   out.push(
     '## Where the time goes (p50, ms)',
     '',
@@ -56,12 +80,17 @@ function renderMarkdown(results) {
       '',
     );
   }
+  out.push(...sizingSection(results));
   out.push(
     '## Compared with Red Hat’s figures',
     '',
     'Absolute figures from other hardware are not comparable one to one. Each termination is shown as a ratio to the ' +
       '`http` row measured under the same conditions; “→ req/s here” is the reference ratio applied to this run’s http ' +
-      'figure: what this machine would do if it behaved like the reference. ⚠ marks a cell whose figure is not the router’s.',
+      'figure: what this machine would do if it behaved like the reference.',
+    '',
+    '**Which ratio is the router’s:** the capacity-per-core ratio always is, since it comes from the router’s own CPU per ' +
+      'request whoever ran out of CPU first. The req/s ratio is the router’s only where the router was the limit in both ' +
+      'cells; ⚠ marks one that is not.',
     '',
   );
   for (const group of t.comparisonGroups(results)) {
@@ -88,6 +117,61 @@ function renderMarkdown(results) {
   );
   out.push('## Environment', '', t.markdownTable(t.environmentRows(results)), '');
   return `${out.join('\n')}\n`;
+}
+
+/** Cost per request of every role, the router's capacity, and close TLS cells against the floor. */
+function costSection(results) {
+  const out = [
+    '## Cost and capacity',
+    '',
+    'µs of CPU per successful request of each role: median, and min–max across the samples where they differ; wrk only ' +
+      'for the cells it cross-checked. The router’s capacity per core is 1 s ÷ its median cost; the projection multiplies ' +
+      'it by the cores its threads can use; where the router was at its own limit, the measured req/s stands beside it as ' +
+      'the check.',
+    '',
+    t.markdownTable(t.costRows(results)),
+    '',
+  ];
+  const bases = [...new Set(results.cells.filter((c) => c.capacity).map((c) => c.capacity.basis))];
+  for (const basis of bases) out.push(`**Assumption:** ${basis}.`, '');
+  const handshakes = t.handshakeRows(results);
+  if (handshakes.rows.length) {
+    out.push(
+      '### Full handshakes (close TLS cells)',
+      '',
+      (results.handshakeFloor
+        ? `The floor: ${floorText(results.handshakeFloor)}. A multiple of 1× would be the cryptography alone.`
+        : 'The handshake floor was not measured in this run: no multiple of it.') +
+        ' Passthrough’s handshakes happen at the data service, so its multiple is the service’s.',
+      '',
+      t.markdownTable(handshakes),
+      '',
+    );
+  }
+  out.push('### CPU used per role (average cores)', '', t.markdownTable(t.cpuRows(results)), '');
+  return out;
+}
+
+/** How many router cores, service instances and generator cores the run's target TPS needs. */
+function sizingSection(results) {
+  const sizing = results.sizing;
+  if (!sizing) return ['## Sizing', '', 'No sizing: the run was not finalized.', ''];
+  return [
+    `## Sizing for ${sizing.tps} TPS`,
+    '',
+    `What proving ${sizing.tps} successful requests per second would take, per cell, from this run’s median costs with ` +
+      `${Math.round(sizing.headroom * 100)} % headroom. – : the role’s cost was not measured; wrk’s cost is known only ` +
+      'for the cells it cross-checked.',
+    '',
+    t.markdownTable(t.sizingRows(results)),
+    '',
+    'Assumptions:',
+    '',
+    ...sizing.assumptions.map((a) => `- ${a}`),
+    '',
+    'For another target: `npm run sizing -- <results dir> --tps N`',
+    '',
+  ];
 }
 
 module.exports = { renderMarkdown };

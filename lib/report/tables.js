@@ -3,18 +3,29 @@
 // the console print the same figures.
 const { comparisonGroups } = require('./compare');
 const { ROLE_LABELS, limitLabel } = require('./limits');
-
-const num = (v, digits = 0) =>
-  v === null || v === undefined || Number.isNaN(v) ? '–' : Number(v).toFixed(digits);
+const { handshakeRole } = require('../results-model/derived');
+const { num, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 const ms = (v) =>
   v === null || v === undefined ? '–' : v < 10 ? Number(v).toFixed(2) : Number(v).toFixed(1);
 const pct = (v, digits = 2) => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(digits)} %`);
 
-/** The main table: one row per cell. */
+const costSpread = (cell, role, per = 'perRequestUs') => {
+  const cost = roleCost(cell, role);
+  return spreadText(cost && cost[per]);
+};
+
+/**
+ * The main table: one row per cell. The router's CPU per request leads: it is its own figure
+ * whoever ran out of CPU first. Each role's cores moved to the cost section (cpuRows) so that the
+ * console table stays readable.
+ */
 function cellRows(results) {
   return {
     head: [
       'cell',
+      'router µs/req',
+      'router capacity/core (req/s)',
+      'k6 µs/req',
       'ok req/s',
       'p50 ms',
       'p90 ms',
@@ -23,12 +34,13 @@ function cellRows(results) {
       'errors',
       'TLS ms per handshake',
       'service p50 ms',
-      'k6 cores',
-      'router cores',
       'limited by',
     ],
     rows: results.cells.map((c) => [
       c.name,
+      costSpread(c, 'router'),
+      num(c.capacity && c.capacity.perCoreRps),
+      costSpread(c, 'k6'),
       num(c.okRps),
       ms(c.p50),
       ms(c.p90),
@@ -37,9 +49,89 @@ function cellRows(results) {
       c.errorRate ? pct(c.errorRate) : '0',
       ms(c.tlsHandshakeMs),
       ms(c.serviceTimeMs && c.serviceTimeMs.p50),
-      num(c.generator.k6CpuCores, 2),
-      num(c.router.cpuCores, 2),
       limitLabel(c.limitedBy),
+    ]),
+  };
+}
+
+/**
+ * µs of CPU per successful request of every role (median, and min–max across samples), and the
+ * router's capacity: per core, projected at the cores its threads can use, and measured where the
+ * router was at its limit (the check of the projection).
+ */
+function costRows(results) {
+  return {
+    head: [
+      'cell',
+      ...['router', 'service', 'redis', 'k6', 'wrk'].map((role) => `${ROLE_NAMES[role]} µs/req`),
+      'router capacity/core (req/s)',
+      'projected at its threads (req/s)',
+      'measured req/s (router at its limit)',
+    ],
+    rows: results.cells.map((c) => {
+      const cap = c.capacity;
+      return [
+        c.name,
+        ...['router', 'service', 'redis', 'k6', 'wrk'].map((role) => costSpread(c, role)),
+        cap ? num(cap.perCoreRps) : '–',
+        cap ? `${num(cap.projectedRps)} on ${cap.usableCores} core(s)` : '–',
+        cap && cap.measuredRps !== null ? num(cap.measuredRps) : '–',
+      ];
+    }),
+  };
+}
+
+/** Close TLS cells: CPU per full handshake, and as a multiple of the floor timed in the same run. */
+function handshakeRows(results) {
+  return {
+    head: [
+      'cell',
+      'handshakes done by',
+      'router µs/handshake',
+      'data service µs/handshake',
+      '× the floor (median, min–max)',
+    ],
+    rows: results.cells.filter(isHandshakeCell).map((c) => {
+      const f = c.floorMultiple;
+      return [
+        c.name,
+        ROLE_NAMES[f ? f.role : handshakeRole(c.termination)],
+        costSpread(c, 'router', 'perHandshakeUs'),
+        costSpread(c, 'service', 'perHandshakeUs'),
+        f ? spreadText(f, (v) => `${v.toFixed(2)}×`) : '–',
+      ];
+    }),
+  };
+}
+
+/** The cores each role used on average in a cell (what the shares in limitedBy are made of). */
+function cpuRows(results) {
+  const sum = (list) =>
+    list.some((p) => typeof p.cpuCores === 'number') ? list.reduce((a, p) => a + (p.cpuCores || 0), 0) : null;
+  return {
+    head: ['cell', 'router cores', 'data service cores', 'redis cores', 'k6 cores', 'host busy'],
+    rows: results.cells.map((c) => [
+      c.name,
+      num(c.router.cpuCores, 2),
+      num(sum(c.backend.instances), 2),
+      num(sum(c.backend.redis), 2),
+      num(c.generator.k6CpuCores, 2),
+      c.host.busyFraction === null ? '–' : pct(c.host.busyFraction, 0),
+    ]),
+  };
+}
+
+/** The sizing at the run's target: whole units per cell; '–' where a role's cost is not known. */
+function sizingRows(results) {
+  const cell = (v) => (v === null ? '–' : String(v));
+  return {
+    head: ['cell', 'router cores', 'data-service instances', 'k6 cores', 'wrk cores'],
+    rows: results.sizing.cells.map((s) => [
+      s.name,
+      cell(s.routerCores),
+      cell(s.serviceInstances),
+      cell(s.k6Cores),
+      cell(s.wrkCores),
     ]),
   };
 }
@@ -125,19 +217,25 @@ function crossCheckRows(results) {
   };
 }
 
-/** Per comparison group: this run's ratio to http beside each reference's. */
+/**
+ * Per comparison group: this run's ratios to http beside each reference's. The req/s ratio carries
+ * ⚠ unless it is the router's (both cells limited by the router); the capacity-per-core ratio is
+ * the router's own in every cell, since it comes from the router's CPU per request.
+ */
 function referenceRows(group) {
   return {
     head: [
       'termination',
       'this run req/s',
-      'this run ÷ http',
+      'this run req/s ÷ http',
+      'this run capacity/core ÷ http (the router’s)',
       ...group.columns.flatMap((col) => [`${col.short} ${col.label} ÷ http`, '→ req/s here']),
     ],
     rows: group.rows.map((row) => [
       row.termination,
       row.run ? `${num(row.run.rps)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
-      row.run ? num(row.run.ratio, 2) : '–',
+      row.run ? `${num(row.run.ratio, 2)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
+      row.run ? num(row.run.capacityRatio, 2) : '–',
       ...row.refs.flatMap((ref) => [num(ref.ratio, 2), num(ref.normalisedRps)]),
     ]),
   };
@@ -231,6 +329,10 @@ function formatCellTable(results) {
 
 module.exports = {
   cellRows,
+  costRows,
+  handshakeRows,
+  cpuRows,
+  sizingRows,
   decompositionRows,
   saturationRows,
   crossCheckRows,

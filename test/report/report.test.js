@@ -33,8 +33,54 @@ describe('report from a fixed results.json', () => {
     expect(text).toMatch(/cells were not limited by the router/);
     expect(text).toMatch(/## Cross-check: k6 vs wrk/);
     expect(text).toContain('4 vCPU / 16 GB public cloud instance, one HAProxy, 100 routes, HTTP keep-alive');
-    // edge ÷ http in Red Hat's 3.x 1 kB keep-alive column: 7467 / 15435.
-    expect(text).toMatch(/\| edge \| [^|]+ \| [\d.–]+ \| 0\.48 \|/);
+    // edge ÷ http in Red Hat's 3.x 1 kB keep-alive column: 7467 / 15435, after this run's req/s
+    // ratio (⚠: generator-bound) and its capacity-per-core ratio (19881 / 27778).
+    expect(text).toMatch(/\| edge \| [^|]+ \| [\d.–]+ ⚠ \| 0\.72 \| 0\.48 \|/);
+  });
+
+  test('report.md leads with the router’s cost, then the limits, and has cost, capacity and sizing', () => {
+    const { md } = renderReport(dir);
+    const text = fs.readFileSync(md, 'utf8');
+    // The banner: the router's figures come first, the limits after them.
+    const lead = text.indexOf(
+      '> **The router spent 36 µs of CPU per request over http 1k keep-alive: 27.8k req/s per core',
+    );
+    expect(lead).toBeGreaterThan(0);
+    expect(lead).toBeLessThan(text.indexOf('cells were not limited by the router'));
+    expect(lead).toBeLessThan(text.indexOf('## Results'));
+    expect(text).toMatch(
+      /It spent 761 µs per full handshake in edge 1k close: 3\.02× the handshake floor of 252 µs \(RSA 2048 signature \+ X25519\)/,
+    );
+    expect(text).toContain('| passthrough 1k | 27 | 36496 | 223 | 4490 | 3.26× (at the data service) |');
+    // A shared host's cells are quoted with each role's share.
+    expect(text).toMatch(
+      /No role was at its own limit in 10 cell\(s\)[^]*edge:1k:close: [^\n]*cores: k6 0\.33, router 0\.30/,
+    );
+    // The main table: the router's µs per request and capacity per core, k6's µs per request.
+    expect(text).toContain('| cell | router µs/req | router capacity/core (req/s) | k6 µs/req | ok req/s |');
+    expect(text).toContain('| http:1k:keepalive | 36 | 27778 | 126 | 3330 |');
+    // Cost and capacity: every role, the projection and its assumption; handshakes against the floor.
+    expect(text).toContain('## Cost and capacity');
+    expect(text).toContain(
+      '| http:1k:keepalive | 36 | 102 | – | 126 | 12 | 27778 | 55556 on 2 core(s) | – |',
+    );
+    expect(text).toMatch(
+      /\*\*Assumption:\*\* projection: .*assumes the cost per request stays flat up to saturation/,
+    );
+    expect(text).toContain('The floor: 252 µs of CPU per full TLSv1.3 handshake');
+    expect(text).toContain('the router runs on OpenSSL 3.0.19');
+    expect(text).toContain('| passthrough:1k:close | data service | 223 | 822 | 3.26× |');
+    expect(text).toContain('| reencrypt:1k:close | router | 1280 | 819 | 5.08× |');
+    // Sizing at the bank's 5000 TPS, wrk's unknown cost as –, the assumptions verbatim.
+    expect(text).toContain('## Sizing for 5000 TPS');
+    expect(text).toContain('| cell | router cores | data-service instances | k6 cores | wrk cores |');
+    expect(text).toContain('| edge:1k:close | 6 | 3 | 6 | – |');
+    expect(text).toContain('| http:1k:keepalive | 1 | 1 | 1 | 1 |');
+    expect(text).toContain('- a projection from one machine, not a cluster measurement');
+    expect(text).toContain('`npm run sizing -- <results dir> --tps N`');
+    // The Red Hat comparison says which ratio is the router's.
+    expect(text).toContain('this run capacity/core ÷ http (the router’s)');
+    expect(text).toMatch(/the capacity-per-core ratio always is/);
   });
 
   test('reference ratios are computed against the http row of the same run and the same column', () => {
@@ -62,6 +108,16 @@ describe('report from a fixed results.json', () => {
   });
 
   test('report.html is self-contained and draws its charts in headless Chromium', async () => {
+    // Spread the router's samples (±10 %) so that the whiskers have something to draw.
+    const spread = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+    for (const cell of spread.cells) {
+      const s = cell.cost.router.perRequestUs;
+      Object.assign(s, {
+        min: Number((s.median * 0.9).toFixed(1)),
+        max: Number((s.median * 1.12).toFixed(1)),
+      });
+    }
+    fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(spread));
     const { html } = renderReport(dir);
     const page = fs.readFileSync(html, 'utf8');
     expect(page).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
@@ -95,13 +151,42 @@ describe('report from a fixed results.json', () => {
           return { width: box.width, height: box.height, bars: bars.length };
         }),
       );
-      // rps + latency + one ratio chart per comparison group (1 kB keep-alive, 4 kB keep-alive, 1 kB close).
-      expect(charts.length).toBeGreaterThanOrEqual(5);
+      // Router µs per request (keep-alive, close) + rps + latency + one ratio chart per comparison
+      // group (1 kB keep-alive, 4 kB keep-alive, 1 kB close).
+      expect(charts.length).toBeGreaterThanOrEqual(7);
       for (const chart of charts) {
         expect(chart.width).toBeGreaterThan(100);
         expect(chart.height).toBeGreaterThan(50);
         expect(chart.bars).toBeGreaterThan(3);
       }
+      // The cost charts: one bar per cell at its median, a whisker where the samples spread, and
+      // the handshake floor marked on the close chart.
+      const costCharts = await tab.$$eval('svg.chart[aria-label^="Router CPU per request"]', (svgs) =>
+        svgs.map((svg) => ({
+          label: svg.getAttribute('aria-label'),
+          bars: [...svg.querySelectorAll('rect[fill^="#"]')].filter((r) => r.getBBox().width > 10).length,
+          whiskers: [...svg.querySelectorAll('g.whisker line')].filter((l) => l.getBBox().width > 1).length,
+          marker: svg.querySelector('line.marker') !== null,
+          text: svg.textContent,
+        })),
+      );
+      expect(costCharts.map((c) => c.label)).toEqual([
+        expect.stringMatching(/keep-alive cells/),
+        expect.stringMatching(/close cells/),
+      ]);
+      expect(costCharts.map((c) => c.bars)).toEqual([8, 8]);
+      expect(costCharts[0].whiskers).toBeGreaterThanOrEqual(8);
+      expect(costCharts[0].text).toContain('36 (32–40) µs');
+      expect(costCharts[1].marker).toBe(true);
+      expect(costCharts[1].text).toContain('handshake floor 252 µs');
+      const lead = await tab.$eval('.lead', (n) => n.textContent);
+      expect(lead).toMatch(/^The router spent 36 µs of CPU per request over http 1k keep-alive/);
+      // No table is wider than the page.
+      const overflowing = await tab.$$eval(
+        '.scroll',
+        (nodes) => nodes.filter((n) => n.scrollWidth > n.clientWidth + 1).length,
+      );
+      expect(overflowing).toBe(0);
       const alerts = await tab.$$eval('.alert', (nodes) => nodes.map((n) => n.textContent).join('\n'));
       expect(alerts).toMatch(/The load generator was the limit in \d+ of 16 cells/);
       expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
@@ -131,23 +216,99 @@ describe('report from a fixed results.json', () => {
 });
 
 describe('report figures', () => {
-  const { cellRows, decompositionRows } = require('../../lib/report/tables');
+  const {
+    cellRows,
+    decompositionRows,
+    formatCellTable,
+    sizingRows,
+    handshakeRows,
+  } = require('../../lib/report/tables');
+  const { describeCell } = require('../../lib/report/console');
+  const { renderMarkdown } = require('../../lib/report/markdown');
   const { finishRun } = require('../../lib/matrix/finish');
   const results = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
 
-  test('the headline is successful requests per second', () => {
+  test('the main table leads with the router’s cost; its req/s is successful requests per second', () => {
     const r = results();
     const [first, second] = r.cells;
     first.okRps = first.rps - 100;
+    first.cost.router.perRequestUs = { min: 33.2, median: 36.4, max: 40.1 };
     const { head, rows } = cellRows(r);
-    expect(head[1]).toBe('ok req/s');
-    expect(head[7]).toBe('TLS ms per handshake');
-    expect(rows[0][1]).toBe(String(Math.round(first.rps - 100)));
-    expect(rows[1][1]).toBe(String(Math.round(second.okRps)));
+    expect(head.slice(0, 5)).toEqual([
+      'cell',
+      'router µs/req',
+      'router capacity/core (req/s)',
+      'k6 µs/req',
+      'ok req/s',
+    ]);
+    expect(head).toContain('TLS ms per handshake');
+    expect(head[head.length - 1]).toBe('limited by');
+    const ok = head.indexOf('ok req/s');
+    expect(rows[0][ok]).toBe(String(Math.round(first.rps - 100)));
+    expect(rows[1][ok]).toBe(String(Math.round(second.okRps)));
+    // The spread shows where the samples differ, the median alone where they agree.
+    expect(rows[0].slice(1, 4)).toEqual(['36 (33–40)', '27778', '126']);
+    expect(rows[1].slice(1, 4)).toEqual(['100', '10010', '231']);
+    // The console table at the end of a run carries the same columns.
+    expect(formatCellTable(r).split('\n')[0]).toMatch(
+      /^cell +router µs\/req +router capacity\/core \(req\/s\) +k6 µs\/req/,
+    );
     const group = comparisonGroups(r).find((g) =>
       g.rows.some((row) => row.run && row.run.rps === first.okRps),
     );
     expect(group).toBeDefined();
+  });
+
+  test('the capacity ratio to http is the router’s own; the req/s ratio only where the router limited both', () => {
+    const r = results();
+    const ratioOf = (doc, name) =>
+      comparisonGroups(doc)
+        .find((g) => g.pageSize === 1024 && g.connection === 'keepalive')
+        .rows.find((row) => row.termination === name).run;
+    const edge = ratioOf(r, 'edge');
+    expect(edge.capacityRatio).toBeCloseTo(19881 / 27778, 6);
+    expect(edge.routerFigure).toBe(false);
+    // The edge cell alone at the router's limit is not enough: http must be the router's too.
+    const cell = (name) => r.cells.find((c) => c.name === name);
+    cell('edge:1k:keepalive').limitedBy = { by: 'router', hostBusy: false, reasons: [] };
+    expect(ratioOf(r, 'edge').routerFigure).toBe(false);
+    cell('http:1k:keepalive').limitedBy = { by: 'router', hostBusy: false, reasons: [] };
+    expect(ratioOf(r, 'edge').routerFigure).toBe(true);
+    // Without the router's cost there is no capacity ratio, not a zero.
+    cell('edge:1k:keepalive').capacity = null;
+    expect(ratioOf(r, 'edge').capacityRatio).toBeNull();
+  });
+
+  test('each finished cell’s console line has the router’s µs per request and capacity per core', () => {
+    const r = results();
+    expect(describeCell(r.cells[0])).toMatch(
+      /^http:1k:keepalive +3330 ok rps {2}router 36 µs\/req, 27\.8k req\/s per core {2}p99 49\.5 ms/,
+    );
+    const blind = { ...r.cells[0], cost: { ...r.cells[0].cost, router: null }, capacity: null };
+    // Not measured (a cluster run): nothing is claimed, and the line keeps its old shape.
+    expect(describeCell(blind)).toMatch(/^http:1k:keepalive +3330 ok rps {2}p99 49\.5 ms/);
+  });
+
+  test('without a handshake floor or a sizing the report says so, and unknown sizes read –', () => {
+    const r = results();
+    r.handshakeFloor = null;
+    for (const c of r.cells) c.floorMultiple = null;
+    expect(handshakeRows(r).rows.find((row) => row[0] === 'edge:1k:close')).toEqual([
+      'edge:1k:close',
+      'router',
+      '761',
+      '355',
+      '–',
+    ]);
+    expect(sizingRows(r).rows.find((row) => row[0] === 'passthrough:1k:keepalive')[4]).toBe('–');
+    let text = renderMarkdown(r);
+    expect(text).toContain('The handshake floor was not measured in this run');
+    expect(text).toMatch(
+      /It spent 761 µs per full handshake in edge 1k close; the handshake floor was not measured/,
+    );
+    r.sizing = null;
+    text = renderMarkdown(r);
+    expect(text).toContain('No sizing: the run was not finalized.');
   });
 
   test('router + network p50 is the p50 of its own distribution, never waiting p50 − service p50', () => {

@@ -1,0 +1,161 @@
+'use strict';
+// The banner at the top of report.md and report.html, as plain text that each renderer marks up:
+// the router's own figures first (CPU per request, per full handshake against the floor, capacity
+// per core), then what limited each cell, worded from its limitedBy. It formats; it decides nothing.
+const { isRouterFigure } = require('./limits');
+const {
+  num,
+  us,
+  rate,
+  spreadText,
+  roleCost,
+  medianUs,
+  floorParts,
+  cellWords,
+  isHandshakeCell,
+  keyLabel,
+} = require('./format');
+
+/** The cell a sentence leads with: the smallest page of termination × connection that has a cost. */
+function leadCell(cells, termination, connection) {
+  return cells
+    .filter((c) => c.termination === termination && c.connection === connection)
+    .filter((c) => medianUs(c, 'router') !== null)
+    .sort((a, b) => a.pageSize - b.pageSize)[0];
+}
+
+/** A close TLS cell's median multiple of the floor, naming the service where it did the handshakes. */
+function floorMultipleText(cell) {
+  const f = cell && cell.floorMultiple;
+  if (!f) return '–';
+  return `${f.median.toFixed(2)}×${f.role === 'service' ? ' (at the data service)' : ''}`;
+}
+
+/**
+ * The router's figures: { lead: [sentence], table: { head, rows }, floor: text }. The table
+ * pivots the cells: one row per termination and page size, keep-alive beside close. Null when no
+ * cell has a router cost (an in-cluster run measures no CPU).
+ */
+function routerFigures(results) {
+  const cells = results.cells.filter((c) => medianUs(c, 'router') !== null);
+  if (!cells.length) return null;
+  const floor = results.handshakeFloor;
+  const lead = [];
+  const first = leadCell(cells, 'http', 'keepalive') || cells[0];
+  const cap = first.capacity;
+  lead.push(
+    `The router spent ${us(medianUs(first, 'router'))} µs of CPU per request over ${cellWords(first)}` +
+      (cap
+        ? `: ${rate(cap.perCoreRps)} req/s per core, ${rate(cap.projectedRps)} req/s projected at its ` +
+          `${cap.usableCores} usable core(s) (a projection: the cost per request assumed flat up to saturation).`
+        : '.'),
+  );
+  const edge = leadCell(cells, 'edge', 'close') || leadCell(cells, 'reencrypt', 'close');
+  const perHandshake = edge && medianUs(edge, 'router', 'perHandshakeUs');
+  if (perHandshake !== null && perHandshake !== undefined) {
+    const f = edge.floorMultiple;
+    lead.push(
+      `It spent ${us(perHandshake)} µs per full handshake in ${cellWords(edge)}` +
+        (f && floor
+          ? `: ${f.median.toFixed(2)}× the handshake floor of ${us(floor.floorUs)} µs (${floorParts(floor)}).`
+          : '; the handshake floor was not measured in this run.'),
+    );
+  }
+  const keys = [...new Set(cells.map((c) => `${c.termination} ${c.name.split(':')[1]}`))];
+  const find = (key, connection) =>
+    cells.find((c) => `${c.termination} ${c.name.split(':')[1]}` === key && c.connection === connection);
+  const perCore = (c) => (c && c.capacity ? num(c.capacity.perCoreRps) : '–');
+  const table = {
+    head: [
+      'cell',
+      'keep-alive µs/req',
+      'keep-alive capacity/core (req/s)',
+      'close µs/req',
+      'close capacity/core (req/s)',
+      'close: cost per handshake ÷ floor',
+    ],
+    rows: keys.map((key) => {
+      const [keepalive, close] = [find(key, 'keepalive'), find(key, 'close')];
+      const cost = (c) => spreadText(c && roleCost(c, 'router') && roleCost(c, 'router').perRequestUs);
+      return [
+        key,
+        cost(keepalive),
+        perCore(keepalive),
+        cost(close),
+        perCore(close),
+        close && isHandshakeCell(close) ? floorMultipleText(close) : '–',
+      ];
+    }),
+  };
+  const floorLine = floor
+    ? `Handshake floor: ${us(floor.floorUs)} µs per full handshake (${keyLabel(floor.key)} signature ${us(floor.signUs)} µs + ${floor.group} key exchange ${us(floor.keyExchangeUs)} µs), timed in this run. Passthrough’s handshakes happen at the data service.`
+    : results.cells.some(isHandshakeCell)
+      ? 'The handshake floor was not measured in this run.'
+      : null;
+  return { lead, table, floor: floorLine };
+}
+
+/**
+ * What limited the cells, one group per verdict that occurs: { key, title, cells: [{ name, texts }] }.
+ * Each group quotes the reasons limitedBy stored (a shared host's cores per role included).
+ */
+function limitGroups(results) {
+  const all = results.cells;
+  const having = (part) => all.filter((c) => c.limitedBy.by.split('+').includes(part));
+  const texts = (cell, roles) =>
+    cell.limitedBy.reasons.filter((r) => roles.includes(r.role)).map((r) => r.text);
+  const groups = [
+    {
+      key: 'router',
+      cells: having('router'),
+      roles: ['router'],
+      title: (n) =>
+        `The router was at its own limit in ${n} of ${all.length} cells: their req/s is the router’s, the check of its projected capacity.`,
+    },
+    {
+      key: 'generator',
+      cells: having('generator'),
+      roles: ['generator'],
+      title: (n) =>
+        `The load generator was the limit in ${n} of ${all.length} cells. Their req/s is what k6 could send, not what the router can serve: a lower bound for the router (its µs per request above is its own all the same).`,
+    },
+    {
+      key: 'backend',
+      cells: having('backend'),
+      roles: ['backend'],
+      title: (n) => `The data service was the limit in ${n} cell(s).`,
+    },
+    {
+      key: 'shared',
+      cells: all.filter((c) => c.limitedBy.by === 'shared'),
+      roles: ['shared'],
+      title: (n) =>
+        `No role was at its own limit in ${n} cell(s), but the host was full: the roles shared its cores (each role’s share below), so their req/s is not the router’s.`,
+    },
+    {
+      key: 'load',
+      cells: all.filter((c) => c.limitedBy.by === 'load'),
+      roles: ['load'],
+      title: (n) => `The offered load set the figure in ${n} cell(s): the host had idle cores.`,
+    },
+    {
+      key: 'unknown',
+      cells: all.filter((c) => c.limitedBy.by === 'unknown'),
+      roles: ['unmeasured'],
+      title: (n) =>
+        `No verdict for ${n} cell(s): what limited them was not measured, so their req/s is not claimed as the router’s.`,
+    },
+  ];
+  return groups
+    .filter((g) => g.cells.length)
+    .map((g) => ({
+      key: g.key,
+      title: g.title(g.cells.length),
+      cells: g.cells.map((c) => ({ name: c.name, texts: texts(c, g.roles) })),
+    }));
+}
+
+/** The cells whose req/s is not the router's own limit. */
+const notRouterFigures = (results) => results.cells.filter((c) => !isRouterFigure(c));
+
+module.exports = { routerFigures, limitGroups, notRouterFigures };
