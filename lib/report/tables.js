@@ -315,9 +315,8 @@ function markdownTable({ head, rows }) {
   return lines.join('\n');
 }
 
-/** The matrix as an aligned plain-text table for the console. */
-function formatCellTable(results) {
-  const { head, rows } = cellRows(results);
+/** Rows ({ head, rows }) as an aligned plain-text table for the console. */
+function formatTable({ head, rows }) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
   const line = (cells) =>
     cells
@@ -325,6 +324,11 @@ function formatCellTable(results) {
       .join('  ')
       .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** The matrix as an aligned plain-text table for the console. */
+function formatCellTable(results) {
+  return formatTable(cellRows(results));
 }
 
 module.exports = {
@@ -340,6 +344,7 @@ module.exports = {
   referenceTableRows,
   environmentRows,
   markdownTable,
+  formatTable,
   formatCellTable,
   comparisonGroups,
   tlsSummary,

@@ -235,7 +235,7 @@ describe('cluster:k6 --merge DIR', () => {
     expect(report.stderr).toBe('');
     expect(report.status).toBe(0);
     const md = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
-    expect(md).toMatch(/\| edge:1k:keepalive \| 166 \| [^\n]*\| unknown \(not measured\) \|/);
+    expect(md).toMatch(/\| edge:1k:keepalive \| – \| – \| – \| 166 \| [^\n]*\| unknown \(not measured\) \|/);
     expect(md).toMatch(/No verdict for 1 cell/);
     expect(md).toContain('| k6 | 2 runners side by side in the cluster (k6-operator) |');
     expect(fs.readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain('<svg');
