@@ -167,7 +167,8 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   Object.assign(set, { VUS: String(opts.vus), DURATION: opts.duration });
   // The Routes' admitted hosts, so a sharded router (spec.subdomain) works as well as the default.
   for (const u of urls) if (u.url) set[u.envName] = u.url;
-  if (opts.insecure) set.K6_INSECURE_SKIP_TLS_VERIFY = 'true';
+  // The router-matrix script's own variable: it also records that verification was skipped.
+  if (opts.insecure) set.INSECURE_SKIP_TLS_VERIFY = 'true';
   // The PVC outlives runs: this run's files carry its id. POD_NAME is defined earlier in env.
   set.SUMMARY_PATH = `/results/${runId}-$(POD_NAME).json`;
   const env = testRun.spec.runner.env.filter((e) => !(e.name in set));

@@ -9,6 +9,7 @@ const { findTool } = require('../lib/core/tools');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine, defineCommand } = require('../lib/core/settings');
 const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
+const { resolveLabOptions } = require('../lib/lab/options');
 
 const COMMAND = defineCommand({
   usage: 'npm run lab -- [matrix options]',
@@ -53,6 +54,13 @@ async function main() {
     );
     return 2;
   }
+  // The LAB_* knobs, before setup installs anything: a bad one is a usage error (exit 2).
+  try {
+    resolveLabOptions(process.env);
+  } catch (err) {
+    console.error(`lab: ${err.message}`);
+    return err.exitCode ?? 1;
+  }
 
   return withInterrupt((signal) => runLab(opts, signal), {
     message: '\nlab: interrupted, stopping k6 and taking the lab down',
@@ -79,7 +87,7 @@ async function runLab(opts, signal) {
   } catch (err) {
     const interrupted = signal.aborted || err.name === 'AbortError';
     console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
-    exitCode = interrupted ? 130 : 1;
+    exitCode = interrupted ? 130 : (err.exitCode ?? 1);
   } finally {
     if (startedHere && lab) {
       try {

@@ -4,14 +4,14 @@
 const cells = require('../../k6/lib/cells');
 
 module.exports = {
-  /** The project the docs use; the scripts default to the current one (Developer Sandbox). */
+  /** The project the docs and the scripts use by default ("current" picks the oc project). */
   DEFAULT_NAMESPACE: cells.DEFAULT_NAMESPACE,
-  APP: 'data-service',
+  APP: cells.SERVICE_NAME,
   /** Created by npm run cluster:deploy with a random password, never committed. */
   REDIS_SECRET: 'redis-auth',
   REDIS_SECRET_KEY: 'password',
   /** Created by the service CA operator from the Service's serving-cert annotation. */
-  SERVING_CERT_SECRET: 'data-service-tls',
+  SERVING_CERT_SECRET: `${cells.SERVICE_NAME}-tls`,
   TERMINATIONS: cells.TERMINATIONS,
   routeName: cells.routeName,
   REDIS_CLUSTER_JOB: 'redis-cluster-form',

@@ -3,6 +3,7 @@
 // knob is 0, and the list preflight checks (each with what it is for and the knob that moves it).
 const { freePort, isListening } = require('../core/ports');
 const { portKnob } = require('./options');
+const { SERVICE_NAME } = require('../../k6/lib/cells');
 
 const REDIS_CLUSTER_SIZE = 6;
 const REDIS_BUS_OFFSET = 10000; // Redis Cluster's bus port is the client port + 10000
@@ -31,7 +32,7 @@ async function allocatePorts(opts) {
   for (let i = 0; i < opts.replicas; i++) {
     const auto = opts.ports.serviceBase === 0;
     instances.push({
-      name: `data-service-${i + 1}`,
+      name: `${SERVICE_NAME}-${i + 1}`,
       port: auto ? await pick() : opts.ports.serviceBase + 2 * i,
       tlsPort: auto ? await pick() : opts.ports.serviceBase + 2 * i + 1,
     });

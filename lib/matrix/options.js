@@ -10,11 +10,23 @@ const {
   DEFAULT_NAMESPACE,
   parseSize,
   sizeLabel,
+  urlVariable,
 } = require('../../k6/lib/cells');
-const { UsageError, derived, defineCommand, readArgv, readObject, resolve } = require('../core/settings');
+const {
+  UsageError,
+  derived,
+  defineCommand,
+  readArgv,
+  readEnv,
+  readObject,
+  resolve,
+} = require('../core/settings');
 const { KNOBS } = require('../lab/options');
 const { cellMatcher } = require('./plan');
 const { defaultMaxVus } = require('../../k6/lib/generator');
+
+/** The setting that holds a route's explicit URL: urlHttp, urlEdge, … */
+const urlSetting = (termination) => `url${termination[0].toUpperCase()}${termination.slice(1)}`;
 
 /** A default that --quick shortens. */
 const quickOr = (normal, quick) => derived(`${normal}, --quick ${quick}`, (v) => (v.quick ? quick : normal));
@@ -144,6 +156,7 @@ const SETTINGS = [
   {
     name: 'appsDomain',
     flag: '--apps-domain',
+    env: 'APPS_DOMAIN',
     arg: 'D',
     type: 'string',
     help: 'cluster apps domain, e.g. apps.example.com',
@@ -151,10 +164,24 @@ const SETTINGS = [
   {
     name: 'namespace',
     flag: '--namespace',
+    env: 'NAMESPACE',
     arg: 'NS',
     type: 'string',
     default: DEFAULT_NAMESPACE,
     help: 'cluster namespace',
+  },
+  // A route's URL named explicitly (a sharded router, a custom host): the k6 scripts' variables.
+  ...TERMINATIONS.map((termination) => ({
+    name: urlSetting(termination),
+    env: urlVariable(termination),
+    type: 'string',
+    help: `cluster: the ${termination} route's URL, e.g. ${termination === 'http' ? 'http' : 'https'}://host`,
+  })),
+  {
+    name: 'sslCertFile',
+    env: 'SSL_CERT_FILE',
+    type: 'string',
+    help: 'cluster: the CA bundle k6 trusts when --ca-file is not given (else the system store)',
   },
   {
     name: 'caFile',
@@ -200,8 +227,11 @@ const SETTINGS = [
   },
 ];
 
-/** A matrix run reads LAB_DIR (the lab's lab.json): its knob, for --help. */
-const ENVIRONMENT = { title: 'Environment:', settings: KNOBS.filter((k) => k.env === 'LAB_DIR') };
+/** What a matrix run reads from the environment, for --help: LAB_DIR (the lab's lab.json) and the cluster's names. */
+const ENVIRONMENT = {
+  title: 'Environment (the command line wins):',
+  settings: [...KNOBS.filter((k) => k.env === 'LAB_DIR'), ...SETTINGS.filter((s) => s.env)],
+};
 
 const COMMAND = defineCommand({
   usage: 'npm run matrix -- [options]',
@@ -244,20 +274,31 @@ function matrixFileLayer(file) {
  * Parses argv (with --matrix FILE under it) into the matrix options, or { help: true }; throws
  * UsageError with a message that names the bad option (or the file and key).
  */
-function parseMatrixArgs(argv) {
+function parseMatrixArgs(argv, env = process.env) {
   const cli = readArgv(SETTINGS, argv);
   if (cli.help) return { help: true };
   const layers = [cli.layer];
   if (cli.layer.values.matrixFile !== undefined) layers.push(matrixFileLayer(cli.layer.values.matrixFile));
+  layers.push(readEnv(SETTINGS, env));
   const { values: v } = resolve(SETTINGS, layers);
-  if (v.insecure && v.target !== 'cluster') {
-    throw new UsageError(
-      '--insecure is for --target cluster only: the lab verifies edge and re-encrypt against its own CA',
-      { setting: '--insecure' },
+  if (v.target !== 'cluster') {
+    const clusterOnly = SETTINGS.filter(
+      (s) => CLUSTER_ONLY.includes(s.name) && cli.layer.values[s.name] !== undefined,
     );
+    if (clusterOnly.length) {
+      const flag = clusterOnly[0].flag;
+      throw new UsageError(
+        `${flag} is for --target cluster only: the lab has its own routes and verifies edge and re-encrypt against its own CA`,
+        { setting: flag },
+      );
+    }
   }
+  v.urls = Object.fromEntries(TERMINATIONS.map((t) => [t, v[urlSetting(t)]]).filter(([, url]) => url));
   return v;
 }
+
+/** Options that mean nothing against the lab, refused there when given on the command line. */
+const CLUSTER_ONLY = ['appsDomain', 'namespace', 'insecure'];
 
 /** The load model of every cell: { executor, maxVus } (maxVus as k6 will use it). */
 function loadModel(opts) {
@@ -275,4 +316,13 @@ function recordedOptions(opts) {
   return { ...block, executor, maxVus };
 }
 
-module.exports = { SETTINGS, ENVIRONMENT, COMMAND, UsageError, parseMatrixArgs, loadModel, recordedOptions };
+module.exports = {
+  urlSetting,
+  SETTINGS,
+  ENVIRONMENT,
+  COMMAND,
+  UsageError,
+  parseMatrixArgs,
+  loadModel,
+  recordedOptions,
+};

@@ -120,7 +120,7 @@ async function runMatrix(
       const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus });
       let checked = null;
       if (opts.crossCheck && cell.connection === 'keepalive') {
-        const skip = crossCheckSkip(cell, opts);
+        const skip = crossCheckSkip(opts);
         if (!skip) progress.update(index, cell.name, 'wrk cross-check');
         checked = skip
           ? { tool: 'wrk', skipped: skip }
@@ -131,7 +131,7 @@ async function runMatrix(
               target,
               opts,
               watch,
-              k6Rps: figures.rps,
+              k6Rps: figures.okRps,
               signal,
             });
       }

@@ -41,14 +41,12 @@ function resolveTarget(opts, env = process.env) {
     };
   }
   // The k6 scripts' own resolution (k6/lib/targets.js), so the runner and k6 agree on every URL.
-  const appsDomain = opts.appsDomain || env.APPS_DOMAIN || null;
-  const namespace = opts.namespace || env.NAMESPACE || DEFAULT_NAMESPACE;
-  const urls = {};
+  const appsDomain = opts.appsDomain || null;
+  const namespace = opts.namespace || DEFAULT_NAMESPACE;
+  const urls = opts.urls || {};
   const k6Env = { TARGET: 'cluster', NAMESPACE: namespace };
   if (appsDomain) k6Env.APPS_DOMAIN = appsDomain;
-  for (const [termination, name] of Object.entries(URL_VARS)) {
-    if (env[name]) k6Env[name] = urls[termination] = env[name];
-  }
+  for (const [termination, url] of Object.entries(urls)) k6Env[URL_VARS[termination]] = url;
   const resolved = resolveTargets(k6Env);
   const routes = {};
   for (const [termination, route] of Object.entries(resolved.routes)) {
@@ -61,7 +59,7 @@ function resolveTarget(opts, env = process.env) {
       namespace,
       urls,
       routes,
-      caFile: opts.caFile || env.SSL_CERT_FILE || null,
+      caFile: opts.caFile || opts.sslCertFile || null,
       insecure: Boolean(opts.insecure),
       k6Cpus: null,
     },

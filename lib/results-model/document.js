@@ -5,7 +5,6 @@
 // the schema; a new field is one change here, one in the schema, and one per renderer showing it.
 const fs = require('node:fs');
 const path = require('node:path');
-const Ajv2020 = require('ajv/dist/2020');
 const SCHEMA = require('./schema.json');
 const REFERENCE = require('../../k6/lib/reference.json');
 const { limitOf } = require('./verdicts');
@@ -15,8 +14,20 @@ const RESULTS_VERSION = SCHEMA.properties.version.const;
 const RESULTS_FILE = 'results.json';
 
 let validator = null;
+/** ajv, loaded when a document is first checked; a missing or stale install says what to run. */
+function loadAjv() {
+  try {
+    return require('ajv/dist/2020');
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND') throw err;
+    throw new Error("the JSON Schema validator (ajv 8) is not installed: run 'npm run setup'", {
+      cause: err,
+    });
+  }
+}
+
 function validate(doc) {
-  validator ??= new Ajv2020({ allErrors: false, allowUnionTypes: true }).compile(SCHEMA);
+  validator ??= new (loadAjv())({ allErrors: false, allowUnionTypes: true }).compile(SCHEMA);
   return validator(doc) ? null : validator.errors[0];
 }
 

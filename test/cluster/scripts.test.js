@@ -136,7 +136,7 @@ test('cluster:k6 renders only the k6 objects, with the cell, targets and run id 
     PAGE_SIZE: '4k',
     VUS: '512',
     URL_PASSTHROUGH: 'https://p.shard.example',
-    K6_INSECURE_SKIP_TLS_VERIFY: 'true',
+    INSECURE_SKIP_TLS_VERIFY: 'true',
     SUMMARY_PATH: '/results/run-abc-$(POD_NAME).json',
   });
   // $(POD_NAME) only expands if POD_NAME comes first.

@@ -43,7 +43,7 @@ describe('matrix options and plan', () => {
     [['--vus'], /--vus needs a value/],
     [['--target', 'staging'], /--target must be one of lab, cluster, got "staging"/],
     [['--frobnicate'], /unknown option --frobnicate/],
-    [['--insecure'], /--insecure is for --target cluster only: the lab verifies/],
+    [['--insecure'], /--insecure is for --target cluster only: the lab has its own routes and verifies/],
   ])('%j is refused with a message that names the problem', (argv, message) => {
     expect(() => planCells(parseMatrixArgs(argv))).toThrow(UsageError);
     expect(() => planCells(parseMatrixArgs(argv))).toThrow(message);
@@ -86,12 +86,10 @@ Transfer/sec:      2.86MB
   });
 
   test('the open model is not cross-checked: k6 is held to --rate, wrk runs flat out', () => {
-    const keep = { name: 'http:1k:keepalive', connection: 'keepalive' };
-    expect(crossCheckSkip(keep, parseMatrixArgs(['--cross-check']))).toBeNull();
-    expect(crossCheckSkip(keep, parseMatrixArgs(['--cross-check', '--rate', '200']))).toMatch(
+    expect(crossCheckSkip(parseMatrixArgs(['--cross-check']))).toBeNull();
+    expect(crossCheckSkip(parseMatrixArgs(['--cross-check', '--rate', '200']))).toMatch(
       /open model \(--rate 200\): k6 is held to the rate/,
     );
-    expect(crossCheckSkip({ ...keep, connection: 'close' }, parseMatrixArgs([]))).toMatch(/close cells/);
   });
 });
 
@@ -104,30 +102,41 @@ describe('target', () => {
 
   test('a cluster is named by its apps domain or by explicit URLs', () => {
     const { target } = resolveTarget(
-      parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'apps.example.com']),
-      {
+      parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'apps.example.com'], {
         URL_EDGE: 'https://bank.example.com',
-      },
+      }),
     );
     expect(target.routes.http.url).toBe('http://data-service-http-router-lab.apps.example.com');
     expect(target.routes.edge).toEqual({ url: 'https://bank.example.com', host: 'bank.example.com' });
   });
 
   test('a cluster target is resolved by the k6 scripts’ own targets.js, with its URL check', () => {
-    const opts = parseMatrixArgs(['--target', 'cluster']);
-    expect(() => resolveTarget(opts, { URL_EDGE: 'ftp://bank.example.com' })).toThrow(
+    const cluster = (env) => parseMatrixArgs(['--target', 'cluster'], env);
+    expect(() => resolveTarget(cluster({ URL_EDGE: 'ftp://bank.example.com' }))).toThrow(
       /URL_EDGE must be an http\(s\) URL/,
     );
-    const { target } = resolveTarget(opts, { APPS_DOMAIN: 'apps.example.com', NAMESPACE: 'bank' });
-    // --namespace's default wins over NAMESPACE, as before; the host follows cells.routeHost.
-    expect(target.routes.reencrypt.host).toBe(
-      cells.routeHost('reencrypt', cells.DEFAULT_NAMESPACE, 'apps.example.com'),
+    const { target } = resolveTarget(cluster({ APPS_DOMAIN: 'apps.example.com', NAMESPACE: 'bank' }));
+    // The environment names the namespace as the k6 scripts read it; the host follows cells.routeHost.
+    expect(target.routes.reencrypt.host).toBe(cells.routeHost('reencrypt', 'bank', 'apps.example.com'));
+    // The command line wins over the environment.
+    const flag = parseMatrixArgs(['--target', 'cluster', '--namespace', 'ops'], { NAMESPACE: 'bank' });
+    expect(flag.namespace).toBe('ops');
+  });
+
+  test('options that mean nothing against the lab are refused there, by name', () => {
+    expect(() => parseMatrixArgs(['--apps-domain', 'apps.example.com'])).toThrow(
+      /--apps-domain is for --target cluster only/,
     );
+    expect(() => parseMatrixArgs(['--namespace', 'bank'])).toThrow(
+      /--namespace is for --target cluster only/,
+    );
+    // A NAMESPACE in the shell's environment is no reason to refuse a lab run.
+    expect(parseMatrixArgs([], { NAMESPACE: 'bank', APPS_DOMAIN: 'x.example' }).target).toBe('lab');
   });
 
   test('--insecure (cluster): k6 skips verification everywhere, and results.json says so', () => {
     const opts = parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'apps.example.com', '--insecure']);
-    const { target } = resolveTarget(opts, {});
+    const { target } = resolveTarget(opts);
     expect(target.insecure).toBe(true);
     expect(describeTls(target)).toMatchObject({
       insecure: true,
@@ -137,8 +146,7 @@ describe('target', () => {
     const cell = { name: 'edge:1k:keepalive', termination: 'edge', pageSize: 1024, connection: 'keepalive' };
     expect(k6Args(cell, opts, target, { durationSeconds: 3 })).toContain('INSECURE_SKIP_TLS_VERIFY=true');
     const verified = resolveTarget(
-      parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'x.example']),
-      {},
+      parseMatrixArgs(['--target', 'cluster', '--apps-domain', 'x.example'], {}),
     );
     expect(describeTls(verified.target)).toMatchObject({ insecure: false, verified: ['edge', 'reencrypt'] });
     expect(k6Args(cell, opts, verified.target, { durationSeconds: 3 }).join(' ')).not.toMatch(/INSECURE/);
