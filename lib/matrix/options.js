@@ -28,8 +28,12 @@ const { defaultMaxVus } = require('../../k6/lib/generator');
 /** The setting that holds a route's explicit URL: urlHttp, urlEdge, … */
 const urlSetting = (termination) => `url${termination[0].toUpperCase()}${termination.slice(1)}`;
 
-/** A default that --quick shortens. */
-const quickOr = (normal, quick) => derived(`${normal}, --quick ${quick}`, (v) => (v.quick ? quick : normal));
+/** A default that --quick shortens; such settings are marked, so that --quick can win over a file. */
+const quickOr = (normal, quick) =>
+  Object.assign(
+    derived(`${normal}, --quick ${quick}`, (v) => (v.quick ? quick : normal)),
+    { shortenedByQuick: true },
+  );
 
 // `recorded`: the key of results.json's options block that holds the setting (for --matrix FILE).
 const SETTINGS = [
@@ -265,8 +269,10 @@ function matrixFileLayer(file) {
     });
   }
   const layer = readObject(SETTINGS, block, { source: file, keyOf: (s) => s.recorded, ignore: DERIVED_KEYS });
-  // A closed-model run records maxVus = vus, which is derived too: replayed, it would cap a --rate.
-  if (block.rate === null || block.rate === undefined) delete layer.values.maxVus;
+  // maxVus is derived unless it was given: vus in the closed model, defaultMaxVus(vus, rate) in
+  // the open one. Replayed as if given, it would cap a later --rate.
+  const open = block.rate !== null && block.rate !== undefined;
+  if (!open || block.maxVus === defaultMaxVus(block.vus, block.rate)) delete layer.values.maxVus;
   return layer;
 }
 
@@ -278,9 +284,28 @@ function parseMatrixArgs(argv, env = process.env) {
   const cli = readArgv(SETTINGS, argv);
   if (cli.help) return { help: true };
   const layers = [cli.layer];
-  if (cli.layer.values.matrixFile !== undefined) layers.push(matrixFileLayer(cli.layer.values.matrixFile));
+  if (cli.layer.values.matrixFile !== undefined) {
+    const file = matrixFileLayer(cli.layer.values.matrixFile);
+    // --quick on the command line shortens the replay too: the file's lengths give way to it.
+    if (cli.layer.values.quick) {
+      for (const s of SETTINGS) if (s.default && s.default.shortenedByQuick) delete file.values[s.name];
+    }
+    layers.push(file);
+  }
   layers.push(readEnv(SETTINGS, env));
   const { values: v } = resolve(SETTINGS, layers);
+  if (v.maxVus !== null && v.maxVus !== undefined) {
+    if (!v.rate)
+      throw new UsageError('--max-vus is for the open model: give --rate too', { setting: '--max-vus' });
+    if (v.maxVus < v.vus) {
+      throw new UsageError(
+        `--max-vus (${v.maxVus}) must be at least --vus (${v.vus}), the VUs k6 preallocates`,
+        {
+          setting: '--max-vus',
+        },
+      );
+    }
+  }
   if (v.target !== 'cluster') {
     const clusterOnly = SETTINGS.filter(
       (s) => CLUSTER_ONLY.includes(s.name) && cli.layer.values[s.name] !== undefined,

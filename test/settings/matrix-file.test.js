@@ -92,3 +92,30 @@ test('a missing or unreadable file is named', () => {
     /not a results.json nor its options/,
   );
 });
+
+test('--quick on the command line shortens a replayed run too', () => {
+  const replayed = parseMatrixArgs(['--matrix', file('long.json', recorded), '--quick']);
+  expect(replayed).toMatchObject({ quick: true, duration: 3, samples: 1, warmup: 1, cooldown: 0.5 });
+  // ...but not what the command line itself sets.
+  expect(
+    parseMatrixArgs(['--matrix', file('long2.json', recorded), '--quick', '--samples', '2']).samples,
+  ).toBe(2);
+});
+
+test("an open-model run's derived VU ceiling is derived again, not replayed as if given", () => {
+  const open = { ...recorded, executor: 'constant-arrival-rate', rate: 500, maxVus: 50 };
+  const replayed = parseMatrixArgs(['--matrix', file('open.json', open), '--rate', '5000']);
+  expect(loadModel(replayed).maxVus).toBe(500);
+  // A ceiling that was given is kept.
+  const given = parseMatrixArgs(['--matrix', file('given.json', { ...open, maxVus: 64 })]);
+  expect(given.maxVus).toBe(64);
+});
+
+test('--max-vus is refused without --rate, and below --vus', () => {
+  expect(() => parseMatrixArgs(['--max-vus', '64'])).toThrow(
+    /--max-vus is for the open model: give --rate too/,
+  );
+  expect(() => parseMatrixArgs(['--rate', '100', '--vus', '32', '--max-vus', '8'])).toThrow(
+    /--max-vus \(8\) must be at least --vus \(32\)/,
+  );
+});
