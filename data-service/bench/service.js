@@ -17,19 +17,16 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { execFile } = require('node:child_process');
-const { promisify } = require('node:util');
 const Redis = require('ioredis');
 const { requireTool, findTool } = require('../../lib/core/tools');
 const { defineCommand, commandLine, derived } = require('../../lib/core/settings');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
 const { runTool } = require('../../lib/load/runner');
 const { startTestRedis } = require('../../lib/core/redis-server');
-const { startChild, pinned } = require('../../lib/core/processes');
+const { startChild, pinned, repin } = require('../../lib/core/processes');
 const { readStat } = require('../../lib/core/proc');
 const { freePorts, waitForPort } = require('../../lib/core/ports');
 
-const run = promisify(execFile);
 const HERE = __dirname;
 const GOAL_RATIO = 0.85;
 const GOAL_P50_MS = 0.5;
@@ -167,7 +164,7 @@ async function main() {
       `redis-server ${redisServer}; wrk ${wrk}${taskset ? `; servers on cpu ${serverCpus}, wrk and Redis on cpu ${loadCpus}` : ''}`,
     );
     redis = await startTestRedis({ dir });
-    if (taskset) await run(taskset, ['-pc', loadCpus, String(redis.children[0].pid)]);
+    if (taskset) repin(redis.children[0].pid, loadCpus);
     const client = new Redis(redis.url);
     const id = crypto.randomUUID();
     const record = JSON.stringify({ id, customer: 'bench', segment: 'retail', note: 'x'.repeat(920) });
@@ -279,7 +276,7 @@ async function main() {
     // Redis may now run on any core: pinned next to wrk, a GET's round trip would also measure
     // how long Redis waits for wrk's core, which is not the service's time.
     if (taskset) {
-      await run(taskset, ['-pc', `0-${os.availableParallelism() - 1}`, String(redis.children[0].pid)]);
+      repin(redis.children[0].pid, `0-${os.availableParallelism() - 1}`);
     }
     const service = targets[2];
     const targetRate = summary.service.GET.rps / 2;

@@ -2,7 +2,7 @@
 // Which cores a process may run on. The kernel's answer is the affinity mask, shown in
 // /proc/<pid>/status as Cpus_allowed_list ("0-3", "2,3", "0-1,8-9"); inside a container or a
 // cgroup cpuset it need not start at 0 nor be contiguous, so a core COUNT is not a core NUMBER.
-const fs = require('node:fs');
+const { readProcFile } = require('./proc');
 const os = require('node:os');
 
 /**
@@ -38,13 +38,9 @@ function formatCpuList(cores) {
  * Core numbers process `pid` may run on (default: this process). Where there is no /proc (not
  * Linux), every core of the host: 0..n-1.
  */
-function allowedCoreList(pid = 'self', { procDir = '/proc' } = {}) {
-  let status = '';
-  try {
-    status = fs.readFileSync(`${procDir}/${pid}/status`, 'utf8');
-  } catch {
-    // No /proc (or the process is gone): fall back to the host's cores.
-  }
+function allowedCoreList(pid = 'self', options) {
+  // No /proc (or the process is gone): fall back to the host's cores.
+  const status = readProcFile(pid, 'status', options) || '';
   const match = /^Cpus_allowed_list:\s*(\S+)/m.exec(status);
   if (match) return parseCpuList(match[1]);
   const count = os.availableParallelism ? os.availableParallelism() : os.cpus().length;

@@ -1,6 +1,7 @@
 'use strict';
 // The one reader of /proc: a process's state, CPU time and start time from /proc/<pid>/stat, the
-// host's CPU counters from /proc/stat, and kernel settings from /proc/sys. Linux only; every reader returns null where there is
+// host's CPU counters from /proc/stat, kernel settings from /proc/sys, and any other
+// /proc/<pid>/<file> as text (cmdline, status, limits) for the module that knows its format. Linux only; every reader returns null where there is
 // no /proc (macOS) or the process is gone, and callers decide what that means.
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
@@ -68,6 +69,18 @@ function hostCpuTimes() {
   }
 }
 
+/**
+ * A /proc/<pid>/<file> as text (pid 'self' for this process), or null without it. `procDir`
+ * lets a test read a made-up tree.
+ */
+function readProcFile(pid, file, { procDir = '/proc' } = {}) {
+  try {
+    return fs.readFileSync(`${procDir}/${pid}/${file}`, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 /** A kernel setting by its sysctl name ('net.ipv4.tcp_tw_reuse') as text, or null without it. */
 function sysctl(name) {
   try {
@@ -77,4 +90,4 @@ function sysctl(name) {
   }
 }
 
-module.exports = { clockTicks, parseStat, readStat, hostCpuTimes, sysctl };
+module.exports = { clockTicks, parseStat, readStat, readProcFile, hostCpuTimes, sysctl };

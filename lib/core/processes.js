@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { readStat } = require('./proc');
+const { readStat, readProcFile } = require('./proc');
 
 function isAlive(pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -30,10 +30,17 @@ function pinned(file, args = [], cpus) {
   return cpus ? ['taskset', ['-c', String(cpus), file, ...args]] : [file, args];
 }
 
+/** Moves a running process (all its threads) to `cpus`, a taskset list: taskset -a -p -c. */
+function repin(pid, cpus) {
+  execFileSync('taskset', ['-a', '-p', '-c', String(cpus), String(pid)], { stdio: 'ignore' });
+}
+
 /** The command line of a running process, or '' when it is gone. */
 function commandLine(pid) {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    const cmdline = readProcFile(pid, 'cmdline');
+    if (cmdline === null) throw new Error('no /proc');
+    return cmdline.split('\0').join(' ').trim();
   } catch {
     try {
       return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
@@ -134,6 +141,7 @@ function startChild(file, args = [], { env = process.env, cwd } = {}) {
 module.exports = {
   isAlive,
   pinned,
+  repin,
   keepOutput,
   commandLine,
   readPidFile,

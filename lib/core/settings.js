@@ -70,6 +70,11 @@ function checkSettings(table) {
 }
 
 /** What a setting accepts, for messages and --help. */
+/** '1 to 16' for a setting with both ends declared, for --help; null otherwise. */
+function rangeText(s) {
+  return s.min !== undefined && s.max !== undefined ? `${s.min} to ${s.max}` : null;
+}
+
 function accepts(s) {
   const range = (kind) => {
     if (s.min !== undefined && s.max !== undefined) return `${kind} from ${s.min} to ${s.max}`;
@@ -268,7 +273,7 @@ function optionHelp(s) {
   const notes = [
     s.type === 'enum' && s.arg && accepts(s),
     shownDefault(s) !== null && `default ${shownDefault(s)}`,
-    s.max !== undefined && `${s.min} to ${s.max}`,
+    rangeText(s),
   ].filter(Boolean);
   const text = `${s.help}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   const [first, ...rest] = wrap(text, WIDTH - OPTION_COLUMN);
@@ -288,7 +293,7 @@ function environmentHelp(table) {
   return table
     .filter((s) => s.env)
     .map((s) => {
-      const range = s.type === 'enum' ? accepts(s) : s.max !== undefined ? `${s.min} to ${s.max}` : null;
+      const range = s.type === 'enum' ? accepts(s) : rangeText(s);
       const head = `  ${s.env} (default: ${shownDefault(s) ?? 'unset'}${range ? `; ${range}` : ''})`;
       return [head, ...wrap(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
     })

@@ -1,13 +1,12 @@
 'use strict';
 // Checks before lab:up starts anything, each with a message that says what is wrong, why it
 // matters for the benchmark, and how to fix it. Errors stop lab:up; warnings and notes are printed.
-const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../core/paths');
 const { findTool, toolVersion, compareVersions } = require('../core/tools');
-const { sysctl } = require('../core/proc');
+const { sysctl, readProcFile } = require('../core/proc');
 
 const HAPROXY_MIN = '2.6.0';
 /** File descriptors HAProxy keeps for itself beyond 2 per connection (listeners, checks, pipes). */
@@ -94,8 +93,7 @@ async function checkPorts(wanted) {
 /** The open-files limits of this process (children inherit them): { soft, hard }, or null. */
 function fileLimits() {
   try {
-    const line = fs
-      .readFileSync('/proc/self/limits', 'utf8')
+    const line = readProcFile('self', 'limits')
       .split('\n')
       .find((l) => l.startsWith('Max open files'));
     const [soft, hard] = line

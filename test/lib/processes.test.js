@@ -63,3 +63,16 @@ describe('processes and ports', () => {
     );
   });
 });
+
+test('repin moves a running process to other cores', async () => {
+  const { repin } = require('../../lib/core/processes');
+  const { allowedCoreList } = require('../../lib/core/cpus');
+  const sleeper = startChild('sleep', ['10']);
+  try {
+    const [first] = allowedCoreList();
+    repin(sleeper.pid, String(first));
+    expect(allowedCoreList(sleeper.pid)).toEqual([first]);
+  } finally {
+    await sleeper.stop();
+  }
+});
