@@ -19,6 +19,7 @@ const { mergeRunnerSummaries } = require('../lib/cluster/merge-runners');
 const { RESULTS_FILE, writeResults } = require('../lib/results-model/document');
 const { describeMerged } = require('../lib/report/console');
 const { formatCellTable } = require('../lib/report/tables');
+const { withInterrupt } = require('../lib/core/interrupt');
 
 const COMMAND = defineCommand({
   usage: 'npm run cluster:k6 -- [options]',
@@ -176,7 +177,7 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   return wanted;
 }
 
-async function waitForStage(namespace, timeoutSeconds) {
+async function waitForStage(namespace, timeoutSeconds, signal) {
   const deadline = Date.now() + timeoutSeconds * 1000;
   let last = null;
   for (;;) {
@@ -191,7 +192,7 @@ async function waitForStage(namespace, timeoutSeconds) {
     if (stage === 'error')
       throw new OcError(`the TestRun failed: oc describe testrun ${names.TESTRUN} -n ${namespace}`);
     if (Date.now() > deadline) throw new OcError(`the TestRun did not finish within ${timeoutSeconds} s`);
-    await sleep(5000);
+    await sleep(5000, undefined, { signal });
   }
 }
 
@@ -259,6 +260,14 @@ function mergeDirectory(dir, { files, namespace } = {}) {
     throw new OcError(`cannot read ${dir}: ${err.code === 'ENOENT' ? 'no such directory' : err.message}`);
   }
   if (!names.length) throw new OcError(`${dir} holds no runner summaries (*.json)`);
+  // Each run names its files <run id>-<pod>.json: two runs in one directory (a reused --out)
+  // would add up as if their runners had run side by side.
+  const runs = new Set(names.map((f) => (/^(run-[a-z0-9]+)-/.exec(f) || [])[1]).filter(Boolean));
+  if (runs.size > 1) {
+    throw new OcError(
+      `${dir} holds the summaries of ${runs.size} runs (${[...runs].join(', ')}): merge one run at a time (move the others away)`,
+    );
+  }
   let newest = 0;
   const runners = names.sort().map((file) => {
     const where = path.join(dir, file);
@@ -309,40 +318,42 @@ async function main() {
   const objects = renderObjects(opts, urls, runId);
   const testRun = objects.find((o) => o.kind === 'TestRun');
 
-  let interrupted = false;
-  const stop = () => {
-    interrupted = true;
-    log('interrupted: deleting the TestRun, which stops the runners');
-    oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait=false'], {
-      allowFail: true,
-    });
-    process.exit(130);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  try {
-    oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait']);
-    log(
-      `TestRun: ${opts.parallelism} runners, ${opts.termination} ${opts['page-size']} ${opts.connection}, ${opts.vus} VUs for ${opts.duration}`,
-    );
-    oc(['apply', '-n', namespace, '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
-    await waitForStage(namespace, opts.timeout);
-    const outDir = path.resolve(
-      opts.out || path.join(RESULTS_DIR, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-    );
-    const files = collect(namespace, outDir, testRun.spec.runner.image, runId);
-    if (!files.length) throw new OcError(`the runners left no summary on the PVC ${names.RESULTS_PVC}`);
-    log(`${files.length} runner summaries in ${outDir}`);
-    if (files.length < opts.parallelism) {
-      log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
-    }
-    printMerged(outDir, mergeDirectory(outDir, { files, namespace }));
-  } finally {
-    if (!interrupted) {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    }
+  await withInterrupt(
+    async (signal) => {
+      try {
+        await runTestRun({ opts, namespace, objects, testRun, runId, signal });
+      } catch (err) {
+        if (err.name !== 'AbortError') throw err;
+        // Deleting the TestRun stops the runners; collect() cleans up its own reader pod.
+        oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait=false'], {
+          allowFail: true,
+        });
+        process.exitCode = 130;
+      }
+    },
+    { message: 'cluster:k6: interrupted: deleting the TestRun, which stops the runners' },
+  );
+}
+
+/** Applies the TestRun, waits for it, copies the runners' summaries and merges them. */
+async function runTestRun({ opts, namespace, objects, testRun, runId, signal }) {
+  oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait']);
+  log(
+    `TestRun: ${opts.parallelism} runners, ${opts.termination} ${opts['page-size']} ${opts.connection}, ${opts.vus} VUs for ${opts.duration}`,
+  );
+  oc(['apply', '-n', namespace, '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
+  await waitForStage(namespace, opts.timeout, signal);
+  signal.throwIfAborted();
+  const outDir = path.resolve(
+    opts.out || path.join(RESULTS_DIR, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+  );
+  const files = collect(namespace, outDir, testRun.spec.runner.image, runId);
+  if (!files.length) throw new OcError(`the runners left no summary on the PVC ${names.RESULTS_PVC}`);
+  log(`${files.length} runner summaries in ${outDir}`);
+  if (files.length < opts.parallelism) {
+    log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
   }
+  printMerged(outDir, mergeDirectory(outDir, { files, namespace }));
 }
 
 if (require.main === module) {

@@ -25,6 +25,7 @@ const { runTool } = require('../../lib/load/runner');
 const { startTestRedis } = require('../../lib/core/redis-server');
 const { startChild, pinned, repin } = require('../../lib/core/processes');
 const { readStat } = require('../../lib/core/proc');
+const { withInterrupt } = require('../../lib/core/interrupt');
 const { freePorts, waitForPort } = require('../../lib/core/ports');
 
 const HERE = __dirname;
@@ -139,6 +140,13 @@ const median = (values) => {
 
 async function main() {
   const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'bench:service', parse: parseArgs });
+  // Ctrl-C (or SIGTERM) stops wrk at once; the finally below stops the servers and Redis.
+  await withInterrupt((signal) => bench(opts, signal), {
+    message: '\ninterrupted: stopping wrk, the servers and Redis',
+  });
+}
+
+async function bench(opts, signal) {
   const wrk = requireTool('wrk');
   const redisServer = requireTool('redis-server');
   const taskset = os.availableParallelism() >= 2 ? findTool('taskset') : null;
@@ -147,16 +155,15 @@ async function main() {
 
   const children = [];
   let redis;
+  let client;
   let dir;
   const cleanup = async () => {
+    // An interrupted run leaves the client connected: it would keep reconnecting to a stopped Redis.
+    if (client) client.disconnect();
     await Promise.all(children.map((c) => c.stop({ timeoutMs: 5000 })));
     if (redis) await redis.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => {
-    log('\ninterrupted: stopping the servers and Redis');
-    cleanup().finally(() => process.exit(130));
-  });
 
   try {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-bench-'));
@@ -165,7 +172,7 @@ async function main() {
     );
     redis = await startTestRedis({ dir });
     if (taskset) repin(redis.children[0].pid, loadCpus);
-    const client = new Redis(redis.url);
+    client = new Redis(redis.url);
     const id = crypto.randomUUID();
     const record = JSON.stringify({ id, customer: 'bench', segment: 'retail', note: 'x'.repeat(920) });
     const seed = async () => {
@@ -209,7 +216,11 @@ async function main() {
       const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency'];
       if (script) args.push('-s', path.join(HERE, script));
       const cpuBefore = cpuSeconds(target.child.pid);
-      const result = await runTool(benchWrk, { wrk, args: [...args, url], paceMs }, { cpus: loadCpus });
+      const result = await runTool(
+        benchWrk,
+        { wrk, args: [...args, url], paceMs },
+        { cpus: loadCpus, signal },
+      );
       // Requests per CPU-second of the server process: what one dedicated core would sustain.
       // Unlike requests/s it does not move when other work on the machine steals the core.
       result.perCpuSecond = result.requests / (cpuSeconds(target.child.pid) - cpuBefore);
@@ -311,6 +322,7 @@ async function main() {
     };
 
     await client.quit();
+    client = null;
     report({ opts, summary, half, pages, serverCpus, loadCpus });
   } finally {
     await cleanup();
@@ -439,8 +451,9 @@ function report({ opts, summary, half, pages, serverCpus, loadCpus }) {
 
 if (require.main === module) {
   main().catch((err) => {
-    process.stderr.write(`bench:service: ${err.message}\n`);
-    process.exit(1);
+    const interrupted = err.name === 'AbortError';
+    if (!interrupted) process.stderr.write(`bench:service: ${err.message}\n`);
+    process.exitCode = interrupted ? 130 : 1;
   });
 }
 

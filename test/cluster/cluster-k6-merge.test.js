@@ -263,3 +263,16 @@ describe('cluster:k6 --merge DIR', () => {
     expect(cli('--merge', path.join(dir, 'nope')).stderr).toMatch(/no such directory/);
   });
 });
+
+test('--merge refuses a directory that holds the summaries of two runs', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-k6-two-runs-'));
+  try {
+    for (const name of ['run-aaa-pod1.json', 'run-bbb-pod1.json'])
+      fs.writeFileSync(path.join(dir, name), '{}');
+    expect(() => mergeDirectory(dir)).toThrow(
+      /holds the summaries of 2 runs \(run-aaa, run-bbb\): merge one run at a time/,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
