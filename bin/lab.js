@@ -87,6 +87,7 @@ async function runLab(opts, signal) {
   } catch (err) {
     const interrupted = signal.aborted || err.name === 'AbortError';
     console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
+    if (interrupted && err.run) require('../lib/matrix/finish').finishRun({ opts, ...err.run });
     exitCode = interrupted ? 130 : (err.exitCode ?? 1);
   } finally {
     if (startedHere && lab) {

@@ -15,8 +15,11 @@ async function main() {
     });
     finishRun({ opts, dir, results });
   } catch (err) {
-    console.error(`matrix: ${err.name === 'AbortError' ? 'interrupted' : err.message}`);
-    process.exitCode = err.name === 'AbortError' ? 130 : 1;
+    const interrupted = err.name === 'AbortError';
+    console.error(`matrix: ${interrupted ? 'interrupted' : err.message}`);
+    // What finished is a run too: its report says it was interrupted.
+    if (interrupted && err.run) finishRun({ opts, ...err.run });
+    process.exitCode = interrupted ? 130 : (err.exitCode ?? 1);
   }
 }
 

@@ -34,7 +34,8 @@ function safeName(cellName) {
 
 /**
  * Runs the matrix. Returns { dir, results }. `signal` (AbortSignal) stops it between or inside
- * samples; what finished is still written, marked incomplete.
+ * samples; what finished is still written, marked incomplete, and the AbortError carries it as
+ * `run` ({ dir, results }) so the command can still render the report.
  */
 async function runMatrix(
   opts,
@@ -146,6 +147,16 @@ async function runMatrix(
       }
     }
     complete = true;
+  } catch (err) {
+    // An interrupted run still has a results directory: the caller reports what finished.
+    if (err.name === 'AbortError')
+      err.run = {
+        dir,
+        get results() {
+          return results;
+        },
+      };
+    throw err;
   } finally {
     progress.finish();
     results = finalize(doc, { complete, finishedAt: new Date().toISOString() });

@@ -167,10 +167,10 @@ test('the generator verdict: a rate k6 cannot reach is flagged, an easy one is n
   expect(readResults(easy).cells[0].rps).toBe(easyCell.rps);
 });
 
-test('an interrupted run writes what finished, decided and marked incomplete', async () => {
+test('an interrupted run writes what finished, decided and marked incomplete, and reports it', async () => {
   const out = path.join(outRoot, 'interrupted');
   const args = ['--cells', 'http:1k:keepalive,edge:1k:keepalive', '--duration', '2', '--warmup', '0'];
-  args.push('--samples', '1', '--cooldown', '60', '--no-report', '--out', out);
+  args.push('--samples', '1', '--cooldown', '60', '--out', out);
   // Ctrl-C during the cool-down after the first cell.
   let sent = false;
   const { code, output } = await runMatrix(args, (text, child) => {
@@ -188,4 +188,6 @@ test('an interrupted run writes what finished, decided and marked incomplete', a
   });
   expect(results.cells.map((c) => c.name)).toEqual(['http:1k:keepalive']);
   expect(results.cells[0].limitedBy.by).toEqual(expect.any(String));
+  expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/This run was interrupted/);
+  expect(output).toMatch(/Report: .*report\.html/);
 });
