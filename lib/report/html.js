@@ -87,7 +87,7 @@ function renderHtml(results) {
   parts.push(
     `<p class="muted">${results.cells.length} cell(s) against the ${escape(results.environment.target)}, started ${escape(results.startedAt)}. ` +
       'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
-      'Cost is µs of CPU per successful request: a role’s CPU ÷ the cell’s ok req/s, per sample.</p>',
+      'Cost is µs of CPU per successful request: a role’s CPU seconds over a sample ÷ its successful requests.</p>',
   );
   if (!results.complete)
     parts.push(

@@ -40,7 +40,7 @@ function renderMarkdown(results) {
   out.push(
     `${results.cells.length} cell(s), ${results.environment.target} target, measured ${results.startedAt}. ` +
       'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
-      'Cost is µs of CPU per successful request: a role’s CPU ÷ the cell’s ok req/s, per sample.',
+      'Cost is µs of CPU per successful request: a role’s CPU seconds over a sample ÷ its successful requests.',
     '',
   );
   out.push(...banner(results));

@@ -3,7 +3,7 @@
 // the runner read for k6, the router, the data-service instances, Redis and the host (null where
 // nothing was watched, as in the cluster). Figures only: the verdicts are the document's
 // (./document.js finalize).
-const { reduceSummaries, sampleRates } = require('./reduce');
+const { reduceSummaries, sampleCounts } = require('./reduce');
 const { costPerRole, spread } = require('./cost');
 
 const round = (v, digits) => (v === null || v === undefined ? null : Number(v.toFixed(digits)));
@@ -22,12 +22,12 @@ const roundSpread = (s) => s && { min: round(s.min, 1), median: round(s.median, 
 
 /**
  * What a successful request (and a full TLS handshake) cost each role in CPU, per sample, as
- * { perRequestUs, perHandshakeUs } spreads; null for a role nothing measured. The samples' cores
- * are their CPU monitors' averages, the rates the samples' own (./reduce.js sampleRates).
+ * { perRequestUs, perHandshakeUs } spreads; null for a role nothing measured: the CPU seconds
+ * each process spent over the sample ÷ the sample's successful requests (handshakes).
  */
 function costOf(samples, roles) {
-  const measured = samples.filter((s) => s.cpu && s.summary);
-  const perSample = measured.map((s) => ({ ...sampleRates(s.summary), cores: s.cpu.cores }));
+  const measured = samples.filter((s) => s.cpu && s.cpu.cpuSeconds && s.summary);
+  const perSample = measured.map((s) => ({ ...sampleCounts(s.summary), cpuSeconds: s.cpu.cpuSeconds }));
   const costs = costPerRole(perSample, roles);
   const cost = {};
   for (const [role, { perRequestUs, perHandshakeUs }] of Object.entries(costs)) {

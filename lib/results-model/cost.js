@@ -18,32 +18,30 @@ function relativeSpread(s) {
   return s && s.median > 0 ? (s.max - s.min) / 2 / s.median : null;
 }
 
-/**
- * µs of CPU per event: `cores` (average cores used over the sample) per `perSecond` events.
- * Cores ÷ events per second is CPU seconds per event, so no window has to be matched.
- */
-function microsPer(cores, perSecond) {
-  if (typeof cores !== 'number' || !(perSecond > 0)) return null;
-  return (cores / perSecond) * 1e6;
+/** µs of CPU per event: `cpuSeconds` spent over a sample for its `count` events. */
+function microsPer(cpuSeconds, count) {
+  if (typeof cpuSeconds !== 'number' || !(count > 0)) return null;
+  return (cpuSeconds / count) * 1e6;
 }
 
 /**
  * Cost per successful request of each role, across the samples of a cell.
- * samples: [{ okRps, handshakesPerSecond, cores: { router, k6, 'data-service-1', 'redis-1', … } }]
- * roles: { router: ['router'], service: ['data-service-1', …], redis: [...], generator: ['k6'] }:
- * the processes whose CPU adds up to each role. Returns { <role>: { perRequestUs: spread,
+ * samples: [{ ok, handshakes, cpuSeconds: { router, k6, 'data-service-1', 'redis-1', … } }]: each
+ * sample's successful requests, full handshakes, and the CPU seconds each process spent over it.
+ * roles: { router: ['router'], service: ['data-service-1', …], redis: [...], k6: ['k6'] }: the
+ * processes whose CPU adds up to each role. Returns { <role>: { perRequestUs: spread,
  * perHandshakeUs: spread | null } }.
  */
 function costPerRole(samples, roles) {
   const out = {};
   for (const [role, names] of Object.entries(roles)) {
-    const roleCores = samples.map((s) => {
-      const parts = names.map((n) => s.cores[n]).filter((v) => typeof v === 'number');
+    const roleSeconds = samples.map((s) => {
+      const parts = names.map((n) => s.cpuSeconds[n]).filter((v) => typeof v === 'number');
       return parts.length ? parts.reduce((a, b) => a + b, 0) : null;
     });
     out[role] = {
-      perRequestUs: spread(samples.map((s, i) => microsPer(roleCores[i], s.okRps))),
-      perHandshakeUs: spread(samples.map((s, i) => microsPer(roleCores[i], s.handshakesPerSecond))),
+      perRequestUs: spread(samples.map((s, i) => microsPer(roleSeconds[i], s.ok))),
+      perHandshakeUs: spread(samples.map((s, i) => microsPer(roleSeconds[i], s.handshakes))),
     };
   }
   return out;

@@ -101,13 +101,11 @@ function partOf(summary) {
 }
 
 /**
- * One summary's rates, the denominators of the cost per request: successful responses and full TLS
- * handshakes (successful requests that did one) per second of that sample.
+ * One summary's counts, the denominators of the cost per request: its successful responses and
+ * its full TLS handshakes (successful requests that did one).
  */
-function sampleRates(summary) {
-  const part = partOf(summary);
-  const handshakes = (values(summary, 'tls_handshake') || {}).count || 0;
-  return { okRps: part.ok / part.seconds, handshakesPerSecond: handshakes / part.seconds };
+function sampleCounts(summary) {
+  return { ok: partOf(summary).ok, handshakes: (values(summary, 'tls_handshake') || {}).count || 0 };
 }
 
 function combineParts(parts, combine) {
@@ -188,4 +186,4 @@ function reduceSummaries(summaries, { combine }) {
   };
 }
 
-module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleRates };
+module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleCounts };

@@ -10,47 +10,44 @@ test('spread: min, median and max; empty lists and non-numbers give nothing', ()
   expect(relativeSpread({ min: 90, median: 100, max: 110 })).toBeCloseTo(0.1);
 });
 
-test('µs per event is cores over events per second', () => {
-  // 0.4 cores serving 10 000 req/s: 40 µs of CPU per request.
-  expect(microsPer(0.4, 10000)).toBeCloseTo(40);
-  expect(microsPer(0.4, 0)).toBeNull();
+test('µs per event is CPU seconds over events', () => {
+  // 4 CPU seconds for 100 000 requests: 40 µs of CPU per request.
+  expect(microsPer(4, 100000)).toBeCloseTo(40);
+  expect(microsPer(4, 0)).toBeNull();
   expect(microsPer(null, 100)).toBeNull();
 });
 
 test('cost per role adds up the processes of a role and spreads across samples', () => {
+  // Three 10 s samples: successful requests, and the CPU seconds each process spent.
   const samples = [
+    { ok: 100000, handshakes: 0, cpuSeconds: { router: 3, 'data-service-1': 2, 'data-service-2': 2, k6: 9 } },
     {
-      okRps: 10000,
-      handshakesPerSecond: 0,
-      cores: { router: 0.3, 'data-service-1': 0.2, 'data-service-2': 0.2, k6: 0.9 },
+      ok: 80000,
+      handshakes: 0,
+      cpuSeconds: { router: 3.2, 'data-service-1': 2, 'data-service-2': 1.6, k6: 8 },
     },
     {
-      okRps: 8000,
-      handshakesPerSecond: 0,
-      cores: { router: 0.32, 'data-service-1': 0.2, 'data-service-2': 0.16, k6: 0.8 },
-    },
-    {
-      okRps: 12000,
-      handshakesPerSecond: 0,
-      cores: { router: 0.36, 'data-service-1': 0.25, 'data-service-2': 0.23, k6: 1.0 },
+      ok: 120000,
+      handshakes: 0,
+      cpuSeconds: { router: 3.6, 'data-service-1': 2.5, 'data-service-2': 2.3, k6: 10 },
     },
   ];
   const cost = costPerRole(samples, {
     router: ['router'],
     service: ['data-service-1', 'data-service-2'],
-    generator: ['k6'],
+    k6: ['k6'],
   });
   expect(cost.router.perRequestUs.min).toBeCloseTo(30);
   expect(cost.router.perRequestUs.median).toBeCloseTo(30);
   expect(cost.router.perRequestUs.max).toBeCloseTo(40);
   expect(cost.service.perRequestUs.median).toBeCloseTo(40);
-  expect(cost.generator.perRequestUs.min).toBeCloseTo(83.33, 1);
+  expect(cost.k6.perRequestUs.min).toBeCloseTo(83.33, 1);
   // No handshakes (keep-alive after the first): no cost per handshake.
   expect(cost.router.perHandshakeUs).toBeNull();
 });
 
 test('a close cell has a cost per full handshake', () => {
-  const cost = costPerRole([{ okRps: 1000, handshakesPerSecond: 1000, cores: { router: 0.8 } }], {
+  const cost = costPerRole([{ ok: 10000, handshakes: 10000, cpuSeconds: { router: 8 } }], {
     router: ['router'],
   });
   expect(cost.router.perHandshakeUs.median).toBeCloseTo(800);
