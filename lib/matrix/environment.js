@@ -39,7 +39,7 @@ function describeEnvironment({ k6, lab, opts, target }) {
           maxconn: lab.router.maxconn,
           maxconnRequested: lab.router.maxconnRequested ?? null,
           passthroughBalance: lab.router.passthroughBalance ?? null,
-          key: lab.router.key ?? 'rsa2048',
+          key: lab.router.key ?? null,
           cpus: lab.router.cpus,
         }
       : null,
