@@ -342,7 +342,6 @@ function recordedOptions(opts) {
 }
 
 module.exports = {
-  urlSetting,
   SETTINGS,
   ENVIRONMENT,
   COMMAND,

@@ -2,7 +2,7 @@
 // Inline SVG charts for report.html, drawn here so the report needs no script and no network.
 // All charts are horizontal bar charts: one row per label, one or more bars per row.
 const { isRouterFigure, byLabel } = require('./limits');
-const { us, spreadText, roleCost, medianUs } = require('./format');
+const { ms, us, spreadText, roleCost, medianUs } = require('./format');
 
 const COLORS = { http: '#4c78a8', edge: '#f58518', passthrough: '#54a24b', reencrypt: '#b279a2' };
 const CAPACITY_COLOR = '#17becf';
@@ -137,8 +137,6 @@ function barChart({
   parts.push('</svg>');
   return parts.join('');
 }
-
-const ms = (v) => (v === null || v === undefined ? '–' : v < 10 ? v.toFixed(2) : v.toFixed(1));
 
 function rpsChart(results) {
   return barChart({

@@ -2,7 +2,7 @@
 // What the terminal shows of a run's cells: one line per finished cell, and how an in-cluster
 // run's runners added up.
 const { reasonTexts } = require('./limits');
-const { rate, roleCost, spreadText } = require('./format');
+const { pct, rate, roleCost, spreadText } = require('./format');
 
 const FLAGS = [
   ['generator', 'GENERATOR-BOUND'],
@@ -33,7 +33,7 @@ function describeCell(cell) {
   if (cell.crossCheck && cell.crossCheck.rps) {
     flags.push(`wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (gap > 10 %)' : ''}`);
   }
-  const err = cell.errorRate ? `${(cell.errorRate * 100).toFixed(2)} % errors` : 'no errors';
+  const err = cell.errorRate ? `${pct(cell.errorRate)} errors` : 'no errors';
   const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
   return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }

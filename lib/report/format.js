@@ -1,10 +1,17 @@
 'use strict';
-// How the report writes the cost figures the results model stored (µs of CPU per request, their
-// spread across samples, the handshake floor), so the tables, charts, banner and console agree.
+// How the report writes numbers: times, shares, rates, and the cost figures the results model
+// stored (µs of CPU per request, their spread across samples, the handshake floor), so the
+// tables, charts, banner and console agree.
 
 const missing = (v) => v === null || v === undefined || Number.isNaN(v);
 
 const num = (v, digits = 0) => (missing(v) ? '–' : Number(v).toFixed(digits));
+
+/** ms: two decimals below 10, one above. */
+const ms = (v) => (missing(v) ? '–' : v < 10 ? Number(v).toFixed(2) : Number(v).toFixed(1));
+
+/** A share as a percentage. */
+const pct = (v, digits = 2) => (missing(v) ? '–' : `${(v * 100).toFixed(digits)} %`);
 
 /** µs: one decimal below 10, whole above (the samples do not carry more precision than that). */
 const us = (v) => (missing(v) ? '–' : v < 10 ? Number(v).toFixed(1) : String(Math.round(v)));
@@ -58,6 +65,8 @@ const isHandshakeCell = (cell) => cell.connection === 'close' && cell.terminatio
 
 module.exports = {
   num,
+  ms,
+  pct,
   us,
   spreadText,
   rate,

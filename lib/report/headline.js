@@ -2,7 +2,6 @@
 // The banner at the top of report.md and report.html, as plain text that each renderer marks up:
 // the router's own figures first (CPU per request, per full handshake against the floor, capacity
 // per core), then what limited each cell, worded from its limitedBy. It formats; it decides nothing.
-const { isRouterFigure } = require('./limits');
 const {
   num,
   us,
@@ -155,7 +154,4 @@ function limitGroups(results) {
     }));
 }
 
-/** The cells whose req/s is not the router's own limit. */
-const notRouterFigures = (results) => results.cells.filter((c) => !isRouterFigure(c));
-
-module.exports = { routerFigures, limitGroups, notRouterFigures };
+module.exports = { routerFigures, limitGroups };

@@ -41,11 +41,6 @@ function isUnmeasured(cell) {
   return cell.limitedBy.by === 'unknown';
 }
 
-/** The cells whose limit was `part` ('generator' or 'backend'), alone or with the other. */
-function cellsLimitedBy(cells, part) {
-  return cells.filter((c) => c.limitedBy.by.split('+').includes(part));
-}
-
 /** The texts of a cell's reasons about `role`. */
 function reasonTexts(cell, role) {
   return cell.limitedBy.reasons.filter((r) => r.role === role).map((r) => r.text);
@@ -57,6 +52,5 @@ module.exports = {
   limitLabel,
   isRouterFigure,
   isUnmeasured,
-  cellsLimitedBy,
   reasonTexts,
 };

@@ -4,10 +4,7 @@
 const { comparisonGroups } = require('./compare');
 const { ROLE_LABELS, limitLabel } = require('./limits');
 const { handshakeRole } = require('../results-model/derived');
-const { num, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
-const ms = (v) =>
-  v === null || v === undefined ? '–' : v < 10 ? Number(v).toFixed(2) : Number(v).toFixed(1);
-const pct = (v, digits = 2) => (v === null || v === undefined ? '–' : `${(v * 100).toFixed(digits)} %`);
+const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 
 const costSpread = (cell, role, per = 'perRequestUs') => {
   const cost = roleCost(cell, role);
