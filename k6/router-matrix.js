@@ -5,7 +5,7 @@
 //   k6 run -e TERMINATION=edge -e PAGE_SIZE=4k -e CONNECTION=close k6/router-matrix.js
 //
 // Env: TERMINATION (http|edge|passthrough|reencrypt), PAGE_SIZE (1k, 4k, …), CONNECTION
-// (keepalive|close), VUS (closed model, default 32), DURATION (default 30s), RATE (open model:
+// (keepalive|close), TLS_SESSION (full: the only kind k6 can do, see below), VUS (closed model, default 32), DURATION (default 30s), RATE (open model:
 // constant-arrival-rate at RATE req/s with MAX_VUS), MAX_ERROR_RATE (0.01), P99_MS (1000),
 // SUMMARY_PATH (raw summary JSON), INSECURE_SKIP_TLS_VERIFY (false), plus the target variables
 // of lib/targets.js.
@@ -26,6 +26,14 @@ import { summaryOutputs } from './lib/summary.js';
 const termination = envEnum(__ENV, 'TERMINATION', cells.TERMINATIONS, 'http');
 const pageBytes = cells.parseSize(envString(__ENV, 'PAGE_SIZE', '1k'));
 const connection = envEnum(__ENV, 'CONNECTION', cells.CONNECTIONS, 'keepalive');
+// k6 keeps no TLS session cache: each new connection of a close cell does a full handshake. A
+// resumed close cell needs a generator that resumes (the matrix runs wrk for those).
+const tlsSession = cells.hasTlsSession(termination, connection)
+  ? envEnum(__ENV, 'TLS_SESSION', cells.TLS_SESSIONS, 'full')
+  : null;
+if (tlsSession === 'resumed') {
+  throw new Error('TLS_SESSION=resumed: k6 keeps no TLS session cache, so it cannot resume; use wrk');
+}
 const vus = envInt(__ENV, 'VUS', 32, { min: 1, max: 100000 });
 const duration = envDuration(__ENV, 'DURATION', '30s');
 const rate = envInt(__ENV, 'RATE', 0, { min: 0, max: 10000000 });
@@ -41,7 +49,7 @@ const tags = cellTags();
 const close = connection === 'close';
 
 function cellTags() {
-  return cells.cellTags(termination, pageBytes, connection);
+  return cells.cellTags(termination, pageBytes, connection, tlsSession);
 }
 
 const scenario = rate
@@ -134,6 +142,8 @@ export function handleSummary(data) {
     termination,
     pageSize: pageBytes,
     connection,
+    tlsSession,
+    generator: 'k6',
     url,
     target: targets.mode,
     executor: scenario.executor,

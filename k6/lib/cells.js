@@ -10,6 +10,13 @@ const LAB_APPS_DOMAIN = 'apps.lab.localhost';
 /** The namespace (project) of the routes, in the lab and by default on a cluster. */
 const DEFAULT_NAMESPACE = 'router-lab';
 const CONNECTIONS = ['keepalive', 'close'];
+/**
+ * How a close cell's TLS connections begin: every one with a full handshake (signature and key
+ * exchange), or resuming the session of the one before (a ticket: no signature, no key exchange).
+ * Only close cells through a TLS route have this dimension: keep-alive does one handshake per
+ * connection, and http has no TLS.
+ */
+const TLS_SESSIONS = ['full', 'resumed'];
 const DEFAULT_SIZES = ['1k', '4k'];
 const MAX_PAGE_BYTES = 1024 * 1024; // the data service serves up to 1 MiB
 
@@ -32,35 +39,65 @@ function sizeLabel(bytes) {
   return String(bytes);
 }
 
-function cellName(termination, pageBytes, connection) {
-  return `${termination}:${sizeLabel(pageBytes)}:${connection}`;
+/** Whether cells of this termination and connection mode have a TLS session dimension. */
+function hasTlsSession(termination, connection) {
+  return connection === 'close' && termination !== 'http';
 }
 
-/** 'edge:1k:keepalive' → { termination, pageSize, connection, name }; throws on a bad name. */
+/**
+ * 'edge:1k:keepalive', 'http:1k:close', 'edge:1k:close:resumed': the session is part of the name
+ * exactly where the cell has one (hasTlsSession), so no name hides which kind of close it measured.
+ */
+function cellName(termination, pageBytes, connection, tlsSession = null) {
+  const name = `${termination}:${sizeLabel(pageBytes)}:${connection}`;
+  return hasTlsSession(termination, connection) ? `${name}:${tlsSession}` : name;
+}
+
+/**
+ * 'edge:1k:close:full' → { termination, pageSize, connection, tlsSession, name }; tlsSession is
+ * null where the cell has none. Throws on a bad name.
+ */
 function parseCellName(name) {
   const parts = String(name).split(':');
-  if (parts.length !== 3) {
-    throw new Error(`cell '${name}' must be termination:size:connection, e.g. edge:1k:keepalive`);
+  const [termination, size, connection, tlsSession = null] = parts;
+  if (parts.length < 3 || parts.length > 4) {
+    throw new Error(
+      `cell '${name}' must be termination:size:connection[:session], e.g. edge:1k:keepalive or edge:1k:close:resumed`,
+    );
   }
-  const [termination, size, connection] = parts;
   if (!TERMINATIONS.includes(termination)) {
     throw new Error(`cell '${name}': termination must be one of ${TERMINATIONS.join(', ')}`);
   }
   if (!CONNECTIONS.includes(connection)) {
     throw new Error(`cell '${name}': connection must be one of ${CONNECTIONS.join(', ')}`);
   }
+  if (hasTlsSession(termination, connection) ? !TLS_SESSIONS.includes(tlsSession) : tlsSession !== null) {
+    throw new Error(
+      hasTlsSession(termination, connection)
+        ? `cell '${name}': a ${termination} close cell ends in :${TLS_SESSIONS.join(' or :')} (its TLS session)`
+        : `cell '${name}': only close cells through a TLS route have a TLS session part`,
+    );
+  }
   const pageSize = parseSize(size);
-  return { name: cellName(termination, pageSize, connection), termination, pageSize, connection };
+  return {
+    name: cellName(termination, pageSize, connection, tlsSession),
+    termination,
+    pageSize,
+    connection,
+    tlsSession,
+  };
 }
 
 /** Tags every k6 metric of a cell carries, so thresholds and outputs can select one cell. */
-function cellTags(termination, pageBytes, connection) {
-  return {
-    cell: cellName(termination, pageBytes, connection),
+function cellTags(termination, pageBytes, connection, tlsSession = null) {
+  const tags = {
+    cell: cellName(termination, pageBytes, connection, tlsSession),
     termination,
     page_size: sizeLabel(pageBytes),
     connection,
   };
+  if (hasTlsSession(termination, connection)) tags.tls_session = tlsSession;
+  return tags;
 }
 
 /** The data service's name: its Deployment, Service and the prefix of its Routes. */
@@ -106,10 +143,12 @@ module.exports = {
   LAB_APPS_DOMAIN,
   DEFAULT_NAMESPACE,
   CONNECTIONS,
+  TLS_SESSIONS,
   DEFAULT_SIZES,
   MAX_PAGE_BYTES,
   parseSize,
   sizeLabel,
+  hasTlsSession,
   cellName,
   parseCellName,
   cellTags,

@@ -25,12 +25,15 @@ const INTERMEDIATE_CIPHERS = [
 const INTERMEDIATE_CIPHERSUITES =
   'TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256';
 
-/** Where the rendered files live inside the lab directory. */
+/** Where the rendered files live inside the lab directory, and the router's runtime API socket. */
 function routerPaths(labDir) {
+  const runDir = path.join(labDir, 'run');
   return {
     config: path.join(labDir, 'haproxy.cfg'),
     mapDir: path.join(labDir, 'router'),
-    runDir: path.join(labDir, 'run'),
+    runDir,
+    // The template's `stats socket {{ run_dir }}/haproxy.sock`.
+    runtimeSocket: path.join(runDir, 'haproxy.sock'),
   };
 }
 

@@ -37,6 +37,7 @@ function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
     TERMINATION: cell.termination,
     PAGE_SIZE: String(cell.pageSize),
     CONNECTION: cell.connection,
+    ...(cell.tlsSession ? { TLS_SESSION: cell.tlsSession } : {}),
     VUS: String(opts.vus),
     DURATION: `${durationSeconds}s`,
   };
@@ -77,7 +78,8 @@ const k6Generator = {
       code: run.code,
       signal: run.signal,
       cpu: run.cpu,
-      k6AllowedCores: run.allowedCores,
+      counters: run.counters,
+      allowedCores: run.allowedCores,
       output: run.output,
       elapsedMs: run.elapsedMs,
     };
@@ -96,10 +98,11 @@ const k6Generator = {
 
 /**
  * Runs k6 once for a cell. `watch` names other pids to sample ({ router: pid, … }), `cpus` pins
- * k6, `signal` stops it. Resolves { code, summary, cpu, k6AllowedCores, output, elapsedMs }.
+ * k6, `counters` reads the router's meanwhile, `signal` stops it. Resolves { code, summary, cpu,
+ * counters, allowedCores, output, elapsedMs }.
  */
-function runK6Sample({ watch, cpus, signal, ...input }) {
-  return runTool(k6Generator, input, { watch, cpus, signal });
+function runK6Sample({ watch, cpus, counters, signal, ...input }) {
+  return runTool(k6Generator, input, { watch, cpus, counters, signal });
 }
 
 module.exports = { SCRIPT, THRESHOLDS_CROSSED, targetEnv, k6Args, k6Generator, runK6Sample };

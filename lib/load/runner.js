@@ -11,6 +11,10 @@
 //     exitOk(code) → boolean,       // default: code 0
 //     parse(run, input) → result,   // run: { code, signal, output, cpu, allowedCores, elapsedMs }
 //   }
+//
+// `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere
+// while the tool runs (the router's own counters, ./router-counters.js), handed to parse as
+// run.counters.
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
 const { pinned, keepOutput } = require('../core/processes');
@@ -20,9 +24,10 @@ const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
 /**
  * Runs `definition` once with `input`. `watch` names other pids whose CPU is sampled alongside
  * ({ router: pid, 'data-service-1': pid }); `cpus` pins the tool (a taskset list); `signal`
- * stops it and rejects with Node's AbortError. Resolves with what `parse` returns.
+ * stops it and rejects with Node's AbortError; `counters` (see above) are read meanwhile. Resolves
+ * with what `parse` returns.
  */
-async function runTool(definition, input, { watch = {}, cpus = null, signal } = {}) {
+async function runTool(definition, input, { watch = {}, cpus = null, counters = null, signal } = {}) {
   signal?.throwIfAborted();
   const what = definition.describe ? definition.describe(input) : definition.name;
   const { file, args, env = process.env } = definition.command(input);
@@ -31,6 +36,7 @@ async function runTool(definition, input, { watch = {}, cpus = null, signal } = 
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = keepOutput(child);
   const monitor = startCpuMonitor({ [definition.name]: child.pid, ...watch });
+  const counting = counters ? counters.start() : null;
   // Under taskset, child.pid is taskset's until it execs the tool: its affinity is not set yet,
   // so the pinned list is the answer.
   const cores = cpus ? parseCpuList(cpus).length : allowedCores(child.pid);
@@ -44,6 +50,7 @@ async function runTool(definition, input, { watch = {}, cpus = null, signal } = 
     throw new Error(`could not start ${what} (${command}): ${err.message}`, { cause: err });
   } finally {
     monitor.stop();
+    await counting?.stop();
     signal?.removeEventListener('abort', onAbort);
   }
   signal?.throwIfAborted();
@@ -57,6 +64,7 @@ async function runTool(definition, input, { watch = {}, cpus = null, signal } = 
       signal: exitSignal,
       output: output(),
       cpu: monitor.result(),
+      counters: counting ? counting.result() : null,
       allowedCores: cores,
       elapsedMs: Date.now() - started,
     },

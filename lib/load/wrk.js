@@ -1,8 +1,15 @@
 'use strict';
 // wrk as a load generator: a C client that needs far less CPU per request than k6, on the tool
-// runner. HTTP/1.1 only; it takes the TLS SNI from the URL's host.
+// runner. HTTP/1.1 only; it takes the TLS SNI from the URL's host. Two uses: flat out beside a
+// k6 cell (the cross-check, wrkGenerator), and as the generator of a close cell whose TLS
+// sessions are resumed (wrkCellGenerator), which k6 cannot do.
+const fs = require('node:fs');
+const path = require('node:path');
 const { parseWrkOutput } = require('./wrk-output');
 const { runTool } = require('./runner');
+const { QUANTILES } = require('../../k6/lib/distribution');
+
+const CELL_SCRIPT = path.join(__dirname, 'wrk-cell.lua');
 
 /** wrk as the tool runner runs it: `threads` threads, `connections` connections, --latency. */
 const wrkGenerator = {
@@ -34,4 +41,110 @@ function runWrk({ watch, cpus, signal, ...input }) {
   return runTool(wrkGenerator, input, { watch, cpus, signal });
 }
 
-module.exports = { wrkGenerator, runWrk };
+const ms = (us) => us / 1000;
+
+/**
+ * What wrk-cell.lua measured, in the matrix's sample format: the shape of router-matrix.js's k6
+ * summary that lib/results-model/reduce.js reads (counters, the request_total trend on k6's
+ * quantile grid, errors by status; status 0 for socket errors, as k6 counts them). Pure.
+ * measured: the Lua script's JSON; meta: the cell and the load, as router-matrix.js writes it.
+ */
+function cellSummary(measured, meta) {
+  const seconds = measured.durationUs / 1e6;
+  const socketErrors = Object.values(measured.errors).reduce((a, b) => a + b, 0);
+  const requests = measured.requests + socketErrors;
+  const count = (n) => ({ type: 'counter', values: { count: n, rate: n / seconds } });
+  const metrics = {
+    http_reqs: count(requests),
+    iterations: count(requests),
+    vus: { type: 'gauge', values: { value: meta.vus, min: meta.vus, max: meta.vus } },
+  };
+  const latency = measured.latencyUs;
+  if (measured.requests > 0) {
+    const values = {
+      count: measured.requests,
+      avg: ms(latency.mean),
+      min: ms(latency.min),
+      max: ms(latency.max),
+    };
+    for (const q of QUANTILES) values[`p(${q})`] = ms(measured.latencyUs.percentiles[String(q)]);
+    values.med = values['p(50)'];
+    metrics.request_total = { type: 'trend', values };
+    metrics.iteration_duration = { type: 'trend', values: { avg: values.avg } };
+  }
+  for (const [status, n] of Object.entries(measured.statuses)) {
+    if (status !== '200' && n > 0) metrics[`errors_status_${status}`] = count(n);
+  }
+  if (socketErrors > 0) metrics.errors_status_0 = count(socketErrors);
+  if (measured.wrongSize > 0) metrics.errors_wrong_size = count(measured.wrongSize);
+  return { meta, state: { testRunDurationMs: measured.durationUs / 1000 }, metrics };
+}
+
+/**
+ * wrk driving a close cell (wrk-cell.lua): `connections` connections, each request on a new one
+ * that resumes the TLS session. Parsed like a k6 sample: { summary, cpu, counters, allowedCores }.
+ */
+const wrkCellGenerator = {
+  name: 'wrk',
+  describe: ({ cell }) => `wrk on cell ${cell.name}`,
+  command({ wrk, url, host, cell, connections, threads, durationSeconds, summaryPath }) {
+    const args = ['-t', String(threads), '-c', String(Math.max(connections, threads))];
+    args.push('-d', `${durationSeconds}s`, '--timeout', '5s', '-s', CELL_SCRIPT);
+    if (host) args.push('-H', `Host: ${host}`);
+    args.push(url);
+    const env = {
+      ...process.env,
+      WRK_CELL_OUT: summaryPath,
+      WRK_PAGE_BYTES: String(cell.pageSize),
+      WRK_QUANTILES: QUANTILES.join(','),
+    };
+    return { file: wrk, args, env };
+  },
+  parse(run, { cell, url, connections, durationSeconds, summaryPath, target }) {
+    let measured;
+    try {
+      measured = JSON.parse(fs.readFileSync(summaryPath, 'utf8'));
+    } catch (err) {
+      throw new Error(`wrk wrote no readable figures for ${cell.name} at ${summaryPath}: ${err.message}`, {
+        cause: err,
+      });
+    }
+    const meta = {
+      script: 'wrk-cell',
+      generator: 'wrk',
+      cell: cell.name,
+      termination: cell.termination,
+      pageSize: cell.pageSize,
+      connection: cell.connection,
+      tlsSession: cell.tlsSession,
+      url,
+      target,
+      executor: 'connections',
+      vus: connections,
+      maxVus: connections,
+      rate: null,
+      duration: `${durationSeconds}s`,
+      tlsVerify: false,
+    };
+    const summary = cellSummary(measured, meta);
+    // The sample file holds the summary, like k6's SUMMARY_PATH, so raw/ reads the same.
+    fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 1));
+    return {
+      code: run.code,
+      signal: run.signal,
+      cpu: run.cpu,
+      counters: run.counters,
+      allowedCores: run.allowedCores,
+      output: run.output,
+      elapsedMs: run.elapsedMs,
+      summary,
+    };
+  },
+};
+
+/** Runs wrk once for a close cell; `watch`, `cpus`, `counters` and `signal` as runTool takes them. */
+function runWrkCell({ watch, cpus, counters, signal, ...input }) {
+  return runTool(wrkCellGenerator, input, { watch, cpus, counters, signal });
+}
+
+module.exports = { wrkGenerator, runWrk, cellSummary, wrkCellGenerator, runWrkCell };

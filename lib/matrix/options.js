@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const {
   TERMINATIONS,
   CONNECTIONS,
+  TLS_SESSIONS,
   DEFAULT_SIZES,
   DEFAULT_NAMESPACE,
   parseSize,
@@ -62,8 +63,8 @@ const SETTINGS = [
     parse: (patterns) => patterns.map((p) => (cellMatcher(p), p)),
     recorded: 'cells',
     help:
-      "a subset: comma list of termination:size:connection, '*' allowed in any part, e.g. " +
-      'edge:1k:keepalive,http:*:close',
+      "a subset: comma list of termination:size:connection[:session], '*' allowed in any part, e.g. " +
+      'edge:1k:keepalive,http:*:close,edge:1k:close:resumed',
   },
   {
     name: 'sizes',
@@ -74,6 +75,23 @@ const SETTINGS = [
     parse: (sizes) => [...new Set(sizes.map((s) => sizeLabel(parseSize(s))))],
     recorded: 'sizes',
     help: 'page sizes, e.g. 1k,4k,16k,64k',
+  },
+  {
+    name: 'tlsSessions',
+    flag: '--tls-session',
+    arg: 'LIST',
+    type: 'list',
+    default: TLS_SESSIONS,
+    parse: (kinds) => {
+      const unknown = kinds.filter((k) => !TLS_SESSIONS.includes(k));
+      if (unknown.length) throw new Error(`'${unknown[0]}' is not one of ${TLS_SESSIONS.join(', ')}`);
+      return TLS_SESSIONS.filter((k) => kinds.includes(k));
+    },
+    recorded: 'tlsSessions',
+    help:
+      'how close cells through a TLS route begin each connection: full (a full handshake every time: ' +
+      'k6) and/or resumed (the TLS session of the connection before resumed, as Red Hat measured its ' +
+      '4.x close figures: wrk, closed model)',
   },
   {
     name: 'duration',
@@ -240,9 +258,10 @@ const ENVIRONMENT = {
 const COMMAND = defineCommand({
   usage: 'npm run matrix -- [options]',
   description: `Runs the router matrix: termination {${TERMINATIONS.join(', ')}} × page size × connection
-{${CONNECTIONS.join(', ')}}, each cell its own k6 process (warm-up, samples, cool-down), against
-the local lab (npm run lab:up) or a cluster, then writes results/<run id>/ with results.json,
-report.md, report.html and the raw k6 summaries.`,
+{${CONNECTIONS.join(', ')}} (close cells through a TLS route × TLS session {${TLS_SESSIONS.join(', ')}}),
+each cell its own k6 process (wrk for resumed sessions: warm-up, samples, cool-down), against the
+local lab (npm run lab:up) or a cluster, then writes results/<run id>/ with results.json,
+report.md, report.html and the raw summaries.`,
   settings: SETTINGS,
   environment: ENVIRONMENT,
 });

@@ -1,16 +1,29 @@
 'use strict';
-// Which cells a run measures, in order, from the options: the default dimensions, --sizes, and
-// the --cells filter (with '*' wildcards). Pure.
-const { TERMINATIONS, CONNECTIONS, parseSize, sizeLabel, cellName } = require('../../k6/lib/cells');
+// Which cells a run measures, in order, from the options: the default dimensions, --sizes,
+// --tls-session and the --cells filter (with '*' wildcards). Pure.
+const {
+  TERMINATIONS,
+  CONNECTIONS,
+  TLS_SESSIONS,
+  parseSize,
+  sizeLabel,
+  cellName,
+  hasTlsSession,
+} = require('../../k6/lib/cells');
 const { UsageError } = require('../core/settings');
 
-function allCells(sizes) {
+/** Every cell of these sizes; close cells through a TLS route once per TLS session kind. */
+function allCells(sizes, tlsSessions = TLS_SESSIONS) {
   const cells = [];
   for (const termination of TERMINATIONS) {
     for (const size of sizes) {
       for (const connection of CONNECTIONS) {
         const pageSize = parseSize(size);
-        cells.push({ name: cellName(termination, pageSize, connection), termination, pageSize, connection });
+        const sessions = hasTlsSession(termination, connection) ? tlsSessions : [null];
+        for (const tlsSession of sessions) {
+          const name = cellName(termination, pageSize, connection, tlsSession);
+          cells.push({ name, termination, pageSize, connection, tlsSession });
+        }
       }
     }
   }
@@ -18,15 +31,21 @@ function allCells(sizes) {
 }
 
 /**
- * A --cells pattern such as 'http:*:close' → a predicate; throws UsageError when malformed.
- * `sizes` are what '*' stands for in the size part.
+ * A --cells pattern such as 'http:*:close' or 'edge:1k:close:resumed' → a predicate; throws
+ * UsageError when malformed. `sizes` are what '*' stands for in the size part; a pattern without
+ * a session part matches the close cells of the `tlsSessions` kinds (--tls-session).
  */
-function cellMatcher(pattern, sizes = []) {
+function cellMatcher(pattern, sizes = [], tlsSessions = TLS_SESSIONS) {
   const parts = pattern.split(':');
-  if (parts.length !== 3) {
-    throw new UsageError(`--cells: '${pattern}' must be termination:size:connection, e.g. edge:1k:keepalive`);
+  if (parts.length < 3 || parts.length > 4) {
+    throw new UsageError(
+      `--cells: '${pattern}' must be termination:size:connection[:session], e.g. edge:1k:keepalive or edge:*:close:resumed`,
+    );
   }
-  const [t, s, c] = parts;
+  const [t, s, c, session = null] = parts;
+  if (session !== null && session !== '*' && !TLS_SESSIONS.includes(session)) {
+    throw new UsageError(`--cells: '${pattern}': session must be * or one of ${TLS_SESSIONS.join(', ')}`);
+  }
   if (t !== '*' && !TERMINATIONS.includes(t)) {
     throw new UsageError(`--cells: '${pattern}': termination must be * or one of ${TERMINATIONS.join(', ')}`);
   }
@@ -46,16 +65,20 @@ function cellMatcher(pattern, sizes = []) {
   return (cell) =>
     (t === '*' || cell.termination === t) &&
     (bytes === null ? sizeBytes.includes(cell.pageSize) : cell.pageSize === bytes) &&
-    (c === '*' || cell.connection === c);
+    (c === '*' || cell.connection === c) &&
+    (cell.tlsSession === null ||
+      (session === null
+        ? tlsSessions.includes(cell.tlsSession)
+        : session === '*' || cell.tlsSession === session));
 }
 
 /**
- * The cells to run. Sizes named in --cells join the run even if --sizes leaves them out, so
- * `--cells edge:64k:keepalive` works on its own.
+ * The cells to run. Sizes and session kinds named in --cells join the run even if --sizes or
+ * --tls-session leave them out, so `--cells edge:64k:close:resumed` works on its own.
  */
-function planCells({ sizes, cells: patterns }) {
-  if (!patterns) return allCells(sizes);
-  const matchers = patterns.map((p) => cellMatcher(p, sizes));
+function planCells({ sizes, cells: patterns, tlsSessions = TLS_SESSIONS }) {
+  if (!patterns) return allCells(sizes, tlsSessions);
+  const matchers = patterns.map((p) => cellMatcher(p, sizes, tlsSessions));
   const extraSizes = patterns
     .map((p) => p.split(':')[1])
     .filter((s) => s !== '*')

@@ -12,8 +12,16 @@ const { recordedOptions } = require('./options');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
 const { buildCellResult, addCrossCheck } = require('../results-model/cell');
-const { RESULTS_FILE, createRun, addCell, finalize, writeResults } = require('../results-model/document');
-const { runWrk } = require('../load/wrk');
+const {
+  RESULTS_FILE,
+  createRun,
+  addCell,
+  addSkipped,
+  finalize,
+  writeResults,
+} = require('../results-model/document');
+const { runWrk, runWrkCell } = require('../load/wrk');
+const { startRouterCounters } = require('../load/router-counters');
 const { wrkTarget, compareTools, crossCheckSkip } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor } = require('./handshake-floor');
@@ -32,6 +40,40 @@ function safeName(cellName) {
   return cellName.replace(/:/g, '-');
 }
 
+// wrk's threads: one per core, at most two (the lab's generator shares the machine).
+const WRK_THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
+
+/**
+ * Where wrk reaches each resumed cell, or why it cannot run it here: { runnable: [{ cell, where }],
+ * skipped: [{ name, reason }] }. k6 cells pass through with no `where`.
+ */
+async function placeCells(cells, { target, opts, wrk }) {
+  const runnable = [];
+  const skipped = [];
+  for (const cell of cells) {
+    if (cell.tlsSession !== 'resumed') {
+      runnable.push({ cell });
+      continue;
+    }
+    if (opts.rate) {
+      skipped.push({
+        name: cell.name,
+        reason: `open model (--rate ${opts.rate}): resumed sessions need wrk, which has no open model`,
+      });
+      continue;
+    }
+    if (!wrk) {
+      throw new Error(
+        `${cell.name}: resumed TLS sessions need wrk (k6 cannot resume): run 'npm run setup -- --for lab', or pass --tls-session full`,
+      );
+    }
+    const where = await wrkTarget(cell, target.routes[cell.termination], target);
+    if (where.skip) skipped.push({ name: cell.name, reason: where.skip });
+    else runnable.push({ cell, where });
+  }
+  return { runnable, skipped };
+}
+
 /**
  * Runs the matrix. Returns { dir, results }. `signal` (AbortSignal) stops it between or inside
  * samples; what finished is still written, marked incomplete, and the AbortError carries it as
@@ -43,10 +85,12 @@ async function runMatrix(
 ) {
   const k6 = requireTool('k6');
   const { target, lab } = resolveTarget(opts, env);
-  const cells = planCells(opts);
-  requireRoutes(target, cells);
-  const wrk = opts.crossCheck ? findTool('wrk') : null;
+  const planned = planCells(opts);
+  requireRoutes(target, planned);
+  const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
+  const { runnable, skipped } = await placeCells(planned, { target, opts, wrk });
+  const cells = runnable.map((r) => r.cell);
 
   const id = runId();
   const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
@@ -62,6 +106,8 @@ async function runMatrix(
   const options = recordedOptions(opts);
   const { maxVus } = options;
   const handshakeFloor = needsFloor(cells) ? await floorOrNull({ target, log, signal }) : null;
+  // The router's own counters beside the CPU, where it has a runtime API (the lab).
+  const counters = target.runtimeSocket ? { start: () => startRouterCounters(target.runtimeSocket) } : null;
   const doc = createRun({
     id,
     options,
@@ -69,6 +115,10 @@ async function runMatrix(
     environment: describeEnvironment({ k6, lab, opts, target }),
     tls: describeTls(target),
   });
+  for (const skip of skipped) {
+    addSkipped(doc, skip);
+    log(`matrix: ${skip.name} not run: ${skip.reason}`);
+  }
 
   log(
     `matrix: ${cells.length} cell(s) against the ${target.mode}, ${opts.samples} sample(s) of ${opts.duration}s, ` +
@@ -81,40 +131,65 @@ async function runMatrix(
   });
   const route = (cell) => target.routes[cell.termination];
 
+  /**
+   * One run of a cell's generator: k6, or wrk where the TLS sessions are resumed. A recorded
+   * sample watches the processes and reads the router's counters; a warm-up does neither.
+   */
+  function runSample({ cell, where }, { durationSeconds, summaryPath, dashboard = null, recorded }) {
+    const common = {
+      cell,
+      durationSeconds,
+      summaryPath,
+      watch: recorded ? watch : {},
+      counters: recorded ? counters : null,
+      cpus: target.k6Cpus,
+      signal,
+    };
+    if (where) {
+      return runWrkCell({
+        ...common,
+        wrk,
+        url: where.url,
+        host: where.host,
+        connections: opts.vus,
+        threads: WRK_THREADS,
+        target: target.mode,
+      });
+    }
+    return runK6Sample({ ...common, k6, opts, target, dashboard });
+  }
+
   let complete = false;
   let results;
   try {
-    for (const [index, cell] of cells.entries()) {
+    for (const [index, placed] of runnable.entries()) {
+      const { cell } = placed;
       signal?.throwIfAborted();
       if (opts.warmup > 0) {
         progress.update(index, cell.name, 'warm-up');
-        await runK6Sample({
-          k6,
-          cell,
-          opts,
-          target,
+        // wrk writes its figures to a file even when nobody keeps them.
+        const scratch = path.join(rawDir, `${safeName(cell.name)}-warmup.json`);
+        await runSample(placed, {
           durationSeconds: opts.warmup,
-          cpus: target.k6Cpus,
-          signal,
+          summaryPath: placed.where ? scratch : null,
+          recorded: false,
         });
+        fs.rmSync(scratch, { force: true });
       }
       const samples = [];
       for (let s = 1; s <= opts.samples; s++) {
         signal?.throwIfAborted();
         progress.update(index, cell.name, `sample ${s}/${opts.samples}`);
         const rawFile = path.join('raw', `${safeName(cell.name)}-${s}.json`);
-        const dashboard = opts.dashboard ? path.join('dashboards', `${safeName(cell.name)}-${s}.html`) : null;
-        const sample = await runK6Sample({
-          k6,
-          cell,
-          opts,
-          target,
+        const dashboard =
+          opts.dashboard && !placed.where
+            ? path.join('dashboards', `${safeName(cell.name)}-${s}.html`)
+            : null;
+        const sample = await runSample(placed, {
           durationSeconds: opts.duration,
           summaryPath: path.join(dir, rawFile),
-          watch,
-          cpus: target.k6Cpus,
           dashboard: dashboard && path.join(dir, dashboard),
-          signal,
+          recorded: true,
         });
         samples.push({ ...sample, rawFile, dashboard });
       }
@@ -189,13 +264,12 @@ async function floorOrNull({ target, log, signal }) {
 async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal }) {
   const where = await wrkTarget(cell, route, target);
   if (where.skip) return { tool: 'wrk', skipped: where.skip };
-  const threads = Math.max(1, Math.min(2, os.availableParallelism()));
   const run = await runWrk({
     wrk,
     url: where.url,
     host: where.host,
     connections: opts.vus,
-    threads,
+    threads: WRK_THREADS,
     durationSeconds: opts.duration,
     watch: { router: watch.router },
     cpus: target.k6Cpus,

@@ -5,6 +5,7 @@
 const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/state');
+const { routerPaths } = require('../lab/router-config');
 const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
@@ -34,6 +35,8 @@ function resolveTarget(opts, env = process.env) {
         httpsPort: lab.router.httpsPort,
         caFile: opts.caFile || lab.certs.labCA,
         routes,
+        // The router's runtime API: its own counters, read while each sample runs.
+        runtimeSocket: routerPaths(labDir).runtimeSocket,
         // With LAB_CPUS placement, k6 runs on the cores left free for it.
         k6Cpus: free && free.length ? free.join(',') : null,
       },
@@ -61,6 +64,7 @@ function resolveTarget(opts, env = process.env) {
       routes,
       caFile: opts.caFile || opts.sslCertFile || null,
       insecure: Boolean(opts.insecure),
+      runtimeSocket: null,
       k6Cpus: null,
     },
     lab: null,

@@ -234,7 +234,7 @@ function ratioChart(group) {
     })),
   ];
   return barChart({
-    title: `Relative to http, ${group.sizeLabel} pages, ${group.connection}: req/s and router capacity per core`,
+    title: `Relative to http, ${group.title}: req/s and router capacity per core`,
     unit: '× http',
     rows: group.rows.map((row) => ({
       label: row.termination,

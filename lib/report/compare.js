@@ -2,24 +2,53 @@
 // The reference comparison: Red Hat's figures and this run's, both as ratios to the http row
 // under the same page size and connection mode. Absolute figures from other hardware are not
 // comparable; ratios are (roughly): they say what a termination costs relative to plain HTTP.
-const { TERMINATIONS, sizeLabel } = require('../../k6/lib/cells');
+const { TERMINATIONS, sizeLabel, cellName } = require('../../k6/lib/cells');
 const { isRouterFigure } = require('./limits');
 
 /** The router's capacity per core in a cell (1 s ÷ its median µs per request), or null. */
 const perCore = (cell) => (cell.capacity ? cell.capacity.perCoreRps : null);
 
-/** This run's cell for termination/pageSize/connection, or undefined. */
-function findCell(results, termination, pageSize, connection) {
+/**
+ * This run's cell for termination/pageSize/connection, or undefined; `tlsSession` picks the kind of
+ * close cell through a TLS route (cells without a session, keep-alive and http, match any).
+ */
+function findCell(results, termination, pageSize, connection, tlsSession = null) {
   return results.cells.find(
-    (c) => c.termination === termination && c.pageSize === pageSize && c.connection === connection,
+    (c) =>
+      c.termination === termination &&
+      c.pageSize === pageSize &&
+      c.connection === connection &&
+      (!c.tlsSession || c.tlsSession === tlsSession),
   );
 }
 
+const SESSION_WORDS = {
+  full: 'full TLS handshakes (k6)',
+  resumed: 'resumed TLS sessions (wrk)',
+};
+
 /**
- * One comparison group per (pageSize, connection) that this run measured and a reference table
- * has: { pageSize, connection, rows: [{ termination, run: { rps, ratio, routerFigure, capacityRatio }, refs: [{
- * tableId, column, value, ratio, normalisedRps }] }], columns: [{ tableId, title, conditions,
- * label }] }.
+ * The session kinds a close comparison is made for: each kind a reference table states, and the
+ * kinds this run measured. A table whose condition is unknown joins every kind.
+ */
+function closeSessions(results) {
+  const stated = results.reference.tables.map((t) => t.tlsSession).filter((k) => k && k !== 'unknown');
+  const measured = results.cells.map((c) => c.tlsSession).filter(Boolean);
+  return ['full', 'resumed'].filter((k) => stated.includes(k) || measured.includes(k));
+}
+
+/** Whether a reference table's close columns belong with cells of `session`. */
+const sameSessions = (table, session) =>
+  session === null || table.tlsSession === session || (table.tlsSession || 'unknown') === 'unknown';
+
+/**
+ * One comparison group per (pageSize, connection, TLS session of close cells) that this run
+ * measured and a reference table has. Like is compared with like: a table whose close figures
+ * were measured with resumed sessions (OpenShift 4.x) is compared with resumed cells only; one
+ * whose condition is unknown (3.11) with both kinds, and says so. { pageSize, connection,
+ * tlsSession, title, notes, rows: [{ termination, run: { cell, rps, ratio, routerFigure,
+ * capacityRatio } | null, refs: [{ tableId, column, value, ratio, normalisedRps }] }], columns:
+ * [{ tableId, title, conditions, label }] }.
  */
 function comparisonGroups(results) {
   const groups = [];
@@ -27,15 +56,26 @@ function comparisonGroups(results) {
   const keys = new Set(
     reference.tables.flatMap((t) => t.columns.map((col) => `${col.pageSize}|${col.connection}`)),
   );
-  for (const key of keys) {
+  const sessionKeys = [...keys].flatMap((key) =>
+    key.endsWith('|close') ? closeSessions(results).map((session) => [key, session]) : [[key, null]],
+  );
+  for (const [key, tlsSession] of sessionKeys) {
     const [size, connection] = key.split('|');
     const pageSize = Number(size);
     const runHttp = findCell(results, 'http', pageSize, connection);
     if (!runHttp) continue;
     const columns = [];
+    const notes = [];
     for (const table of reference.tables) {
+      if (
+        tlsSession &&
+        table.columns.some((col) => col.connection === 'close') &&
+        sameSessions(table, tlsSession)
+      ) {
+        notes.push(`${table.short || table.title}: ${table.tlsSessionNote || 'TLS sessions not stated'}`);
+      }
       for (const col of table.columns) {
-        if (col.pageSize === pageSize && col.connection === connection) {
+        if (col.pageSize === pageSize && col.connection === connection && sameSessions(table, tlsSession)) {
           columns.push({
             tableId: table.id,
             short: table.short || table.title.replace(/:.*/, ''),
@@ -47,12 +87,14 @@ function comparisonGroups(results) {
         }
       }
     }
+    if (!columns.length) continue;
     const rows = TERMINATIONS.map((termination) => {
-      const cell = findCell(results, termination, pageSize, connection);
+      const cell = findCell(results, termination, pageSize, connection, tlsSession);
       // The req/s ratio is the router's only when the router limited both cells; the capacity
       // ratio divides the router's own capacities (from its CPU per request) whoever limited them.
       const run = cell
         ? {
+            cell: cell.name,
             rps: cell.okRps,
             ratio: runHttp.okRps ? cell.okRps / runHttp.okRps : null,
             routerFigure: isRouterFigure(cell) && isRouterFigure(runHttp),
@@ -67,10 +109,22 @@ function comparisonGroups(results) {
       });
       return { termination, run, refs };
     });
+    const missing = rows.filter((row) => !row.run).map((row) => row.termination);
+    if (tlsSession && missing.length) {
+      const names = missing.map((m) => cellName(m, pageSize, connection, tlsSession));
+      const skipped = results.skippedCells.filter((s) => names.includes(s.name));
+      notes.push(
+        `no ${tlsSession} cell for ${missing.join(', ')} in this run` +
+          (skipped.length ? `: ${skipped.map((s) => s.reason).join('; ')}` : ''),
+      );
+    }
     groups.push({
       pageSize,
       sizeLabel: sizeLabel(pageSize),
       connection,
+      tlsSession,
+      title: `${sizeLabel(pageSize)} pages, ${connection}${tlsSession ? `, ${SESSION_WORDS[tlsSession]}` : ''}`,
+      notes,
       httpRps: runHttp.okRps,
       columns,
       rows,

@@ -3,6 +3,8 @@
 // stored (µs of CPU per request, their spread across samples, the handshake floor), so the
 // tables, charts, banner and console agree.
 
+const { hasTlsSession } = require('../../k6/lib/cells');
+
 const missing = (v) => v === null || v === undefined || Number.isNaN(v);
 
 const num = (v, digits = 0) => (missing(v) ? '–' : Number(v).toFixed(digits));
@@ -61,7 +63,7 @@ const cellWords = (cell) =>
   `${cell.termination} ${cell.name.split(':')[1]} ${cell.connection === 'keepalive' ? 'keep-alive' : 'close'}`;
 
 /** A close TLS cell: every request a full handshake. */
-const isHandshakeCell = (cell) => cell.connection === 'close' && cell.termination !== 'http';
+const isHandshakeCell = (cell) => hasTlsSession(cell.termination, cell.connection);
 
 module.exports = {
   num,

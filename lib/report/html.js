@@ -6,6 +6,7 @@ const { escapeXml: escape, rpsChart, latencyChart, costCharts, ratioChart } = re
 const { isRouterFigure } = require('./limits');
 const { routerFigures, limitGroups } = require('./headline');
 const { floorText } = require('./format');
+const { RESULTS_NOTE, SESSIONS_TEXT, PRICE_TEXT, COUNTERS_TEXT, SKIPPED_TEXT } = require('./words');
 
 const CSS = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
@@ -105,10 +106,15 @@ function renderHtml(results) {
   parts.push('<h2>Results</h2>', ...costCharts(results), rpsChart(results), latencyChart(results));
   parts.push(table(t.cellRows(results), { limitedRows: limited, wrapLast: true }));
   parts.push(
-    '<p class="muted">router µs/req and k6 µs/req: median, with min–max across samples where they differ. ' +
-      'Capacity per core: 1 s ÷ the router’s median µs per request, a projection (see Cost and capacity). ' +
-      'Shaded rows: the req/s is not the router’s own limit.</p>',
+    `<p class="muted">${escape(RESULTS_NOTE)} Shaded rows: the req/s is not the router’s own limit.</p>`,
   );
+  if (results.skippedCells.length) {
+    parts.push(
+      '<h3>Cells not run</h3>',
+      `<p>${escape(SKIPPED_TEXT)}</p>`,
+      table(t.skippedRows(results), { wrapLast: true }),
+    );
+  }
   const saturation = t.saturationRows(results);
   if (saturation.rows.length)
     parts.push('<h3>Why a cell is marked</h3>', table(saturation, { wrapLast: true }));
@@ -139,12 +145,11 @@ function renderHtml(results) {
       '⚠ (hatched in the charts) marks one that is not.</p>',
   );
   for (const group of t.comparisonGroups(results)) {
-    parts.push(`<h3>${escape(group.sizeLabel)} pages, ${escape(group.connection)}</h3>`);
+    parts.push(`<h3>${escape(group.title)}</h3>`);
     parts.push(ratioChart(group));
     const conditions = [...new Map(group.columns.map((c) => [c.tableId, c])).values()];
-    parts.push(
-      `<ul class="conditions">${conditions.map((c) => `<li>${escape(c.title)}: ${escape(c.conditions)}</li>`).join('')}</ul>`,
-    );
+    const items = [...conditions.map((c) => `${c.title}: ${c.conditions}`), ...group.notes];
+    parts.push(`<ul class="conditions">${items.map((text) => `<li>${escape(text)}</li>`).join('')}</ul>`);
     parts.push(table(t.referenceRows(group)));
   }
   parts.push('<h3>The reference tables (req/s)</h3>');
@@ -187,6 +192,22 @@ function costSection(results) {
       } Passthrough’s handshakes happen at the data service, so its multiple is the service’s.</p>`,
     );
     out.push(table(handshakes));
+  }
+  const sessions = t.sessionRows(results);
+  if (sessions.rows.length) {
+    out.push(
+      '<h3>TLS sessions at the router (close TLS cells)</h3>',
+      `<p>${escape(SESSIONS_TEXT)}</p>`,
+      table(sessions),
+    );
+  }
+  const prices = t.handshakePriceRows(results);
+  if (prices.rows.length) {
+    out.push('<h3>The price of a full handshake</h3>', `<p>${escape(PRICE_TEXT)}</p>`, table(prices));
+  }
+  const counters = t.routerCounterRows(results);
+  if (counters.rows.length) {
+    out.push('<h3>The router’s own counters</h3>', `<p>${escape(COUNTERS_TEXT)}</p>`, table(counters));
   }
   out.push('<h3>CPU used per role (average cores)</h3>', table(t.cpuRows(results)));
   return out;

@@ -4,6 +4,7 @@ const t = require('./tables');
 const { isRouterFigure, isUnmeasured } = require('./limits');
 const { routerFigures, limitGroups } = require('./headline');
 const { floorText } = require('./format');
+const { RESULTS_NOTE, SESSIONS_TEXT, PRICE_TEXT, COUNTERS_TEXT, SKIPPED_TEXT } = require('./words');
 
 /** The banner: the router's own figures first, then what limited the cells (quoted from limitedBy). */
 function banner(results) {
@@ -44,21 +45,16 @@ function renderMarkdown(results) {
     '',
   );
   out.push(...banner(results));
-  out.push(
-    '## Results',
-    '',
-    t.markdownTable(t.cellRows(results)),
-    '',
-    'router µs/req and k6 µs/req: median, with min–max across samples where they differ. Capacity per core: 1 s ÷ the ' +
-      'router’s median µs per request, a projection (see Cost and capacity).',
-    '',
-  );
+  out.push('## Results', '', t.markdownTable(t.cellRows(results)), '', RESULTS_NOTE, '');
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     out.push(
       `> **The host was busy with other work during ${contended.length} cell(s)**: their figures are lower and noisier than this machine can do.`,
       '',
     );
+  }
+  if (results.skippedCells.length) {
+    out.push('## Cells not run', '', SKIPPED_TEXT, '', t.markdownTable(t.skippedRows(results)), '');
   }
   if (results.cells.some((c) => c.limitedBy.reasons.length))
     out.push('## Saturation', '', t.markdownTable(t.saturationRows(results)), '');
@@ -94,12 +90,10 @@ function renderMarkdown(results) {
     '',
   );
   for (const group of t.comparisonGroups(results)) {
-    out.push(
-      `### ${group.sizeLabel} pages, ${group.connection}`,
-      '',
-      t.markdownTable(t.referenceRows(group)),
-      '',
-    );
+    out.push(`### ${group.title}`, '');
+    for (const note of group.notes) out.push(`- ${note}`);
+    if (group.notes.length) out.push('');
+    out.push(t.markdownTable(t.referenceRows(group)), '');
   }
   out.push('### The reference tables (req/s)', '');
   for (const table of results.reference.tables) {
@@ -147,6 +141,25 @@ function costSection(results) {
       t.markdownTable(handshakes),
       '',
     );
+  }
+  const sessions = t.sessionRows(results);
+  if (sessions.rows.length) {
+    out.push(
+      '### TLS sessions at the router (close TLS cells)',
+      '',
+      SESSIONS_TEXT,
+      '',
+      t.markdownTable(sessions),
+      '',
+    );
+  }
+  const prices = t.handshakePriceRows(results);
+  if (prices.rows.length) {
+    out.push('### The price of a full handshake', '', PRICE_TEXT, '', t.markdownTable(prices), '');
+  }
+  const counters = t.routerCounterRows(results);
+  if (counters.rows.length) {
+    out.push('### The router’s own counters', '', COUNTERS_TEXT, '', t.markdownTable(counters), '');
   }
   out.push('### CPU used per role (average cores)', '', t.markdownTable(t.cpuRows(results)), '');
   return out;

@@ -4,6 +4,7 @@
 const { comparisonGroups } = require('./compare');
 const { ROLE_LABELS, limitLabel } = require('./limits');
 const { handshakeRole } = require('../results-model/derived');
+const { sizeLabel } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 
 const costSpread = (cell, role, per = 'perRequestUs') => {
@@ -22,7 +23,7 @@ function cellRows(results) {
       'cell',
       'router µs/req',
       'router capacity/core (req/s)',
-      'k6 µs/req',
+      'generator µs/req',
       'ok req/s',
       'p50 ms',
       'p90 ms',
@@ -37,7 +38,7 @@ function cellRows(results) {
       c.name,
       costSpread(c, 'router'),
       num(c.capacity && c.capacity.perCoreRps),
-      costSpread(c, 'k6'),
+      `${c.generator.tool} ${costSpread(c, c.generator.tool)}`,
       num(c.okRps),
       ms(c.p50),
       ms(c.p90),
@@ -101,18 +102,110 @@ function handshakeRows(results) {
   };
 }
 
+/**
+ * Close TLS cells: which generator made them, what the router's own counters say of their TLS
+ * sessions (the check of the claim in the name), and the share of the router's CPU the full
+ * handshakes take at the floor's cost.
+ */
+function sessionRows(results) {
+  return {
+    head: [
+      'cell',
+      'generator',
+      'router: full handshakes/s',
+      'router: sessions resumed',
+      'as claimed?',
+      'handshakes’ share of router CPU',
+    ],
+    rows: results.cells
+      .filter((c) => c.tlsEvidence)
+      .map((c) => {
+        const e = c.tlsEvidence;
+        return [
+          c.name,
+          c.generator.tool,
+          num(e.fullHandshakesPerSec),
+          e.reusePct === null ? '–' : `${num(e.reusePct)} %`,
+          e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
+          e.handshakeShare === null ? '–' : pct(e.handshakeShare, 0),
+        ];
+      }),
+  };
+}
+
+/** The price of a full handshake: CPU per request full − resumed, beside the floor. */
+function handshakePriceRows(results) {
+  return {
+    head: [
+      'termination',
+      'page',
+      'paid by',
+      'full µs/req',
+      'resumed µs/req',
+      'full handshake µs',
+      'floor µs',
+      '× the floor',
+    ],
+    rows: results.handshakePrices.map((p) => [
+      p.termination,
+      sizeLabel(p.pageSize),
+      ROLE_NAMES[p.role],
+      num(p.fullUs, 1),
+      num(p.resumedUs, 1),
+      num(p.priceUs, 1),
+      p.floorUs === null ? '–' : num(p.floorUs, 1),
+      p.floorMultiple === null ? '–' : `${p.floorMultiple.toFixed(2)}×`,
+    ]),
+  };
+}
+
+/** The router's own counters per cell (medians across readings and samples). */
+function routerCounterRows(results) {
+  const both = (m) => (m.median === null ? '–' : `${num(m.median)} (max ${num(m.max)})`);
+  return {
+    head: [
+      'cell',
+      'new sessions/s',
+      'connections (median, max)',
+      'queued (median, max)',
+      'TLS sessions/s',
+      'full handshakes/s',
+      'backend full handshakes/s',
+    ],
+    rows: results.cells
+      .filter((c) => c.router.counters)
+      .map((c) => {
+        const k = c.router.counters;
+        return [
+          c.name,
+          num(k.sessionsPerSec),
+          both(k.currentConnections),
+          both(k.queued),
+          num(k.tlsSessionsPerSec),
+          num(k.fullHandshakesPerSec),
+          num(k.backendFullHandshakesPerSec),
+        ];
+      }),
+  };
+}
+
+/** Planned cells that were not run here, and why. */
+function skippedRows(results) {
+  return { head: ['cell', 'not run because'], rows: results.skippedCells.map((s) => [s.name, s.reason]) };
+}
+
 /** The cores each role used on average in a cell (what the shares in limitedBy are made of). */
 function cpuRows(results) {
   const sum = (list) =>
     list.some((p) => typeof p.cpuCores === 'number') ? list.reduce((a, p) => a + (p.cpuCores || 0), 0) : null;
   return {
-    head: ['cell', 'router cores', 'data service cores', 'redis cores', 'k6 cores', 'host busy'],
+    head: ['cell', 'router cores', 'data service cores', 'redis cores', 'generator cores', 'host busy'],
     rows: results.cells.map((c) => [
       c.name,
       num(c.router.cpuCores, 2),
       num(sum(c.backend.instances), 2),
       num(sum(c.backend.redis), 2),
-      num(c.generator.k6CpuCores, 2),
+      `${c.generator.tool} ${num(c.generator.cpuCores, 2)}`,
       c.host.busyFraction === null ? '–' : pct(c.host.busyFraction, 0),
     ]),
   };
@@ -195,7 +288,7 @@ function crossCheckRows(results) {
           '–',
           ms(c.p99),
           '–',
-          num(c.generator.k6CpuCores, 2),
+          num(c.generator.cpuCores, 2),
           '–',
           `skipped: ${x.skipped}`,
         ];
@@ -206,7 +299,7 @@ function crossCheckRows(results) {
         x.gap === null ? '–' : pct(x.gap, 1),
         ms(c.p99),
         ms(x.p99),
-        num(c.generator.k6CpuCores, 2),
+        num(c.generator.cpuCores, 2),
         num(x.wrkCpuCores, 2),
         x.flagged ? 'gap over 10 %: the tools disagree' : 'agree within 10 %',
       ];
@@ -222,14 +315,14 @@ function crossCheckRows(results) {
 function referenceRows(group) {
   return {
     head: [
-      'termination',
+      'cell',
       'this run req/s',
       'this run req/s ÷ http',
       'this run capacity/core ÷ http (the router’s)',
       ...group.columns.flatMap((col) => [`${col.short} ${col.label} ÷ http`, '→ req/s here']),
     ],
     rows: group.rows.map((row) => [
-      row.termination,
+      row.run ? row.run.cell : `${row.termination} (not measured)`,
       row.run ? `${num(row.run.rps)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? `${num(row.run.ratio, 2)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? num(row.run.capacityRatio, 2) : '–',
@@ -332,6 +425,10 @@ module.exports = {
   cellRows,
   costRows,
   handshakeRows,
+  sessionRows,
+  handshakePriceRows,
+  routerCounterRows,
+  skippedRows,
   cpuRows,
   sizingRows,
   decompositionRows,

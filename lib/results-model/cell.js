@@ -29,13 +29,13 @@ function costOf(samples, roles) {
   const measured = samples.filter((s) => s.cpu && s.cpu.cpuSeconds && s.summary);
   const perSample = measured.map((s) => ({ ...sampleCounts(s.summary), cpuSeconds: s.cpu.cpuSeconds }));
   const costs = costPerRole(perSample, roles);
-  const cost = {};
+  // Every generator role is present, null where another tool made the load.
+  const cost = { k6: null, wrk: null };
   for (const [role, { perRequestUs, perHandshakeUs }] of Object.entries(costs)) {
     cost[role] = perRequestUs
       ? { perRequestUs: roundSpread(perRequestUs), perHandshakeUs: roundSpread(perHandshakeUs) }
       : null;
   }
-  cost.wrk = null;
   return cost;
 }
 
@@ -54,10 +54,40 @@ function addCrossCheck(figures, crossCheck) {
 }
 
 /**
- * cell: { name, termination, pageSize, connection }; samples: [{ summary, cpu?, k6AllowedCores?,
- * rawFile, dashboard? }]; instanceNames / redisNames: the processes watched besides k6 and the
- * router; maxVus: the VU ceiling k6 ran with; combine: how the summaries add up (./reduce.js):
- * 'sequential' samples of the matrix, or 'concurrent' runners in the cluster.
+ * The router's own counters over a cell (lib/load/router-counters.js, one summary per sample):
+ * the median across samples of each figure, the largest queue and connection count; null where
+ * no sample read them (a cluster, or a router without a runtime API).
+ */
+function routerCountersOf(samples) {
+  const read = samples.map((s) => s.counters).filter((c) => c && c.readings > 0);
+  if (!read.length) return null;
+  const median = (pick) => {
+    const s = spread(read.map(pick));
+    return s ? round(s.median, 1) : null;
+  };
+  const max = (pick) => spread(read.map(pick))?.max ?? null;
+  return {
+    readings: read.reduce((sum, c) => sum + c.readings, 0),
+    fullHandshakesPerSec: median((c) => c.fullHandshakesPerSec),
+    backendFullHandshakesPerSec: median((c) => c.backendFullHandshakesPerSec),
+    tlsSessionsPerSec: median((c) => c.tlsSessionsPerSec),
+    reusePct: median((c) => c.reusePct),
+    sessionsPerSec: median((c) => c.sessionsPerSec),
+    currentConnections: {
+      median: median((c) => c.currentConnections.median),
+      max: max((c) => c.currentConnections.max),
+    },
+    queued: { median: median((c) => c.queued.median), max: max((c) => c.queued.max) },
+  };
+}
+
+/**
+ * cell: { name, termination, pageSize, connection, tlsSession }; samples: [{ summary, cpu?,
+ * counters?, allowedCores?, rawFile, dashboard? }] from one generator (the summaries' meta names
+ * it: k6, or wrk for resumed close cells); instanceNames / redisNames: the processes watched
+ * besides the generator and the router; maxVus: the VU ceiling k6 ran with; combine: how the
+ * summaries add up (./reduce.js): 'sequential' samples of the matrix, or 'concurrent' runners in
+ * the cluster.
  */
 function buildCellResult(
   cell,
@@ -68,6 +98,8 @@ function buildCellResult(
     samples.map((s) => s.summary),
     { combine },
   );
+  const meta = samples[0].summary.meta || {};
+  const tool = meta.generator || 'k6';
   const processes = (names) => names.map((name) => ({ name, cpuCores: averageCores(samples, name) }));
   const hostBusy = mean(
     samples.map((s) => s.cpu && s.cpu.hostBusyFraction).filter((v) => typeof v === 'number'),
@@ -78,17 +110,20 @@ function buildCellResult(
     termination: cell.termination,
     pageSize: cell.pageSize,
     connection: cell.connection,
+    tlsSession: cell.tlsSession ?? null,
     ...figures,
     generator: {
-      k6CpuCores: averageCores(samples, 'k6'),
-      k6AllowedCores: samples[0].k6AllowedCores ?? null,
+      tool,
+      executor: meta.executor ?? null,
+      cpuCores: averageCores(samples, tool),
+      allowedCores: samples[0].allowedCores ?? null,
       ...load,
-      maxVus: maxVus ?? null,
+      maxVus: tool === 'k6' ? (maxVus ?? null) : (meta.maxVus ?? null),
     },
     backend: { instances: processes(instanceNames), redis: processes(redisNames) },
-    router: { cpuCores: averageCores(samples, 'router') },
+    router: { cpuCores: averageCores(samples, 'router'), counters: routerCountersOf(samples) },
     host: { busyFraction: round(hostBusy, 3), cores: samples[0].cpu ? samples[0].cpu.hostCores : null },
-    cost: costOf(samples, { router: ['router'], service: instanceNames, redis: redisNames, k6: ['k6'] }),
+    cost: costOf(samples, { router: ['router'], service: instanceNames, redis: redisNames, [tool]: [tool] }),
     raw: samples.map((s) => s.rawFile).filter(Boolean),
     ...(dashboards.length ? { dashboards } : {}),
   };

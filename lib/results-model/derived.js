@@ -63,6 +63,42 @@ function floorMultipleOf(cell, floor) {
 }
 
 /**
+ * The price of a full handshake, per termination and page size measured both ways: the CPU per
+ * request of the role that ends the TLS in the full cell minus that in the resumed cell (the
+ * signature and the key exchange a resumed session skips), beside the floor openssl speed timed.
+ * [{ termination, pageSize, role, fullCell, resumedCell, fullUs, resumedUs, priceUs, floorUs,
+ * floorMultiple }]; empty where no pair was measured.
+ */
+function handshakePrices(cells, floor) {
+  const prices = [];
+  for (const full of cells.filter((c) => c.tlsSession === 'full')) {
+    const resumed = cells.find(
+      (c) => c.tlsSession === 'resumed' && c.termination === full.termination && c.pageSize === full.pageSize,
+    );
+    if (!resumed) continue;
+    const role = handshakeRole(full.termination);
+    const fullUs = median(full.cost[role]);
+    const resumedUs = median(resumed.cost[role]);
+    if (fullUs === null || resumedUs === null) continue;
+    const priceUs = fullUs - resumedUs;
+    const floorUs = floor && floor.floorUs > 0 ? floor.floorUs : null;
+    prices.push({
+      termination: full.termination,
+      pageSize: full.pageSize,
+      role,
+      fullCell: full.name,
+      resumedCell: resumed.name,
+      fullUs,
+      resumedUs,
+      priceUs: round(priceUs),
+      floorUs,
+      floorMultiple: floorUs ? round(priceUs / floorUs, 2) : null,
+    });
+  }
+  return prices;
+}
+
+/**
  * The run's sizing for `tps` with `headroom`: per cell, the router cores, data-service instances
  * and load-generator cores the measured medians imply.
  */
@@ -97,4 +133,11 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM }) {
   };
 }
 
-module.exports = { routerCores, capacityOf, handshakeRole, floorMultipleOf, sizing };
+module.exports = {
+  handshakePrices,
+  routerCores,
+  capacityOf,
+  handshakeRole,
+  floorMultipleOf,
+  sizing,
+};

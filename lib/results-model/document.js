@@ -7,8 +7,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const SCHEMA = require('./schema.json');
 const REFERENCE = require('../../k6/lib/reference.json');
-const { limitOf } = require('./verdicts');
-const { routerCores, capacityOf, floorMultipleOf, sizing } = require('./derived');
+const { limitOf, sessionVerdict } = require('./verdicts');
+const { routerCores, capacityOf, floorMultipleOf, handshakePrices, sizing } = require('./derived');
 
 const RESULTS_VERSION = SCHEMA.properties.version.const;
 const RESULTS_FILE = 'results.json';
@@ -107,6 +107,8 @@ function createRun({
     tls,
     handshakeFloor,
     cells: [],
+    skippedCells: [],
+    handshakePrices: [],
     sizing: null,
     reference,
   };
@@ -115,6 +117,12 @@ function createRun({
 /** Adds a cell's figures (./cell.js buildCellResult, or the cluster's reduced runners). */
 function addCell(doc, cell) {
   doc.cells.push(cell);
+  return doc;
+}
+
+/** Records a planned cell the run could not measure here: { name, reason }. */
+function addSkipped(doc, { name, reason }) {
+  doc.skippedCells.push({ name, reason });
   return doc;
 }
 
@@ -133,13 +141,15 @@ function lightestCell(cells) {
 function finalize(doc, { complete, finishedAt = null }) {
   const baseline = lightestCell(doc.cells);
   const router = routerCores(doc.environment);
-  const { executor, vus, rate } = doc.options;
-  const context = { baseline, executor, vus, rate, router };
+  const { vus, rate } = doc.options;
+  const context = { baseline, vus, rate, router };
   // limitedBy right after the cell's name and coordinates, where a reader of the JSON looks first.
   const cells = doc.cells.map((cell) => {
-    const { name, termination, pageSize, connection } = cell;
-    const head = { name, termination, pageSize, connection, limitedBy: null };
-    const decided = Object.assign(head, cell, { limitedBy: limitOf(cell, context) });
+    const { name, termination, pageSize, connection, tlsSession } = cell;
+    const head = { name, termination, pageSize, connection, tlsSession, limitedBy: null };
+    const decided = Object.assign(head, cell);
+    decided.tlsEvidence = sessionVerdict(decided, doc.handshakeFloor);
+    decided.limitedBy = limitOf(decided, context);
     decided.capacity = capacityOf(decided, router);
     decided.floorMultiple = floorMultipleOf(decided, doc.handshakeFloor);
     return decided;
@@ -149,6 +159,7 @@ function finalize(doc, { complete, finishedAt = null }) {
     finishedAt,
     complete,
     cells,
+    handshakePrices: handshakePrices(cells, doc.handshakeFloor),
     sizing: sizing(cells, { tps: doc.reference.bank.targetTps }),
   };
 }
@@ -188,6 +199,7 @@ module.exports = {
   unknownEnvironment,
   createRun,
   addCell,
+  addSkipped,
   finalize,
   writeResults,
   readResults,

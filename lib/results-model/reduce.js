@@ -11,6 +11,11 @@ const { busyVus } = require('../../k6/lib/generator');
 const { parseCellName, cellName } = require('../../k6/lib/cells');
 
 const OK = '{expected_response:true}';
+// What the latency percentiles measure, by the generator that made the samples.
+const LATENCY_BASIS = {
+  k6: 'request_total: blocked + duration of successful responses (ms)',
+  wrk: 'wrk: from writing the request to reading the response, every response (ms); the connection set-up (TCP and the resumed TLS handshake) is not included',
+};
 const COMBINE_MODES = ['sequential', 'concurrent'];
 
 const sum = (list) => list.reduce((a, b) => a + b, 0);
@@ -45,7 +50,7 @@ function cellOfSummary(summary, file) {
   if (!meta || typeof meta !== 'object') throw new Error(`${file} has no "meta" block: not router-matrix.js`);
   let cell;
   try {
-    cell = parseCellName(cellName(meta.termination, meta.pageSize, meta.connection));
+    cell = parseCellName(cellName(meta.termination, meta.pageSize, meta.connection, meta.tlsSession));
   } catch (err) {
     throw new Error(`${file}: meta does not name a cell: ${err.message}`, { cause: err });
   }
@@ -161,7 +166,7 @@ function reduceSummaries(summaries, { combine }) {
     p95: latency.p95 ?? null,
     p99: latency.p99 ?? null,
     max: latency.max ?? null,
-    latencyBasis: 'request_total: blocked + duration of successful responses (ms)',
+    latencyBasis: LATENCY_BASIS[summaries[0].meta?.generator || 'k6'],
     errorRate: requests ? round(errorCount / requests, 6) : null,
     errors,
     decomposition: {

@@ -19,22 +19,25 @@ const THRESHOLDS = {
   // Service time counts as risen at this multiple of the lightest cell's, and at least this much.
   serviceTimeRatio: 2,
   serviceTimeMinRiseMs: 0.2,
+  // A resumed cell must show at least this share of resumed TLS sessions at the router, a full
+  // one at most this share, or it did not measure what its name claims.
+  resumedMinReusePct: 90,
+  fullMaxReusePct: 10,
+  // Full handshakes count as the router's main work at this share of its CPU.
+  handshakeShare: 0.5,
 };
 
 const fmt = (v, digits = 2) => Number(v).toFixed(digits);
 
 /**
- * The load generator at its own limit. m: { k6CpuCores, k6AllowedCores, droppedIterations,
- * executor, vusActiveMax (max of k6's `vus`), maxVus, busyVus (average VUs busy, Little's law) }
+ * The load generator at its own limit. m: { tool ('k6' or 'wrk'), cpuCores, allowedCores,
+ * droppedIterations, executor, vusActiveMax (max of k6's `vus`), maxVus, busyVus (average VUs
+ * busy, Little's law) }
  */
 function generatorVerdict(m, t = THRESHOLDS) {
   const reasons = [];
-  if (
-    typeof m.k6CpuCores === 'number' &&
-    m.k6AllowedCores &&
-    m.k6CpuCores >= t.cpuNearFull * m.k6AllowedCores
-  ) {
-    reasons.push(`k6 used ${fmt(m.k6CpuCores)} of the ${m.k6AllowedCores} cores it may use`);
+  if (typeof m.cpuCores === 'number' && m.allowedCores && m.cpuCores >= t.cpuNearFull * m.allowedCores) {
+    reasons.push(`${m.tool || 'k6'} used ${fmt(m.cpuCores)} of the ${m.allowedCores} cores it may use`);
   }
   if (m.droppedIterations > 0) {
     reasons.push(`${m.droppedIterations} iterations dropped: k6 could not start requests at the set rate`);
@@ -128,10 +131,13 @@ function withCrossCheck(generator, crossCheck) {
 const measured = (v) => typeof v === 'number';
 const sumOf = (list) => list.reduce((a, b) => a + (b || 0), 0);
 
-/** Each role's CPU in a cell, as cores: { k6, router, 'data service', redis } (measured ones only). */
+/**
+ * Each role's CPU in a cell, as cores: { k6 (or wrk), router, 'data service', redis } (measured
+ * ones only).
+ */
 function roleShares(cell) {
   const shares = {
-    k6: cell.generator.k6CpuCores,
+    [cell.generator.tool]: cell.generator.cpuCores,
     router: cell.router.cpuCores,
     'data service': cell.backend.instances.some((i) => measured(i.cpuCores))
       ? sumOf(cell.backend.instances.map((i) => i.cpuCores))
@@ -172,22 +178,72 @@ function sharedVerdict(m, t = THRESHOLDS) {
   };
 }
 
+/** The terminations whose TLS the router ends itself (passthrough's ends at the service). */
+const ROUTER_TLS = ['edge', 'reencrypt'];
+
+/**
+ * Whether a close TLS cell measured the sessions its name claims, from the router's own counters,
+ * and what its full handshakes cost the router: null for a cell without a TLS session kind. Else
+ * { claim, reusePct, fullHandshakesPerSec, holds, text, handshakeCores, handshakeShare }: holds is
+ * true or false where the router ends the TLS and its counters were read, null otherwise (text
+ * says why); handshakeCores is the floor's share of the router's CPU: full handshakes/s × the
+ * floor µs (openssl speed), and handshakeShare that over the cores the router used.
+ * cell: { termination, tlsSession, router: { cpuCores, counters } }; floor: { floorUs } or null.
+ */
+function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
+  if (!cell.tlsSession) return null;
+  const counters = cell.router.counters;
+  const base = {
+    claim: cell.tlsSession,
+    reusePct: null,
+    fullHandshakesPerSec: null,
+    handshakeCores: null,
+    handshakeShare: null,
+  };
+  if (!ROUTER_TLS.includes(cell.termination)) {
+    return {
+      ...base,
+      holds: null,
+      text: `not checked at the router: ${cell.termination} TLS ends at the service, whose counters the lab does not read`,
+    };
+  }
+  if (!counters || typeof counters.reusePct !== 'number') {
+    return { ...base, holds: null, text: "not checked: the router's TLS counters were not read" };
+  }
+  const { reusePct, fullHandshakesPerSec } = counters;
+  const resumed = cell.tlsSession === 'resumed';
+  const holds = resumed ? reusePct >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
+  const bound = resumed ? `at least ${t.resumedMinReusePct} %` : `at most ${t.fullMaxReusePct} %`;
+  const text = holds
+    ? `the router resumed ${reusePct} % of TLS sessions (${fullHandshakesPerSec} full handshakes/s): ${cell.tlsSession} as claimed`
+    : `NOT ${cell.tlsSession} as claimed: the router resumed ${reusePct} % of TLS sessions, where ${bound} was expected`;
+  let handshakeCores = null;
+  let handshakeShare = null;
+  if (floor && floor.floorUs > 0 && typeof fullHandshakesPerSec === 'number') {
+    handshakeCores = Number(((fullHandshakesPerSec * floor.floorUs) / 1e6).toFixed(3));
+    if (cell.router.cpuCores > 0) handshakeShare = Number((handshakeCores / cell.router.cpuCores).toFixed(3));
+  }
+  return { ...base, reusePct, fullHandshakesPerSec, holds, text, handshakeCores, handshakeShare };
+}
+
 /**
  * One cell's limit: { by, hostBusy, reasons: [{ role, text }] }. `by` joins the roles at their
  * own limit ('router', 'generator', 'backend', e.g. 'router+generator'); with none: 'host' (other
  * work on the machine filled it), 'shared' (a full host shared by the roles), 'load' (idle cores:
- * the offered load set the figure) or 'unknown' (the roles' CPU was not measured, as in a cluster). Context: `baseline`, the run's
- * lightest cell (lowest service p50) for the backend's service-time evidence; `executor`, `vus`
- * and `rate`, the run's load model; `router`: { threads, allowedCores } of the router.
+ * the offered load set the figure) or 'unknown' (the roles' CPU was not measured, as in a cluster).
+ * Context: `baseline`, the run's lightest cell (lowest service p50) for the backend's service-time
+ * evidence; `vus` and `rate`, the run's load model (the cell's generator names its executor);
+ * `router`: { threads, allowedCores } of the router.
  */
-function limitOf(cell, { baseline = null, executor, vus, rate, router = {} } = {}) {
+function limitOf(cell, { baseline = null, vus, rate, router = {} } = {}) {
   const g = cell.generator;
   const generator = withCrossCheck(
     generatorVerdict({
-      k6CpuCores: g.k6CpuCores,
-      k6AllowedCores: g.k6AllowedCores,
+      tool: g.tool,
+      cpuCores: g.cpuCores,
+      allowedCores: g.allowedCores,
       droppedIterations: g.droppedIterations,
-      executor,
+      executor: g.executor,
       vusActiveMax: g.vusMax,
       maxVus: g.maxVus,
       busyVus: g.busyVus,
@@ -195,6 +251,16 @@ function limitOf(cell, { baseline = null, executor, vus, rate, router = {} } = {
     cell.crossCheck,
   );
   const routerLimit = routerVerdict({ routerCpuCores: cell.router.cpuCores, ...router });
+  // What the router spent its cores on, where its counters say: full handshakes, or the rest.
+  const session = cell.tlsEvidence;
+  if (routerLimit.saturated && session && typeof session.handshakeShare === 'number') {
+    const share = Math.round(session.handshakeShare * 100);
+    routerLimit.reasons.push(
+      session.handshakeShare >= THRESHOLDS.handshakeShare
+        ? `limited by TLS handshakes: ${session.fullHandshakesPerSec} full handshakes/s at the floor's cost take ${share} % of its CPU`
+        : `not by TLS handshakes: ${session.fullHandshakesPerSec} full handshakes/s take ${share} % of its CPU; HTTP and connection work the rest`,
+    );
+  }
   const backend = backendVerdict({
     instances: cell.backend.instances.filter((i) => measured(i.cpuCores)),
     serviceP50Ms: cell.serviceTimeMs ? cell.serviceTimeMs.p50 : null,
@@ -220,7 +286,7 @@ function limitOf(cell, { baseline = null, executor, vus, rate, router = {} } = {
   ].filter(Boolean);
   if (limits.length) return { by: limits.join('+'), hostBusy: host.contended, reasons };
   const unmeasured = [];
-  if (!measured(g.k6CpuCores)) unmeasured.push('k6');
+  if (!measured(g.cpuCores)) unmeasured.push(g.tool);
   if (!measured(cell.router.cpuCores)) unmeasured.push('the router');
   if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push('the data service');
   if (unmeasured.length) {
@@ -236,7 +302,7 @@ function limitOf(cell, { baseline = null, executor, vus, rate, router = {} } = {
     shares,
     hostBusyFraction: cell.host.busyFraction,
     hostCores: cell.host.cores,
-    load: rate ? `${rate} req/s` : `${vus} VUs`,
+    load: g.tool === 'wrk' ? `${g.vusMax} wrk connections` : rate ? `${rate} req/s` : `${vus} VUs`,
   });
   reasons.push(...shared.reasons.map((text) => ({ role: shared.by, text })));
   return { by: shared.by, hostBusy: host.contended, reasons };
@@ -250,5 +316,6 @@ module.exports = {
   hostVerdict,
   sharedVerdict,
   withCrossCheck,
+  sessionVerdict,
   limitOf,
 };

@@ -81,7 +81,7 @@ test('--quick measures all 16 cells without errors and writes the results direct
     // The router's own cost, whoever ran out of CPU first, and what it implies per core.
     expect(cell.cost.router.perRequestUs.median).toBeGreaterThan(0);
     expect(cell.capacity.perCoreRps).toBeGreaterThan(0);
-    expect(cell.generator.k6CpuCores).toBeGreaterThan(0);
+    expect(cell.generator.cpuCores).toBeGreaterThan(0);
     expect(cell.router.cpuCores).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(out, cell.raw[0]))).toBe(true);
   }

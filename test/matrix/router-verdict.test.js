@@ -67,8 +67,8 @@ function cellWith(routerCpuCores) {
   return {
     name: 'edge:1k:close',
     generator: {
-      k6CpuCores: 0.2,
-      k6AllowedCores: 1,
+      cpuCores: 0.2,
+      allowedCores: 1,
       droppedIterations: 0,
       vusMax: 32,
       busyVus: 1,

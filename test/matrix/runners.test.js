@@ -41,7 +41,7 @@ test('k6 under taskset: the cores it may use come from the list it was pinned to
   });
   fs.rmSync(dir, { recursive: true, force: true });
   expect(result.code).toBe(99);
-  expect(result.k6AllowedCores).toBe(1);
+  expect(result.allowedCores).toBe(1);
   // The script's own counters saw every refused connection as status 0, and failed the cell.
   const { metrics } = result.summary;
   expect(metrics.errors_status_0.values.count).toBe(metrics.http_reqs.values.count);

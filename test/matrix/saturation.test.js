@@ -18,8 +18,8 @@ const reasonsOf = (cell, role) => cell.limitedBy.reasons.filter((r) => r.role ==
 
 describe('load generator saturation', () => {
   const easy = {
-    k6CpuCores: 0.3,
-    k6AllowedCores: 2,
+    cpuCores: 0.3,
+    allowedCores: 2,
     hostBusyFraction: 0.4,
     hostCores: 2,
     droppedIterations: 0,
@@ -33,15 +33,15 @@ describe('load generator saturation', () => {
   });
 
   test('k6 near the cores it may use', () => {
-    const v = generatorVerdict({ ...easy, k6CpuCores: 1.8, hostBusyFraction: 0.95 });
+    const v = generatorVerdict({ ...easy, cpuCores: 1.8, hostBusyFraction: 0.95 });
     expect(v.saturated).toBe(true);
     expect(v.reasons[0]).toMatch(/k6 used 1\.80 of the 2 cores/);
   });
 
   test('a full host where k6 has cores left is not the generator at its limit (the roles share the host)', () => {
     // k6 at 1.1 of its 2 cores on a full host: a share, not its own limit (see limitOf: shared).
-    expect(generatorVerdict({ ...easy, k6CpuCores: 1.1, hostBusyFraction: 0.99 }).saturated).toBe(false);
-    expect(generatorVerdict({ ...easy, k6CpuCores: 0.3, hostBusyFraction: 0.99 }).saturated).toBe(false);
+    expect(generatorVerdict({ ...easy, cpuCores: 1.1, hostBusyFraction: 0.99 }).saturated).toBe(false);
+    expect(generatorVerdict({ ...easy, cpuCores: 0.3, hostBusyFraction: 0.99 }).saturated).toBe(false);
   });
 
   test('dropped iterations and exhausted VUs in the open model', () => {
@@ -128,7 +128,7 @@ describe('a cell result from raw samples', () => {
       'p(99)': v * 3,
     });
     return {
-      k6AllowedCores: 2,
+      allowedCores: 2,
       cpu: {
         cores: { k6: k6Cores, router: 0.5, 'data-service-1': 0.2 },
         hostBusyFraction: 0.5,
@@ -194,7 +194,7 @@ describe('a cell result in the open model and from the script’s own counters',
   function openSample({ rate = 200, seconds = 10, vus = 32, dropped = 0, metrics = {} } = {}) {
     const count = rate * seconds;
     return {
-      k6AllowedCores: 2,
+      allowedCores: 2,
       cpu: { cores: { k6: 0.1, router: 0.05 }, hostBusyFraction: 0.2, hostCores: 2 },
       summary: {
         state: { testRunDurationMs: seconds * 1000 },

@@ -30,15 +30,25 @@ const perRequest = (cores) => {
 /** A cell's figures as the matrix records them, with made-up CPU and service time. */
 function madeUpCell(
   name,
-  { k6 = 0.3, router = 0.4, instance = 0.2, serviceP50 = 0.1, hostBusy = 0.5, crossCheck } = {},
+  {
+    k6 = 0.3,
+    router = 0.4,
+    instance = 0.2,
+    serviceP50 = 0.1,
+    hostBusy = 0.5,
+    crossCheck,
+    counters = null,
+  } = {},
 ) {
-  const [termination, size, connection] = name.split(':');
+  const { termination, connection, tlsSession } = cells.parseCellName(name);
+  const size = name.split(':')[1];
   const trend = (v) => ({ count: 1000, avg: v, min: v, p50: v, p90: v, p95: v, p99: v, max: v });
   const cell = {
     name,
     termination,
     pageSize: size === '1k' ? 1024 : 4096,
     connection,
+    tlsSession,
     samples: 1,
     combine: 'sequential',
     seconds: 10,
@@ -67,8 +77,10 @@ function madeUpCell(
     serviceTimeMs: { p50: serviceP50, p99: serviceP50, avg: serviceP50 },
     thresholdsCrossed: [],
     generator: {
-      k6CpuCores: k6,
-      k6AllowedCores: 2,
+      tool: 'k6',
+      executor: 'constant-vus',
+      cpuCores: k6,
+      allowedCores: 2,
       droppedIterations: 0,
       vusMax: 32,
       busyVus: 1,
@@ -78,7 +90,7 @@ function madeUpCell(
       instances: [{ name: 'data-service-1', cpuCores: instance }],
       redis: [{ name: 'redis-1', cpuCores: 0.05 }],
     },
-    router: { cpuCores: router },
+    router: { cpuCores: router, counters },
     host: { busyFraction: hostBusy, cores: 2 },
     raw: [`raw/${name.replace(/:/g, '-')}-1.json`],
     cost: {
@@ -101,6 +113,7 @@ function run(insecure = false) {
       quick: true,
       sizes: ['1k'],
       cells: null,
+      tlsSessions: ['full', 'resumed'],
       durationSeconds: 10,
       samples: 1,
       warmupSeconds: 0,
@@ -125,11 +138,14 @@ describe('finalize decides every verdict once', () => {
   const doc = run();
   addCell(doc, madeUpCell('http:1k:keepalive'));
   addCell(doc, madeUpCell('edge:1k:keepalive', { k6: 1.9 }));
-  addCell(doc, madeUpCell('edge:4k:close', { serviceP50: 1.5, instance: 0.95 }));
+  addCell(doc, madeUpCell('edge:4k:close:full', { serviceP50: 1.5, instance: 0.95 }));
   addCell(doc, madeUpCell('http:4k:close', { k6: 1.1, hostBusy: 0.99, serviceP50: 0.9 }));
   addCell(doc, madeUpCell('reencrypt:1k:keepalive', { k6: 0.05, router: 0.02, instance: 0.02, hostBusy: 1 }));
-  addCell(doc, madeUpCell('edge:1k:close', { router: 1.8, k6: 0.1, hostBusy: 0.97 }));
-  addCell(doc, madeUpCell('passthrough:1k:close', { k6: 0.6, router: 0.3, instance: 0.9, hostBusy: 0.95 }));
+  addCell(doc, madeUpCell('edge:1k:close:full', { router: 1.8, k6: 0.1, hostBusy: 0.97 }));
+  addCell(
+    doc,
+    madeUpCell('passthrough:1k:close:full', { k6: 0.6, router: 0.3, instance: 0.9, hostBusy: 0.95 }),
+  );
   addCell(doc, madeUpCell('http:4k:keepalive', { k6: 0.9, router: 0.5, instance: 0.4, hostBusy: 0.96 }));
   const results = finalize(doc, { complete: true, finishedAt: '2026-11-23T12:05:00.000Z' });
   const cell = (name) => results.cells.find((c) => c.name === name);
@@ -144,9 +160,9 @@ describe('finalize decides every verdict once', () => {
       role: 'generator',
       text: expect.stringMatching(/k6 used 1\.90 of the 2 cores/),
     });
-    expect(cell('edge:4k:close').limitedBy.by).toBe('backend');
-    expect(roles(cell('edge:4k:close'))).toEqual(['backend', 'backend']);
-    expect(cell('edge:4k:close').limitedBy.reasons[1].text).toMatch(
+    expect(cell('edge:4k:close:full').limitedBy.by).toBe('backend');
+    expect(roles(cell('edge:4k:close:full'))).toEqual(['backend', 'backend']);
+    expect(cell('edge:4k:close:full').limitedBy.reasons[1].text).toMatch(
       /service time p50 rose to 1\.500 ms from 0\.100 ms in the lightest cell \(http:1k:keepalive\)/,
     );
     // k6 at 1.1 of its 2 cores on a full host is a share, not its limit: service time up 9× is.
@@ -155,10 +171,10 @@ describe('finalize decides every verdict once', () => {
     expect(cell('reencrypt:1k:keepalive').limitedBy).toMatchObject({ by: 'host', hostBusy: true });
     expect(roles(cell('reencrypt:1k:keepalive'))).toEqual(['host']);
     // The router at 1.8 of the 2 cores its 4 threads can use: at its limit, by its own CPU.
-    expect(cell('edge:1k:close').limitedBy.by).toBe('router');
-    expect(cell('edge:1k:close').limitedBy.reasons[0].text).toMatch(/router used 1\.80 of the 2 core/);
+    expect(cell('edge:1k:close:full').limitedBy.by).toBe('router');
+    expect(cell('edge:1k:close:full').limitedBy.reasons[0].text).toMatch(/router used 1\.80 of the 2 core/);
     // Passthrough's handshakes at the service: the instance at one core is the limit, not the router.
-    expect(cell('passthrough:1k:close').limitedBy.by).toBe('backend');
+    expect(cell('passthrough:1k:close:full').limitedBy.by).toBe('backend');
     // A full host, nobody at a limit: the roles shared it, each one's share shown.
     expect(cell('http:4k:keepalive').limitedBy.by).toBe('shared');
     expect(cell('http:4k:keepalive').limitedBy.reasons[0].text).toMatch(
@@ -177,11 +193,12 @@ describe('finalize decides every verdict once', () => {
     expect(results).toMatchObject({ version: RESULTS_VERSION, complete: true });
     expect(finalize(results, { complete: true, finishedAt: results.finishedAt })).toEqual(results);
     // limitedBy sits right after the cell's coordinates.
-    expect(Object.keys(results.cells[0]).slice(0, 5)).toEqual([
+    expect(Object.keys(results.cells[0]).slice(0, 6)).toEqual([
       'name',
       'termination',
       'pageSize',
       'connection',
+      'tlsSession',
       'limitedBy',
     ]);
   });
@@ -200,7 +217,7 @@ describe('finalize decides every verdict once', () => {
   test('without CPU figures the verdict is unknown, never the router by elimination', () => {
     const d = run();
     const blind = madeUpCell('edge:1k:keepalive');
-    blind.generator.k6CpuCores = null;
+    blind.generator.cpuCores = null;
     blind.backend.instances = [];
     addCell(d, blind);
     const [c] = finalize(d, { complete: true }).cells;
@@ -309,6 +326,7 @@ describe('the schema speaks the one vocabulary (k6/lib/cells.js)', () => {
   test('terminations, connections, page sizes and cell names', () => {
     expect(cell.termination.enum).toEqual(cells.TERMINATIONS);
     expect(cell.connection.enum).toEqual(cells.CONNECTIONS);
+    expect(cell.tlsSession.enum).toEqual([...cells.TLS_SESSIONS, null]);
     expect(cell.pageSize.maximum).toBe(cells.MAX_PAGE_BYTES);
     const https = cells.TERMINATIONS.filter((t) => t !== 'http');
     expect(SCHEMA.$defs.tls.properties.skipped.items.enum).toEqual(https);
@@ -316,9 +334,108 @@ describe('the schema speaks the one vocabulary (k6/lib/cells.js)', () => {
     for (const termination of cells.TERMINATIONS) {
       for (const bytes of [1, 1000, 1024, 4096, cells.MAX_PAGE_BYTES]) {
         for (const connection of cells.CONNECTIONS) {
-          expect(cells.cellName(termination, bytes, connection)).toMatch(names);
+          for (const session of cells.TLS_SESSIONS) {
+            const name = cells.cellName(termination, bytes, connection, session);
+            expect(name).toMatch(names);
+            expect(cells.parseCellName(name).name).toBe(name);
+          }
         }
       }
     }
+  });
+});
+
+describe('TLS sessions of close cells, from the router’s own counters', () => {
+  const counters = (reusePct, fullHandshakesPerSec) => ({
+    readings: 6,
+    fullHandshakesPerSec,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 1000,
+    reusePct,
+    sessionsPerSec: 1000,
+    currentConnections: { median: 32, max: 33 },
+    queued: { median: 0, max: 0 },
+  });
+  const floor = { key: 'rsa2048', group: 'X25519', signUs: 600, keyExchangeUs: 100, floorUs: 700 };
+
+  function finalized(...cellsToAdd) {
+    const d = run();
+    d.handshakeFloor = floor;
+    for (const c of cellsToAdd) addCell(d, c);
+    const results = finalize(d, { complete: true });
+    return (name) => results.cells.find((c) => c.name === name) || results;
+  }
+
+  test('a claim holds only inside its bound: resumed ≥ 90 % reuse, full ≤ 10 %', () => {
+    const get = finalized(
+      madeUpCell('edge:1k:close:resumed', { counters: counters(99, 10) }),
+      madeUpCell('edge:4k:close:resumed', { counters: counters(89.9, 100) }),
+      madeUpCell('reencrypt:1k:close:full', { counters: counters(0, 1000) }),
+      madeUpCell('reencrypt:4k:close:full', { counters: counters(10.1, 900) }),
+      madeUpCell('edge:1k:keepalive', { counters: counters(0, 1) }),
+    );
+    expect(get('edge:1k:close:resumed').tlsEvidence).toMatchObject({
+      claim: 'resumed',
+      reusePct: 99,
+      holds: true,
+    });
+    expect(get('edge:4k:close:resumed').tlsEvidence).toMatchObject({ holds: false });
+    expect(get('edge:4k:close:resumed').tlsEvidence.text).toMatch(
+      /NOT resumed as claimed: .*89\.9 %.*at least 90 %/,
+    );
+    expect(get('reencrypt:1k:close:full').tlsEvidence).toMatchObject({ claim: 'full', holds: true });
+    expect(get('reencrypt:4k:close:full').tlsEvidence.text).toMatch(/NOT full as claimed: .*at most 10 %/);
+    // Keep-alive and http cells claim no kind of session.
+    expect(get('edge:1k:keepalive').tlsEvidence).toBeNull();
+  });
+
+  test('unchecked where the router ends no TLS or read no counters, and said so', () => {
+    const get = finalized(
+      madeUpCell('passthrough:1k:close:full', { counters: counters(0, 0) }),
+      madeUpCell('edge:1k:close:full'),
+    );
+    expect(get('passthrough:1k:close:full').tlsEvidence).toMatchObject({ holds: null });
+    expect(get('passthrough:1k:close:full').tlsEvidence.text).toMatch(/ends at the service/);
+    expect(get('edge:1k:close:full').tlsEvidence.text).toMatch(/counters were not read/);
+  });
+
+  test('a router at its limit is said to be limited by handshakes when they take most of its CPU', () => {
+    // 1.8 cores of router; 2400 full handshakes/s × 700 µs = 1.68 cores: 93 % of it.
+    const get = finalized(
+      madeUpCell('edge:1k:close:full', { router: 1.8, counters: counters(0, 2400) }),
+      madeUpCell('edge:4k:close:full', { router: 1.8, counters: counters(0, 500) }),
+    );
+    const busy = get('edge:1k:close:full');
+    expect(busy.tlsEvidence).toMatchObject({ handshakeCores: 1.68, handshakeShare: 0.933 });
+    expect(busy.limitedBy.by).toBe('router');
+    expect(busy.limitedBy.reasons.map((r) => r.text)).toContainEqual(
+      expect.stringMatching(/limited by TLS handshakes: 2400 full handshakes\/s .* take 93 % of its CPU/),
+    );
+    expect(get('edge:4k:close:full').limitedBy.reasons.map((r) => r.text)).toContainEqual(
+      expect.stringMatching(/not by TLS handshakes: 500 full handshakes\/s take 19 %/),
+    );
+  });
+
+  test('the price of a full handshake is the full cell’s cost minus the resumed one’s, beside the floor', () => {
+    // Router cost: 1.8 cores ÷ 1000 req/s = 1800 µs full, 0.4 cores = 400 µs resumed.
+    const results = finalized(
+      madeUpCell('edge:1k:close:full', { router: 1.8 }),
+      madeUpCell('edge:1k:close:resumed', { router: 0.4 }),
+      madeUpCell('reencrypt:1k:close:full', { router: 1 }),
+    )();
+    expect(results.handshakePrices).toEqual([
+      {
+        termination: 'edge',
+        pageSize: 1024,
+        role: 'router',
+        fullCell: 'edge:1k:close:full',
+        resumedCell: 'edge:1k:close:resumed',
+        fullUs: 1800,
+        resumedUs: 400,
+        priceUs: 1400,
+        floorUs: 700,
+        floorMultiple: 2,
+      },
+    ]);
   });
 });
