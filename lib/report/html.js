@@ -198,7 +198,7 @@ function costSection(results) {
     out.push(
       '<h3>TLS sessions at the router (close TLS cells)</h3>',
       `<p>${escape(SESSIONS_TEXT)}</p>`,
-      table(sessions),
+      table(sessions, { wrapLast: true }),
     );
   }
   const prices = t.handshakePriceRows(results);

@@ -112,10 +112,10 @@ function sessionRows(results) {
     head: [
       'cell',
       'generator',
-      'router: full handshakes/s',
-      'router: sessions resumed',
-      'as claimed?',
-      'handshakes’ share of router CPU',
+      'full handshakes/s',
+      'sessions resumed',
+      'handshakes’ CPU share',
+      'as claimed? (router’s counters)',
     ],
     rows: results.cells
       .filter((c) => c.tlsEvidence)
@@ -126,8 +126,8 @@ function sessionRows(results) {
           c.generator.tool,
           num(e.fullHandshakesPerSec),
           e.reusePct === null ? '–' : `${num(e.reusePct)} %`,
-          e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
           e.handshakeShare === null ? '–' : pct(e.handshakeShare, 0),
+          e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
         ];
       }),
   };
@@ -315,14 +315,14 @@ function crossCheckRows(results) {
 function referenceRows(group) {
   return {
     head: [
-      'cell',
+      'termination',
       'this run req/s',
       'this run req/s ÷ http',
       'this run capacity/core ÷ http (the router’s)',
       ...group.columns.flatMap((col) => [`${col.short} ${col.label} ÷ http`, '→ req/s here']),
     ],
     rows: group.rows.map((row) => [
-      row.run ? row.run.cell : `${row.termination} (not measured)`,
+      row.termination,
       row.run ? `${num(row.run.rps)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? `${num(row.run.ratio, 2)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? num(row.run.capacityRatio, 2) : '–',

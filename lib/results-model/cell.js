@@ -85,14 +85,15 @@ function routerCountersOf(samples) {
  * cell: { name, termination, pageSize, connection, tlsSession }; samples: [{ summary, cpu?,
  * counters?, allowedCores?, rawFile, dashboard? }] from one generator (the summaries' meta names
  * it: k6, or wrk for resumed close cells); instanceNames / redisNames: the processes watched
- * besides the generator and the router; maxVus: the VU ceiling k6 ran with; combine: how the
+ * besides the generator and the router; maxVus and executor: k6's load model, where the summaries'
+ * meta does not name it; combine: how the
  * summaries add up (./reduce.js): 'sequential' samples of the matrix, or 'concurrent' runners in
  * the cluster.
  */
 function buildCellResult(
   cell,
   samples,
-  { instanceNames = [], redisNames = [], maxVus, combine = 'sequential' } = {},
+  { instanceNames = [], redisNames = [], maxVus, executor = null, combine = 'sequential' } = {},
 ) {
   const { load, ...figures } = reduceSummaries(
     samples.map((s) => s.summary),
@@ -114,7 +115,7 @@ function buildCellResult(
     ...figures,
     generator: {
       tool,
-      executor: meta.executor ?? null,
+      executor: meta.executor ?? executor,
       cpuCores: averageCores(samples, tool),
       allowedCores: samples[0].allowedCores ?? null,
       ...load,

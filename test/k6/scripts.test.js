@@ -34,16 +34,17 @@ describe('k6 scripts', () => {
     expect(close.noVUConnectionReuse).toBe(true);
     expect(close.insecureSkipTLSVerify).toBe(false);
     expect(close.tags).toEqual({
-      cell: 'edge:4k:close',
+      cell: 'edge:4k:close:full',
       termination: 'edge',
       page_size: '4k',
       connection: 'close',
+      tls_session: 'full',
     });
     expect(Object.keys(close.thresholds)).toEqual(
       expect.arrayContaining([
         // The script's own failure rate: a 3xx or a page of the wrong size fails too.
-        'request_failed{cell:edge:4k:close}',
-        'http_req_duration{cell:edge:4k:close,expected_response:true}',
+        'request_failed{cell:edge:4k:close:full}',
+        'http_req_duration{cell:edge:4k:close:full,expected_response:true}',
         // Per-request distributions: router + network time, and TLS time per handshake.
         'router_time',
         'tls_handshake',
@@ -57,6 +58,16 @@ describe('k6 scripts', () => {
       preAllocatedVUs: 32,
       maxVUs: 32,
     });
+  });
+
+  test('router-matrix: k6 refuses to claim resumed TLS sessions, which it cannot do', () => {
+    expect(() =>
+      inspect('router-matrix.js', { TERMINATION: 'edge', CONNECTION: 'close', TLS_SESSION: 'resumed' }),
+    ).toThrow(/k6 keeps no TLS session cache, so it cannot resume; use wrk/);
+    // Cells without a TLS session ignore it: http has no TLS.
+    expect(inspect('router-matrix.js', { CONNECTION: 'close', TLS_SESSION: 'resumed' }).tags.cell).toBe(
+      'http:1k:close',
+    );
   });
 
   test('router-matrix: INSECURE_SKIP_TLS_VERIFY skips verification on edge too (self-signed cluster router)', () => {

@@ -11,12 +11,39 @@ const { k6Args } = require('../../lib/load/k6');
 const cells = require('../../k6/lib/cells');
 
 describe('matrix options and plan', () => {
-  test('the default matrix is 16 cells; --quick fits in about two minutes', () => {
+  test('the default matrix is 22 cells: close cells through a TLS route once per TLS session kind', () => {
     const opts = parseMatrixArgs([]);
-    expect(planCells(opts)).toHaveLength(16);
+    const planned = planCells(opts);
+    expect(planned).toHaveLength(22);
+    expect(planned.filter((c) => c.tlsSession === 'resumed').map((c) => c.name)).toEqual([
+      'edge:1k:close:resumed',
+      'edge:4k:close:resumed',
+      'passthrough:1k:close:resumed',
+      'passthrough:4k:close:resumed',
+      'reencrypt:1k:close:resumed',
+      'reencrypt:4k:close:resumed',
+    ]);
     expect(opts.samples).toBe(3);
     const quick = parseMatrixArgs(['--quick']);
-    expect(estimateSeconds(16, quick)).toBeLessThanOrEqual(120);
+    expect(estimateSeconds(22, quick)).toBeLessThanOrEqual(150);
+    // One kind only: --tls-session full is the matrix before resumption was an axis.
+    expect(planCells(parseMatrixArgs(['--tls-session', 'full']))).toHaveLength(16);
+    expect(planCells(parseMatrixArgs(['--tls-session', 'resumed'])).map((c) => c.name)).toContain(
+      'edge:1k:close:resumed',
+    );
+  });
+
+  test('--cells picks a TLS session kind by its fourth part, or takes --tls-session’s kinds without one', () => {
+    const names = (argv) => planCells(parseMatrixArgs(argv)).map((c) => c.name);
+    expect(names(['--cells', 'edge:1k:close'])).toEqual(['edge:1k:close:full', 'edge:1k:close:resumed']);
+    expect(names(['--cells', 'edge:1k:close', '--tls-session', 'full'])).toEqual(['edge:1k:close:full']);
+    // Named explicitly, a kind joins the run even where --tls-session leaves it out.
+    expect(names(['--cells', '*:1k:close:resumed', '--tls-session', 'full'])).toEqual([
+      'http:1k:close',
+      'edge:1k:close:resumed',
+      'passthrough:1k:close:resumed',
+      'reencrypt:1k:close:resumed',
+    ]);
   });
 
   test('--cells with wildcards, and sizes named there join the run', () => {
@@ -26,16 +53,19 @@ describe('matrix options and plan', () => {
       'http:4k:close',
       'edge:1k:keepalive',
       'passthrough:64k:keepalive',
-      'passthrough:64k:close',
+      'passthrough:64k:close:full',
+      'passthrough:64k:close:resumed',
     ]);
   });
 
   test('--sizes adds page sizes', () => {
-    expect(planCells(parseMatrixArgs(['--sizes', '1k,4k,16k']))).toHaveLength(24);
+    expect(planCells(parseMatrixArgs(['--sizes', '1k,4k,16k']))).toHaveLength(33);
   });
 
   test.each([
     [['--cells', 'edge:1k'], /termination:size:connection/],
+    [['--cells', 'edge:1k:close:cached'], /session must be \* or one of full, resumed/],
+    [['--tls-session', 'cached'], /--tls-session.*'cached' is not one of full, resumed/],
     [['--cells', 'tls:1k:close'], /termination must be/],
     [['--cells', 'edge:huge:close'], /page size/],
     [['--sizes', '2m'], /between 1 byte and 1 MiB/],

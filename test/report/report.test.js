@@ -52,13 +52,15 @@ describe('report from a fixed results.json', () => {
       /It spent 761 µs per full handshake in edge 1k close: 3\.02× the handshake floor of 252 µs \(RSA 2048 signature \+ X25519\)/,
     );
     expect(text).toContain('| passthrough 1k | 27 | 36496 | 223 | 4490 | 3.26× (at the data service) |');
-    // A shared host's cells are quoted with each role's share.
+    // A host busy with other work is named, with how many cores went elsewhere.
     expect(text).toMatch(
-      /No role was at its own limit in 10 cell\(s\)[^]*edge:1k:close: [^\n]*cores: k6 0\.33, router 0\.30/,
+      /\| edge:1k:close:full \| [^|]+ \| the host's 2 cores were 100 % busy and [\d.]+ cores went to processes outside the test/,
     );
-    // The main table: the router's µs per request and capacity per core, k6's µs per request.
-    expect(text).toContain('| cell | router µs/req | router capacity/core (req/s) | k6 µs/req | ok req/s |');
-    expect(text).toContain('| http:1k:keepalive | 36 | 27778 | 126 | 3330 |');
+    // The main table: the router's µs per request and capacity per core, the generator's µs per request.
+    expect(text).toContain(
+      '| cell | router µs/req | router capacity/core (req/s) | generator µs/req | ok req/s |',
+    );
+    expect(text).toContain('| http:1k:keepalive | 36 | 27778 | k6 126 | 3330 |');
     // Cost and capacity: every role, the projection and its assumption; handshakes against the floor.
     expect(text).toContain('## Cost and capacity');
     expect(text).toContain(
@@ -69,12 +71,12 @@ describe('report from a fixed results.json', () => {
     );
     expect(text).toContain('The floor: 252 µs of CPU per full TLSv1.3 handshake');
     expect(text).toContain('the router runs on OpenSSL 3.0.19');
-    expect(text).toContain('| passthrough:1k:close | data service | 223 | 822 | 3.26× |');
-    expect(text).toContain('| reencrypt:1k:close | router | 1280 | 819 | 5.08× |');
+    expect(text).toContain('| passthrough:1k:close:full | data service | 223 | 822 | 3.26× |');
+    expect(text).toContain('| reencrypt:1k:close:full | router | 1280 | 819 | 5.08× |');
     // Sizing at the bank's 5000 TPS, wrk's unknown cost as –, the assumptions verbatim.
     expect(text).toContain('## Sizing for 5000 TPS');
     expect(text).toContain('| cell | router cores | data-service instances | k6 cores | wrk cores |');
-    expect(text).toContain('| edge:1k:close | 6 | 3 | 6 | – |');
+    expect(text).toContain('| edge:1k:close:full | 6 | 3 | 6 | – |');
     expect(text).toContain('| http:1k:keepalive | 1 | 1 | 1 | 1 |');
     expect(text).toContain('- a projection from one machine, not a cluster measurement');
     expect(text).toContain('`npm run sizing -- <results dir> --tps N`');
@@ -85,16 +87,55 @@ describe('report from a fixed results.json', () => {
 
   test('reference ratios are computed against the http row of the same run and the same column', () => {
     const results = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
-    const group = comparisonGroups(results).find((g) => g.pageSize === 1024 && g.connection === 'close');
-    const http = results.cells.find((c) => c.name === 'http:1k:close');
+    const group = comparisonGroups(results).find((g) => g.pageSize === 1024 && g.connection === 'keepalive');
+    const http = results.cells.find((c) => c.name === 'http:1k:keepalive');
     const edge = group.rows.find((r) => r.termination === 'edge');
     expect(edge.run.ratio).toBeCloseTo(
-      results.cells.find((c) => c.name === 'edge:1k:close').rps / http.rps,
+      results.cells.find((c) => c.name === 'edge:1k:keepalive').okRps / http.okRps,
       6,
     );
+    const ocp4 = edge.refs.find((r) => r.key === 'keepalive-hostnet');
+    expect(ocp4.ratio).toBeCloseTo(22913 / 29622, 6);
+    expect(ocp4.normalisedRps).toBeCloseTo(http.okRps * (22913 / 29622), 6);
+  });
+
+  test('close cells are compared like with like: OpenShift 4.x with resumed sessions, 3.11 with both', () => {
+    const results = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+    // The fixture's close cells are full; a resumed edge cell beside them, at twice the req/s.
+    const full = results.cells.find((c) => c.name === 'edge:1k:close:full');
+    results.cells.push({
+      ...full,
+      name: 'edge:1k:close:resumed',
+      tlsSession: 'resumed',
+      okRps: full.okRps * 2,
+    });
+    results.skippedCells = [
+      { name: 'passthrough:1k:close:resumed', reason: 'wrk cannot send the route host as SNI' },
+    ];
+    const groups = comparisonGroups(results).filter((g) => g.pageSize === 1024 && g.connection === 'close');
+    const byKind = Object.fromEntries(groups.map((g) => [g.tlsSession, g]));
+    expect(Object.keys(byKind).sort()).toEqual(['full', 'resumed']);
+    const tablesOf = (g) => [...new Set(g.columns.map((c) => c.tableId))].sort();
+    expect(tablesOf(byKind.resumed)).toEqual(['ocp311-threads', 'ocp4-publishing']);
+    expect(tablesOf(byKind.full)).toEqual(['ocp311-threads']);
+    expect(byKind.resumed.title).toBe('1k pages, close, resumed TLS sessions (wrk)');
+    expect(byKind.resumed.notes).toContainEqual(
+      expect.stringMatching(/OCP 4\.x: .*TLS session resumption was used/),
+    );
+    expect(byKind.resumed.notes).toContainEqual(expect.stringMatching(/OCP 3\.11: .*does not say/));
+    expect(byKind.resumed.notes).toContainEqual(
+      expect.stringMatching(
+        /no resumed cell for passthrough, reencrypt in this run: wrk cannot send the route host as SNI/,
+      ),
+    );
+    const http = results.cells.find((c) => c.name === 'http:1k:close');
+    const edge = byKind.resumed.rows.find((r) => r.termination === 'edge');
+    expect(edge.run.cell).toBe('edge:1k:close:resumed');
+    expect(edge.run.ratio).toBeCloseTo((full.okRps * 2) / http.okRps, 6);
+    expect(byKind.full.rows.find((r) => r.termination === 'edge').run.cell).toBe('edge:1k:close:full');
     const ocp4 = edge.refs.find((r) => r.key === 'close-hostnet');
     expect(ocp4.ratio).toBeCloseTo(4069 / 8273, 6);
-    expect(ocp4.normalisedRps).toBeCloseTo(http.rps * (4069 / 8273), 6);
+    expect(ocp4.normalisedRps).toBeCloseTo(http.okRps * (4069 / 8273), 6);
   });
 
   test('bad input is refused with the file named', () => {
@@ -238,7 +279,7 @@ describe('report figures', () => {
       'cell',
       'router µs/req',
       'router capacity/core (req/s)',
-      'k6 µs/req',
+      'generator µs/req',
       'ok req/s',
     ]);
     expect(head).toContain('TLS ms per handshake');
@@ -247,11 +288,11 @@ describe('report figures', () => {
     expect(rows[0][ok]).toBe(String(Math.round(first.rps - 100)));
     expect(rows[1][ok]).toBe(String(Math.round(second.okRps)));
     // The spread shows where the samples differ, the median alone where they agree.
-    expect(rows[0].slice(1, 4)).toEqual(['36 (33–40)', '27778', '126']);
-    expect(rows[1].slice(1, 4)).toEqual(['100', '10010', '231']);
+    expect(rows[0].slice(1, 4)).toEqual(['36 (33–40)', '27778', 'k6 126']);
+    expect(rows[1].slice(1, 4)).toEqual(['100', '10010', 'k6 231']);
     // The console table at the end of a run carries the same columns.
     expect(formatCellTable(r).split('\n')[0]).toMatch(
-      /^cell +router µs\/req +router capacity\/core \(req\/s\) +k6 µs\/req/,
+      /^cell +router µs\/req +router capacity\/core \(req\/s\) +generator µs\/req/,
     );
     const group = comparisonGroups(r).find((g) =>
       g.rows.some((row) => row.run && row.run.rps === first.okRps),
@@ -293,8 +334,8 @@ describe('report figures', () => {
     const r = results();
     r.handshakeFloor = null;
     for (const c of r.cells) c.floorMultiple = null;
-    expect(handshakeRows(r).rows.find((row) => row[0] === 'edge:1k:close')).toEqual([
-      'edge:1k:close',
+    expect(handshakeRows(r).rows.find((row) => row[0] === 'edge:1k:close:full')).toEqual([
+      'edge:1k:close:full',
       'router',
       '761',
       '355',

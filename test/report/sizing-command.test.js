@@ -13,14 +13,14 @@ test('the run’s own target by default: the bank’s 5000 TPS, every cell, with
   const run = sizing(FIXTURE_DIR);
   expect(run.status).toBe(0);
   expect(run.stdout).toMatch(/^Sizing for 5000 TPS from run /);
-  expect(run.stdout).toMatch(/edge:1k:close\s+6\s+3\s+6\s+–/);
+  expect(run.stdout).toMatch(/edge:1k:close:full\s+6\s+3\s+6\s+–/);
   expect(run.stdout).toMatch(/not a cluster measurement/);
 });
 
 test('another target and headroom scale the answer; --json gives the same figures as data', () => {
   const json = JSON.parse(sizing(FIXTURE_DIR, '--tps', '20000', '--headroom', '0', '--json').stdout);
   expect(json).toMatchObject({ tps: 20000, headroom: 0 });
-  const edgeClose = json.cells.find((c) => c.name === 'edge:1k:close');
+  const edgeClose = json.cells.find((c) => c.name === 'edge:1k:close:full');
   // 20000 req/s at the fixture's 760.5 µs of router CPU each: 15.2 cores, so 16.
   expect(edgeClose.routerCores).toBe(16);
 });

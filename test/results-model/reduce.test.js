@@ -81,15 +81,25 @@ describe('the same figures either way', () => {
 });
 
 describe('the cell a summary names', () => {
-  const meta = { cell: 'edge:4k:close', termination: 'edge', pageSize: 4096, connection: 'close' };
+  const meta = {
+    cell: 'edge:4k:close:full',
+    termination: 'edge',
+    pageSize: 4096,
+    connection: 'close',
+    tlsSession: 'full',
+  };
 
   test('read through the vocabulary (k6/lib/cells.js)', () => {
     expect(cellOfSummary({ meta }, 'r.json')).toEqual({
-      name: 'edge:4k:close',
+      name: 'edge:4k:close:full',
       termination: 'edge',
       pageSize: 4096,
       connection: 'close',
+      tlsSession: 'full',
     });
+    expect(() => cellOfSummary({ meta: { ...meta, tlsSession: undefined } }, 'r.json')).toThrow(
+      /r\.json: meta does not name a cell: .*ends in :full or :resumed/,
+    );
     expect(() => cellOfSummary({ meta: { ...meta, termination: 'tls' } }, 'r.json')).toThrow(
       /r\.json: meta does not name a cell: .*termination must be one of/,
     );

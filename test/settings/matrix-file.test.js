@@ -33,7 +33,8 @@ test('the options block of a results.json replays to the same options', () => {
     expect([s.recorded, replayed[s.name]]).toEqual([s.recorded, recorded[s.recorded]]);
   }
   // The same run as the flags that would have given it.
-  const flags = '--sizes 1k,4k --duration 10 --samples 3 --warmup 3 --cooldown 2 --vus 32 --cross-check';
+  const flags =
+    '--sizes 1k,4k --tls-session full --duration 10 --samples 3 --warmup 3 --cooldown 2 --vus 32 --cross-check';
   const byFlags = parseMatrixArgs(flags.split(' '));
   expect(replayed).toEqual({ ...byFlags, matrixFile: block });
   // executor and a closed model's maxVus are derived, not replayed: the runner derives them again.
@@ -74,7 +75,10 @@ test.each([
   [{ sizes: ['1k', '2m'] }, /\.json: sizes: page size must be between 1 byte and 1 MiB, not '2m'/],
   [{ cells: ['tls:1k:close'] }, /\.json: cells: 'tls:1k:close': termination must be \* or one of/],
   [{ crossCheck: 'maybe' }, /\.json: crossCheck must be true or false, got "maybe"/],
-  [{ colour: 'blue' }, /\.json: unknown key colour \(known: quick, cells, sizes, durationSeconds/],
+  [
+    { colour: 'blue' },
+    /\.json: unknown key colour \(known: quick, cells, sizes, tlsSessions, durationSeconds/,
+  ],
 ])('a bad value in the file is refused, naming the file and the key: %j', (content, message) => {
   const bad = file('durations.json', { ...recorded, ...content });
   expect(() => parseMatrixArgs(['--matrix', bad])).toThrow(UsageError);
