@@ -1,7 +1,7 @@
 -- wrk driving one matrix cell (lib/load/wrk.js runs it): every request closes its connection and
 -- wrk reconnects, resuming the TLS session of the connection before (SSL_clear keeps it), which
--- k6 cannot do. Each response counts as it does in k6/router-matrix.js: a 200 whose
--- Content-Length is the page size, anything else an error by status. done() writes what was
+-- k6 cannot do. Each response counts as it does in k6/router-matrix.js: a 200 of the page's
+-- size, anything else an error by status. done() writes what was
 -- measured as JSON to WRK_CELL_OUT; lib/load/wrk.js turns it into the matrix's sample format.
 -- Env: WRK_CELL_OUT (file), WRK_PAGE_BYTES (expected Content-Length), WRK_QUANTILES (comma list
 -- of the latency percentiles to write: the grid of k6/lib/distribution.js).
@@ -19,8 +19,13 @@ statuses = {}
 wrong_size = 0
 local page_bytes = tonumber(os.getenv("WRK_PAGE_BYTES"))
 
+-- The page's length: its Content-Length (HAProxy sends header names in lower case), else the body.
+local function length(headers, body)
+  return tonumber(headers["content-length"] or headers["Content-Length"]) or #body
+end
+
 function response(status, headers, body)
-  if status == 200 and (page_bytes == nil or tonumber(headers["Content-Length"]) == page_bytes) then
+  if status == 200 and (page_bytes == nil or length(headers, body) == page_bytes) then
     statuses["200"] = (statuses["200"] or 0) + 1
   elseif status == 200 then
     wrong_size = wrong_size + 1

@@ -20,7 +20,9 @@ const PRICE_TEXT =
 
 const COUNTERS_TEXT =
   'Read from the router’s runtime API (show info, show stat) every half second while each sample ran; medians ' +
-  'across readings and samples. Queued: requests waiting in backend queues, which maxconn on the servers causes.';
+  'across readings and samples. Through a TLS route each connection counts twice in sessions and connections: ' +
+  'the frontend that reads the SNI hands it to the TLS frontend behind it over a unix socket, as the OpenShift ' +
+  'router does. Queued: requests waiting in backend queues, which maxconn on the servers causes.';
 
 const SKIPPED_TEXT = 'Cells the options planned that could not be measured against this target.';
 

@@ -1,6 +1,6 @@
 'use strict';
 // The router's runtime API against a real HAProxy: its own TLS counters tell full handshakes from
-// resumed ones.
+// resumed ones, and prove that wrk driving a close cell resumes its TLS sessions.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -9,7 +9,11 @@ const { createCA, createServerCert } = require('../../lib/core/certs');
 const { requireTool } = require('../../lib/core/tools');
 const { freePort, waitForPort } = require('../../lib/core/ports');
 const { startChild } = require('../../lib/core/processes');
-const { parseInfo, showInfo, runtimeCommand } = require('../../lib/lab/runtime-api');
+const { parseInfo, showInfo, parseStat, showStat, runtimeCommand } = require('../../lib/lab/runtime-api');
+const { startRouterCounters } = require('../../lib/load/router-counters');
+const { runWrkCell } = require('../../lib/load/wrk');
+
+const PAGE = '0123456789abcdef'; // the 16-byte page HAProxy answers with
 
 let dir;
 let haproxy;
@@ -36,7 +40,7 @@ beforeAll(async () => {
       '  timeout server 5s',
       'frontend fe',
       `  bind 127.0.0.1:${port} ssl crt ${cert.pem}`,
-      '  http-request return status 200',
+      `  http-request return status 200 content-type text/plain string ${PAGE}`,
       '',
     ].join('\n'),
   );
@@ -91,6 +95,52 @@ test('full handshakes raise the key rate; resumed ones raise the reuse share', a
   const full = await showInfo(socketPath);
   expect(full.SslFrontendKeyRate).toBeGreaterThan(0);
   expect(full.SslFrontendSessionReuse_pct).toBeLessThan(info.SslFrontendSessionReuse_pct);
+});
+
+test('show stat is parsed into one object per proxy and server', async () => {
+  expect(parseStat('# pxname,svname,qcur\nbe,BACKEND,3\nbe,s1,\n')).toEqual([
+    { pxname: 'be', svname: 'BACKEND', qcur: 3 },
+    { pxname: 'be', svname: 's1', qcur: '' },
+  ]);
+  const rows = await showStat(socketPath);
+  expect(rows.find((r) => r.pxname === 'fe' && r.svname === 'FRONTEND')).toMatchObject({
+    scur: expect.any(Number),
+  });
+});
+
+test('wrk driving a close cell resumes every TLS session after the first, as the router counts them', async () => {
+  const out = path.join(dir, 'wrk-cell.json');
+  const cell = {
+    name: 'edge:16:close:resumed',
+    termination: 'edge',
+    pageSize: PAGE.length,
+    connection: 'close',
+    tlsSession: 'resumed',
+  };
+  const sample = await runWrkCell({
+    wrk: requireTool('wrk'),
+    cell,
+    url: `https://127.0.0.1:${port}/`,
+    host: 'runtime.test',
+    connections: 4,
+    threads: 1,
+    durationSeconds: 2,
+    summaryPath: out,
+    target: 'lab',
+    counters: { start: () => startRouterCounters(socketPath, { intervalMs: 250 }) },
+  });
+  const { metrics, meta } = sample.summary;
+  expect(meta).toMatchObject({ generator: 'wrk', cell: cell.name, tlsSession: 'resumed', vus: 4 });
+  expect(metrics.http_reqs.values.count).toBeGreaterThan(50);
+  // Every answer is a 200 of the page's size: no error counters.
+  expect(Object.keys(metrics).filter((name) => name.startsWith('errors_'))).toEqual([]);
+  expect(metrics.request_total.values['p(99)']).toBeGreaterThanOrEqual(metrics.request_total.values['p(50)']);
+  // The file holds the sample in the matrix's format, like k6's summary.
+  expect(JSON.parse(fs.readFileSync(out, 'utf8')).meta.cell).toBe(cell.name);
+  expect(sample.counters.readings).toBeGreaterThan(2);
+  expect(sample.counters.reusePct).toBeGreaterThanOrEqual(90);
+  expect(sample.counters.tlsSessionsPerSec).toBeGreaterThan(0);
+  expect(sample.cpu.cpuSeconds.wrk).toBeGreaterThan(0);
 });
 
 test('a socket that is not there is named in the error', async () => {

@@ -1,0 +1,82 @@
+'use strict';
+// wrk's figures in the matrix's sample format, and the router's counters summarised per sample:
+// pure conversions, with made-up figures.
+const { cellSummary } = require('../../lib/load/wrk');
+const { summarizeReadings } = require('../../lib/load/router-counters');
+const { reduceSummaries, sampleCounts } = require('../../lib/results-model/reduce');
+const { QUANTILES } = require('../../k6/lib/distribution');
+
+const meta = {
+  script: 'wrk-cell',
+  generator: 'wrk',
+  cell: 'edge:1k:close:resumed',
+  termination: 'edge',
+  pageSize: 1024,
+  connection: 'close',
+  tlsSession: 'resumed',
+  executor: 'connections',
+  vus: 32,
+  maxVus: 32,
+};
+
+/** What wrk-cell.lua writes: 10 s, 9000 answers (10 of them 503), 5 read errors, 2 wrong sizes. */
+function measured() {
+  const percentiles = Object.fromEntries(QUANTILES.map((q) => [String(q), 1000 + q * 10]));
+  return {
+    durationUs: 10e6,
+    requests: 9000,
+    errors: { connect: 0, read: 5, write: 0, timeout: 0 },
+    statuses: { 200: 8988, 503: 10 },
+    wrongSize: 2,
+    latencyUs: { min: 500, max: 9000, mean: 1600, percentiles },
+  };
+}
+
+test('wrk’s counts become the reducer’s: requests, errors by status (0 for sockets), latency in ms', () => {
+  const summary = cellSummary(measured(), meta);
+  const figures = reduceSummaries([summary], { combine: 'sequential' });
+  expect(figures).toMatchObject({
+    requests: 9005,
+    rps: 900.5,
+    okRps: 898.8,
+    errors: { 0: 5, 503: 10, wrongSize: 2 },
+    p50: 1.5,
+    latencyBasis: expect.stringMatching(/^wrk: .*connection set-up .* is not included/),
+    tlsHandshakes: 0,
+    serviceTimeMs: null,
+  });
+  expect(figures.p99).toBeCloseTo(1.99, 2);
+  // The cost denominators: successful answers, and no full handshake seen by the client.
+  expect(sampleCounts(summary)).toEqual({ ok: 8988, handshakes: 0 });
+});
+
+test('the router’s readings: medians of the rates, reuse only where there were TLS sessions, largest queue', () => {
+  const reading = (over) => ({
+    fullHandshakesPerSec: 0,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 1000,
+    reusePct: 100,
+    sessionsPerSec: 2000,
+    currentConnections: 60,
+    queued: 0,
+    ...over,
+  });
+  const summary = summarizeReadings([
+    // The generator starting: an idle second has no reuse share, not a share of 0.
+    reading({ tlsSessionsPerSec: 0, reusePct: 0, sessionsPerSec: 0, currentConnections: 0 }),
+    reading({ queued: 3 }),
+    reading({ reusePct: 98 }),
+    reading({}),
+  ]);
+  expect(summary).toEqual({
+    readings: 4,
+    fullHandshakesPerSec: 0,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 1000,
+    reusePct: 100,
+    sessionsPerSec: 2000,
+    currentConnections: { median: 60, max: 60 },
+    queued: { median: 0, max: 3 },
+  });
+  expect(summarizeReadings([])).toBeNull();
+});
