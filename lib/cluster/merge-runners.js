@@ -57,6 +57,7 @@ function mergeRunnerSummaries(
       quick: false,
       sizes: [sizeLabel(cell.pageSize)],
       cells: [cell.name],
+      tlsSessions: cell.tlsSession ? [cell.tlsSession] : [],
       durationSeconds: durationSeconds(meta.duration) || figures.seconds,
       samples: 1,
       warmupSeconds: 0,

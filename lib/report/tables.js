@@ -12,6 +12,9 @@ const costSpread = (cell, role, per = 'perRequestUs') => {
   return spreadText(cost && cost[per]);
 };
 
+/** A generator figure named by the tool that made it ('k6 126'), or '–' where none was measured. */
+const withTool = (cell, text) => (text === '–' ? text : `${cell.generator.tool} ${text}`);
+
 /**
  * The main table: one row per cell. The router's CPU per request leads: it is its own figure
  * whoever ran out of CPU first. Each role's cores moved to the cost section (cpuRows) so that the
@@ -38,7 +41,7 @@ function cellRows(results) {
       c.name,
       costSpread(c, 'router'),
       num(c.capacity && c.capacity.perCoreRps),
-      `${c.generator.tool} ${costSpread(c, c.generator.tool)}`,
+      withTool(c, costSpread(c, c.generator.tool)),
       num(c.okRps),
       ms(c.p50),
       ms(c.p90),
@@ -205,7 +208,7 @@ function cpuRows(results) {
       num(c.router.cpuCores, 2),
       num(sum(c.backend.instances), 2),
       num(sum(c.backend.redis), 2),
-      `${c.generator.tool} ${num(c.generator.cpuCores, 2)}`,
+      withTool(c, num(c.generator.cpuCores, 2)),
       c.host.busyFraction === null ? '–' : pct(c.host.busyFraction, 0),
     ]),
   };
