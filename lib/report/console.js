@@ -30,12 +30,13 @@ function describeCell(cell) {
     ([role, label]) => `${label}: ${reasonTexts(cell, role)[0]}`,
   );
   if (cell.limitedBy.hostBusy) flags.push('HOST BUSY with other work');
+  if (cell.tlsEvidence && cell.tlsEvidence.holds === false) flags.push(`⚠ ${cell.tlsEvidence.text}`);
   if (cell.crossCheck && cell.crossCheck.rps) {
     flags.push(`wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (gap > 10 %)' : ''}`);
   }
   const err = cell.errorRate ? `${pct(cell.errorRate)} errors` : 'no errors';
   const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
-  return `${cell.name.padEnd(26)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
+  return `${cell.name.padEnd(28)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }
 
 /** An in-cluster run (one cell, concurrent runners): the sum of the runners, then the cell's line. */

@@ -16,6 +16,7 @@ const {
   unknownEnvironment,
 } = require('../../lib/results-model/document');
 const { environmentRows, cellRows } = require('../../lib/report/tables');
+const { describeCell } = require('../../lib/report/console');
 const SCHEMA = require('../../lib/results-model/schema.json');
 const cells = require('../../k6/lib/cells');
 
@@ -383,6 +384,9 @@ describe('TLS sessions of close cells, from the router’s own counters', () => 
     expect(get('edge:4k:close:resumed').tlsEvidence.text).toMatch(
       /NOT resumed as claimed: .*89\.9 %.*at least 90 %/,
     );
+    // The line printed as the cell finishes says so too.
+    expect(describeCell(get('edge:4k:close:resumed'))).toMatch(/⚠ NOT resumed as claimed/);
+    expect(describeCell(get('edge:1k:close:resumed'))).not.toMatch(/⚠/);
     expect(get('reencrypt:1k:close:full').tlsEvidence).toMatchObject({ claim: 'full', holds: true });
     expect(get('reencrypt:4k:close:full').tlsEvidence.text).toMatch(/NOT full as claimed: .*at most 10 %/);
     // Keep-alive and http cells claim no kind of session.
