@@ -95,9 +95,10 @@ const TOOLS = [
     versionArgs: ['--version'],
     versionPattern: /(\d+\.\d+\.\d+)/,
     packages: { apt: ['wrk'], dnf: ['wrk'], brew: ['wrk'] },
-    // npm run bench:service drives the data service with wrk; the matrix uses it to cross-check k6.
+    // npm run bench:service drives the data service with wrk; the matrix runs its resumed-TLS
+    // close cells with it (k6 cannot resume) and cross-checks k6 with it.
     neededFor: 'service',
-    optional: 'for npm run bench:service and the matrix --cross-check',
+    optional: 'for npm run bench:service, the matrix resumed-TLS cells (or --tls-session full) and --cross-check',
   }),
   {
     ...systemTool({
