@@ -57,12 +57,13 @@ function addCrossCheck(figures, crossCheck) {
  * cell: { name, termination, pageSize, connection }; samples: [{ summary, cpu?, k6AllowedCores?,
  * rawFile, dashboard? }]; instanceNames / redisNames: the processes watched besides k6 and the
  * router; maxVus: the VU ceiling k6 ran with; combine: how the summaries add up (./reduce.js):
- * 'sequential' samples of the matrix, or 'concurrent' runners in the cluster.
+ * 'sequential' samples of the matrix, or 'concurrent' runners in the cluster; tlsGroup: the
+ * key-exchange group a full handshake with the cell's route negotiated (close TLS cells), or null.
  */
 function buildCellResult(
   cell,
   samples,
-  { instanceNames = [], redisNames = [], maxVus, combine = 'sequential' } = {},
+  { instanceNames = [], redisNames = [], maxVus, combine = 'sequential', tlsGroup = null } = {},
 ) {
   const { load, ...figures } = reduceSummaries(
     samples.map((s) => s.summary),
@@ -79,6 +80,7 @@ function buildCellResult(
     pageSize: cell.pageSize,
     connection: cell.connection,
     ...figures,
+    tlsGroup,
     generator: {
       k6CpuCores: averageCores(samples, 'k6'),
       k6AllowedCores: samples[0].k6AllowedCores ?? null,
