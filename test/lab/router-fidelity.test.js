@@ -4,11 +4,18 @@
 // free ports with LAB_HAPROXY pointing at one binary; lab:up's own route and ALPN verification
 // must pass, and what a client sees from outside is checked with openssl s_client and raw requests.
 const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const net = require('node:net');
 const tls = require('node:tls');
 const { execFileSync } = require('node:child_process');
 const { findOnPath, requireTool } = require('../../lib/core/tools');
 const { PINNED_BIN, HAPROXY_PIN, upstreamVersion, haproxyVersion } = require('../../lib/setup/haproxy-build');
+const { resolveTarget } = require('../../lib/matrix/target');
+const { runK6Sample } = require('../../lib/load/k6');
+const { reduceSummaries } = require('../../lib/results-model/reduce');
+const { checkAlpn } = require('../../lib/lab/alpn');
+const { createCA, createServerCert } = require('../../lib/core/certs');
 const { useLab, route, whoami } = require('./helpers');
 
 jest.setTimeout(120000);
@@ -76,6 +83,26 @@ function rawRequest(state, termination, text) {
   });
 }
 
+/** A short, bounded k6 cell (router-matrix.js, 4 VUs, 2 s) through the lab: the protocols it recorded. */
+async function k6CellProtocols(lab$, termination) {
+  const { target } = resolveTarget({ target: 'lab' }, lab$.env);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-k6-'));
+  try {
+    const run = await runK6Sample({
+      k6: requireTool('k6'),
+      cell: { name: `${termination}:1k:keepalive`, termination, pageSize: 1024, connection: 'keepalive' },
+      opts: { vus: 4 },
+      target,
+      durationSeconds: 2,
+      summaryPath: path.join(dir, 'summary.json'),
+    });
+    expect(run.code).toBe(0);
+    return reduceSummaries([run.summary], { combine: 'sequential' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The router's twelve X-SSL* client headers, each a value a client could forge. */
 const X_SSL = [
   'X-SSL',
@@ -114,6 +141,12 @@ for (const haproxy of HAPROXIES) {
         expect(seen.out).toMatch(/No ALPN negotiated/);
         expect(seen.alpn).toBeNull();
       }
+    });
+
+    test('a k6 cell through the edge route records HTTP/1.1 for every response', async () => {
+      const cell = await k6CellProtocols(lab$, 'edge');
+      expect(cell.requests).toBeGreaterThan(0);
+      expect(cell.protocols).toEqual({ 'HTTP/1.1': cell.requests });
     });
 
     test('the default certificate is served as a chain of two: the leaf, then its CA', () => {
@@ -173,5 +206,36 @@ describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', (
         expect(seen.out).toMatch(new RegExp(`0 s:CN ?= ?${host.replace(/\./g, '\\.')}`));
       }
     });
+
+    test('a k6 cell through the edge route then records HTTP/2.0', async () => {
+      const cell = await k6CellProtocols(lab$, 'edge');
+      expect(cell.protocols).toEqual({ 'HTTP/2.0': cell.requests });
+    });
   });
+});
+
+test('lab:up fails loudly when a route negotiates h2 the router was not rendered for (HAProxy 2.8+ without no-alpn)', async () => {
+  // A TLS server that selects h2, as HAProxy 2.8+ does on a bind without no-alpn.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-alpn-'));
+  const ca = createCA(dir, 'ca');
+  const host = 'data-service-edge-router-lab.apps.lab.localhost';
+  const leaf = createServerCert(dir, 'leaf', { ca, dnsNames: [host] });
+  const server = tls.createServer({
+    cert: fs.readFileSync(leaf.cert),
+    key: fs.readFileSync(leaf.key),
+    ALPNProtocols: ['h2', 'http/1.1'],
+  });
+  server.on('secureConnection', (socket) => socket.end());
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const routes = [{ termination: 'edge', host }];
+    const args = { port: server.address().port, routes, labCA: ca.cert };
+    await expect(checkAlpn({ ...args, policy: 'http/1.1' })).rejects.toThrow(
+      /the edge route negotiated 'h2' over ALPN when offered h2,http\/1\.1, but the router was rendered for http\/1\.1/,
+    );
+    await expect(checkAlpn({ ...args, policy: 'h2,http/1.1' })).resolves.toEqual({ edge: 'h2' });
+  } finally {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
