@@ -111,11 +111,11 @@ function pinnedSourcesFile(entries, pin = HAPROXY_PIN) {
   return [...stanzas.values()].join('\n\n');
 }
 
-function run(file, args, { cwd, log, env } = {}) {
+/** Runs one step; `what` says in the error which step failed (its own output is above). */
+function run(file, args, { cwd, log, what }) {
   log(`  $ ${[file, ...args].join(' ')}`);
-  const r = spawnSync(file, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'], env: env || process.env });
-  if (r.status !== 0)
-    throw new Error(`'${path.basename(file)} ${args.join(' ')}' failed: see the output above`);
+  const r = spawnSync(file, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${what}: see the output above`);
 }
 
 function debInstalled(pkg) {
@@ -165,7 +165,10 @@ function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
       '-o',
       'APT::Sandbox::User=root',
     ];
-    run('apt-get', [...apt, '-qq', 'update'], { log });
+    run('apt-get', [...apt, '-qq', 'update'], {
+      log,
+      what: `apt-get update found no ${pin.suites.join('/')} source index on the system's mirrors`,
+    });
     const src = path.join(tmp, 'src');
     fs.mkdirSync(src);
     // --tar-only: the upstream tarball, which is what is built (Debian's packaging is not needed).
@@ -175,6 +178,9 @@ function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
       {
         cwd: src,
         log,
+        what:
+          `Debian's source package ${pin.source} ${pin.debianVersion} is not on the system's mirrors ` +
+          '(a newer revision may have replaced it: update HAPROXY_PIN)',
       },
     );
     const upstream = upstreamVersion(pin.debianVersion);
@@ -183,10 +189,17 @@ function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
       throw new Error(`apt fetched no ${pin.source}_${upstream}.orig.tar.* for ${pin.debianVersion}`);
     const build = path.join(tmp, 'build');
     fs.mkdirSync(build);
-    run('tar', ['-xf', path.join(src, tarball), '-C', build, '--strip-components=1'], { log });
+    run('tar', ['-xf', path.join(src, tarball), '-C', build, '--strip-components=1'], {
+      log,
+      what: `unpacking ${tarball} failed`,
+    });
     const jobs = String(Math.max(1, os.availableParallelism ? os.availableParallelism() : os.cpus().length));
     log(`  building HAProxy ${upstream} (about a minute on 2 cores)`);
-    run('make', [`-j${jobs}`, ...pin.makeFlags], { cwd: build, log });
+    run('make', [`-j${jobs}`, ...pin.makeFlags], {
+      cwd: build,
+      log,
+      what: `building HAProxy ${upstream} failed`,
+    });
     const built = path.join(build, 'haproxy');
     const version = haproxyVersion(built);
     if (version !== upstream)
