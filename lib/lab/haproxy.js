@@ -7,7 +7,7 @@ const path = require('node:path');
 const { requireTool, compareVersions } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
 
-/** The oldest HAProxy the lab supports (OpenShift 4.12–4.15's router ran 2.6). */
+/** The oldest HAProxy the lab supports (Debian 12's; the configuration is rendered for 2.6 and up). */
 const HAPROXY_MIN = '2.6.0';
 /** The branches OpenShift's router has shipped or ships: another major is worth a warning. */
 const KNOWN_MAJORS = ['2', '3'];
@@ -64,7 +64,7 @@ function checkHaproxyVersion(info) {
     return {
       errors: [
         `haproxy ${info.version} at ${info.path} is too old: the lab needs ${HAPROXY_MIN} or newer ` +
-          `(OpenShift 4's router runs 2.6+); run 'npm run setup -- --for lab', or point LAB_HAPROXY at a newer one`,
+          `(the router's configuration is rendered for 2.6 and newer); run 'npm run setup -- --for lab', or point LAB_HAPROXY at a newer one`,
       ],
     };
   }

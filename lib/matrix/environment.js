@@ -50,6 +50,9 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) 
           maxconnRequested: lab.router.maxconnRequested ?? null,
           passthroughBalance: lab.router.passthroughBalance ?? null,
           ...(lab.router.balance ? { balance: lab.router.balance } : {}),
+          ...(lab.router.tls
+            ? { tlsGroups: { offered: lab.router.tls.groups, missing: lab.router.tls.groupsMissing } }
+            : {}),
           key: lab.router.key ?? null,
           cpus: lab.router.cpus,
         }

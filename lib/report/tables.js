@@ -296,6 +296,7 @@ function environmentRows(results) {
   const tls = [
     e.router && e.router.key && `router key ${e.router.key}`,
     e.negotiatedGroup && `group ${e.negotiatedGroup}`,
+    e.router && e.router.tlsGroups && tlsGroupsText(e.router.tlsGroups),
     e.alpnPolicy &&
       `ALPN ${e.alpnPolicy === 'http/1.1' ? 'http/1.1 only (OpenShift’s default: no h2)' : e.alpnPolicy}`,
     e.openshiftRelease && `OpenShift ${e.openshiftRelease}’s Intermediate profile`,
@@ -303,6 +304,13 @@ function environmentRows(results) {
   if (tls.length) rows.push(['TLS', tls.join(', ')]);
   rows.push(['TLS trust', tlsSummary(results.tls)]);
   return { head: ['', ''], rows };
+}
+
+/** The groups the router offered, and those its OpenSSL lacked, in words. */
+function tlsGroupsText({ offered, missing }) {
+  if (!offered) return 'groups: HAProxy’s defaults';
+  const left = missing.length ? ` (${missing.join(', ')} left out: not in the router’s OpenSSL)` : '';
+  return `groups offered ${offered.join(':')}${left}`;
 }
 
 /** ' (the manifest says …; LAB_PASSTHROUGH_BALANCE overrides it)' where the run overrode a Route. */

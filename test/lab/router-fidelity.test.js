@@ -15,6 +15,7 @@ const { resolveTarget } = require('../../lib/matrix/target');
 const { runK6Sample } = require('../../lib/load/k6');
 const { reduceSummaries } = require('../../lib/results-model/reduce');
 const { checkAlpn } = require('../../lib/lab/alpn');
+const { formatLab } = require('../../lib/lab/format');
 const { createCA, createServerCert } = require('../../lib/core/certs');
 const { useLab, route, whoami } = require('./helpers');
 
@@ -133,6 +134,11 @@ for (const haproxy of HAPROXIES) {
       expect(router.haproxy).toMatchObject({ path: haproxy.file, source: 'LAB_HAPROXY' });
       expect(router.haproxy.openssl).toMatch(/^OpenSSL \d/);
       expect(router.alpn).toEqual({ policy: 'http/1.1', negotiated: { edge: null, reencrypt: null } });
+      // lab:up and lab:status say which binary runs, on which OpenSSL, with which ALPN policy.
+      expect(formatLab(lab$.state)).toContain(
+        `  haproxy  ${router.haproxy.version} (LAB_HAPROXY: ${haproxy.file}), ${router.haproxy.openssl}; ALPN http/1.1; ` +
+          `OpenShift 4.22 Intermediate profile, groups ${router.tls.groups.join(':')}`,
+      );
     });
 
     test('openssl s_client -alpn h2,http/1.1: edge and re-encrypt negotiate no h2', () => {

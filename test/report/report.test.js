@@ -331,10 +331,15 @@ describe('report figures', () => {
       passthrough: { balance: 'source', manifest: 'random', override: 'source' },
       http: { balance: 'random', manifest: 'random', override: null },
     };
+    r.environment.router.tlsGroups = {
+      offered: ['X25519', 'P-256', 'P-384', 'P-521'],
+      missing: ['X25519MLKEM768'],
+    };
     const env = Object.fromEntries(environmentRows(r).rows);
     expect(env.tools).toContain('HAProxy 3.0.11-9e587df on OpenSSL 3.0.19 27 Jan 2026');
     expect(env.TLS).toBe(
-      'router key rsa2048, group X25519, ALPN http/1.1 only (OpenShift’s default: no h2), OpenShift 4.22’s Intermediate profile',
+      'router key rsa2048, group X25519, groups offered X25519:P-256:P-384:P-521 (X25519MLKEM768 left out: not in ' +
+        'the router’s OpenSSL), ALPN http/1.1 only (OpenShift’s default: no h2), OpenShift 4.22’s Intermediate profile',
     );
     expect(env.router).toContain('(the passthrough Route says random; LAB_PASSTHROUGH_BALANCE overrode it)');
   });
