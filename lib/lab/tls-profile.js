@@ -23,7 +23,11 @@ const ECDHE_CIPHERS = [
 /** 4.22 dropped the finite-field DHE ciphers from Intermediate. */
 const DHE_CIPHERS = ['DHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES256-GCM-SHA384'];
 const CIPHERSUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
-/** From 4.22 the router is given its groups, the post-quantum hybrid first. */
+/**
+ * From 4.22 the router is given its groups, the post-quantum hybrid first: the list issue 11 gives
+ * for 4.22 (openshift/api's profiles name groups from release-4.23 on: X25519MLKEM768, X25519,
+ * secp256r1, secp384r1).
+ */
 const GROUPS_FROM_4_22 = ['X25519MLKEM768', 'X25519', 'P-256', 'P-384', 'P-521'];
 
 const atLeast = (release, than) => RELEASES.indexOf(release) >= RELEASES.indexOf(than);
