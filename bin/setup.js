@@ -33,6 +33,15 @@ function describe(found) {
   return `${found.version.padEnd(16)} ${found.path}`;
 }
 
+/** A tool with a fallback (the pinned HAProxy: the system's) is no problem when that is there. */
+function useFallback(tool, why, log) {
+  const other = tool.fallback && tool.fallback();
+  if (!other) return false;
+  log(`  ! ${tool.name.padEnd(32)} ${why}`);
+  log(`    ${''.padEnd(32)} the lab uses ${describe(other)} instead`);
+  return true;
+}
+
 async function main() {
   const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'setup' }).values;
   const wanted = TOOLS.filter((t) => LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(opts.level));
@@ -50,10 +59,13 @@ async function main() {
         await tool.install(log);
         found = tool.locate();
       } catch (err) {
-        problems.push(`${tool.name}: ${err.message}`);
+        if (!useFallback(tool, `not built: ${err.message}`, log)) {
+          problems.push(`${tool.name}: ${err.message}`);
+        }
         continue;
       }
     }
+    if (!usable && opts.check && useFallback(tool, 'not built', log)) continue;
     if (found && !found.tooOld) {
       log(`  ✓ ${tool.name.padEnd(32)} ${describe(found)}`);
     } else {

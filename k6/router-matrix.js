@@ -18,6 +18,7 @@ import cells from './lib/cells.js';
 import distribution from './lib/distribution.js';
 import { defaultMaxVus } from './lib/generator.js';
 import { errorCounters } from './lib/errors.js';
+import { PROTOCOL_METRICS, OTHER_PROTOCOL_METRIC } from './lib/protocols.js';
 import { envBool, envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
 import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 import { parseServerTiming } from './lib/server-timing.js';
@@ -111,6 +112,11 @@ const tlsHandshake = new Trend('tls_handshake', true);
 const requestFailed = new Rate('request_failed');
 const errors = errorCounters();
 const errorsWrongSize = new Counter('errors_wrong_size');
+// Responses per HTTP protocol: a router that offers h2 turns an HTTP/1.1 benchmark into another one.
+const protocolCounters = Object.fromEntries(
+  Object.entries(PROTOCOL_METRICS).map(([proto, metric]) => [proto, new Counter(metric)]),
+);
+const otherProtocol = new Counter(OTHER_PROTOCOL_METRIC);
 
 function wrongSize(res) {
   const length = res.headers['Content-Length'];
@@ -119,6 +125,7 @@ function wrongSize(res) {
 
 export default function () {
   const res = http.get(url);
+  if (res.proto) (protocolCounters[res.proto] || otherProtocol).add(1);
   if (res.status !== 200 || wrongSize(res)) {
     requestFailed.add(true);
     if (res.status === 200) errorsWrongSize.add(1);

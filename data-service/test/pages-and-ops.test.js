@@ -139,6 +139,7 @@ describe('with Redis up', () => {
       .set('X-Forwarded-For', '203.0.113.7')
       .set('X-Forwarded-Proto', 'https')
       .set('Forwarded', 'for=203.0.113.7;proto=https')
+      .set('X-SSL-Client-DER', 'MIIB')
       .set('X-Other', 'ignored');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -152,6 +153,7 @@ describe('with Redis up', () => {
         'x-forwarded-proto': 'https',
         forwarded: 'for=203.0.113.7;proto=https',
       },
+      sslHeaders: { 'x-ssl-client-der': 'MIIB' },
     });
     expect(res.headers['server-timing']).toMatch(/^app;dur=/);
   });

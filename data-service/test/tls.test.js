@@ -125,6 +125,7 @@ describe('HTTPS listener', () => {
       httpVersion: '1.1',
       peer: { address: '127.0.0.1', port: expect.any(Number) },
       forwarded: {},
+      sslHeaders: {},
     });
     expect(res.headers['server-timing']).toMatch(/^app;dur=/);
     expect(res.serial).toBe(serialOf(first));

@@ -49,9 +49,14 @@ function createCA(dir, name, { commonName = name, days = 365, keyType = 'rsa' } 
 
 /**
  * A serving certificate signed by `ca` for the DNS names (and IPs) given: writes <name>.key,
- * <name>.crt (leaf only) and <name>.pem (leaf + key, the form HAProxy loads).
+ * <name>.crt (leaf only) and <name>.pem (leaf, then the CA with `withCA`, then the key: the form
+ * HAProxy loads, and serves as the chain).
  */
-function createServerCert(dir, name, { ca, dnsNames = [], ipAddresses = [], days = 365, keyType = 'rsa' }) {
+function createServerCert(
+  dir,
+  name,
+  { ca, dnsNames = [], ipAddresses = [], days = 365, keyType = 'rsa', withCA = false },
+) {
   if (!dnsNames.length && !ipAddresses.length) throw new Error(`certificate ${name} needs at least one name`);
   fs.mkdirSync(dir, { recursive: true });
   const key = path.join(dir, `${name}.key`);
@@ -106,7 +111,8 @@ function createServerCert(dir, name, { ca, dnsNames = [], ipAddresses = [], days
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   fs.chmodSync(key, 0o600);
-  fs.writeFileSync(pem, fs.readFileSync(cert, 'utf8') + fs.readFileSync(key, 'utf8'), { mode: 0o600 });
+  const chain = [cert, ...(withCA ? [ca.cert] : [])].map((f) => fs.readFileSync(f, 'utf8')).join('');
+  fs.writeFileSync(pem, chain + fs.readFileSync(key, 'utf8'), { mode: 0o600 });
   return { key, cert, pem };
 }
 

@@ -34,6 +34,18 @@ function placementLine(placement) {
   );
 }
 
+/** The router's binary and what shapes TLS, in one line (null for a lab.json that lacks them). */
+function tlsLine(router) {
+  if (!router.haproxy) return null;
+  const { haproxy, alpn, tls } = router;
+  const left =
+    tls && tls.groupsMissing.length ? ` (${tls.groupsMissing.join(', ')} left out: not in this OpenSSL)` : '';
+  return (
+    `  haproxy  ${haproxy.version} (${haproxy.source}: ${haproxy.path}), ${haproxy.openssl}; ALPN ${alpn.policy}; ` +
+    `OpenShift ${tls.openshiftRelease} Intermediate profile${tls.groups ? `, groups ${tls.groups.join(':')}${left}` : ''}`
+  );
+}
+
 /** The summary lab:up prints once the lab is up. */
 function formatLab(state) {
   const lines = [
@@ -45,6 +57,7 @@ function formatLab(state) {
     `  stats    ${state.router.statsUrl}`,
   ];
   if (state.router.metricsUrl) lines.push(`  metrics  ${state.router.metricsUrl}`);
+  if (tlsLine(state.router)) lines.push(tlsLine(state.router));
   lines.push(
     `  config   ${state.router.config}`,
     `Placement: ${placementLine(state.placement)}`,
@@ -99,6 +112,7 @@ function formatStatus(report) {
     `  stats    ${state.router.statsUrl}`,
   ];
   if (state.router.metricsUrl) lines.push(`  metrics  ${state.router.metricsUrl}`);
+  if (tlsLine(state.router)) lines.push(tlsLine(state.router));
   lines.push(`Redis: ${state.redis.mode} on ${state.redis.ports.join(', ')}`);
   lines.push(`Placement: ${placementLine(state.placement)}`);
   return lines.join('\n');

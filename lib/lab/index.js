@@ -9,13 +9,8 @@ const { describePlacement, tasksetList } = require('./placement');
 const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
 const { preflight } = require('./preflight');
 const { createLabCerts } = require('./lab-certs');
-const {
-  renderRouterConfig,
-  writeRouterConfig,
-  checkRouterConfig,
-  hasPrometheusExporter,
-  routerPaths,
-} = require('./router-config');
+const { renderRouterConfig, writeRouterConfig, checkRouterConfig, routerPaths } = require('./router-config');
+const { checkAlpn } = require('./alpn');
 const { startRedis, startServices, startRouter, waitUntil } = require('./stack');
 const { listRecords, processState, stopRecorded, logFile } = require('./pids');
 const { readLabState, writeLabState, removeLabState } = require('./state');
@@ -34,6 +29,9 @@ function fingerprint(opts) {
     replicas: opts.replicas,
     redisMode: opts.redisMode,
     threads: opts.threads,
+    haproxy: opts.haproxy,
+    http2: opts.http2,
+    openshiftRelease: opts.openshiftRelease,
     passthroughBalance: opts.passthroughBalance,
     routerKey: opts.routerKey,
     placement: describePlacement(opts.placement),
@@ -135,9 +133,13 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
   try {
     signal?.throwIfAborted();
     step(`Certificates in ${path.join(labDir, 'certs')}: lab CA, *.${APPS_DOMAIN}, service CA`);
-    const certs = createLabCerts(labDir, { routerKey: opts.routerKey });
-
     const routes = labRoutes({ httpPort: ports.http, httpsPort: ports.https });
+    // h2 needs a route certificate on OpenShift: with HTTP/2 on, edge and re-encrypt get their own.
+    const routeHosts = opts.http2
+      ? routes.filter((r) => ['edge', 'reencrypt'].includes(r.termination)).map((r) => r.host)
+      : [];
+    const certs = createLabCerts(labDir, { routerKey: opts.routerKey, routeHosts });
+    const haproxy = checks.haproxy;
     const router = {
       httpPort: ports.http,
       httpsPort: ports.https,
@@ -145,19 +147,26 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       threads: opts.threads,
       maxconn,
       passthroughBalance: opts.passthroughBalance,
+      http2: opts.http2,
+      openshiftRelease: opts.openshiftRelease,
       checkIntervalMs: opts.checkIntervalMs,
     };
-    const rendered = renderRouterConfig({
-      labDir,
-      router,
-      routes,
-      instances,
-      certs,
-      prometheus: hasPrometheusExporter(),
-    });
+    const rendered = renderRouterConfig({ labDir, router, routes, instances, certs, haproxy });
     const config = writeRouterConfig(labDir, rendered);
-    checkRouterConfig(config);
-    step(`Router configuration ${config} (haproxy -c: valid)`);
+    checkRouterConfig(config, haproxy.path);
+    step(
+      `Router configuration ${config} (haproxy -c: valid) for HAProxy ${haproxy.version} (${haproxy.source}, ` +
+        `${haproxy.openssl}), OpenShift ${rendered.tls.openshiftRelease}'s TLS profile, ALPN ${rendered.alpn}`,
+    );
+    if (rendered.tls.groupsMissing.length) {
+      log(
+        wrap(
+          `OpenShift ${rendered.tls.openshiftRelease} asks for the groups ${rendered.tls.groupsMissing.join(', ')} ` +
+            `too, which ${haproxy.openssl} lacks: the router offers ${rendered.tls.groups.join(', ') || 'its defaults'}`,
+          { first: '  note:' },
+        ),
+      );
+    }
 
     step(
       `Redis ${opts.redisMode} on port${redisPorts.length > 1 ? 's' : ''} ${redisPorts.join(', ')}` +
@@ -182,7 +191,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
     step(
       `Router (HAProxy, ${opts.threads} thread(s), maxconn ${maxconn}) on :${ports.http} and :${ports.https}`,
     );
-    await startRouter(labDir, { config, ports, cpus: cpus.router, signal });
+    await startRouter(labDir, { config, ports, cpus: cpus.router, signal, haproxy: haproxy.path });
 
     step('Waiting until every route answers through the router and every server is UP');
     await waitUntil(
@@ -195,6 +204,8 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       },
       { timeoutMs: 30000, what: 'every route answering 200 with every server UP', signal, intervalMs: 250 },
     );
+    step(`Checking the ALPN the edge route negotiates (asked: ${rendered.alpn})`);
+    const alpn = await checkAlpn({ port: ports.https, routes, labCA: certs.labCA, policy: rendered.alpn });
 
     const records = Object.fromEntries(listRecords(labDir).map((r) => [r.name, r]));
     const state = {
@@ -214,8 +225,18 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         threads: opts.threads,
         maxconn,
         maxconnRequested: opts.maxconn,
-        passthroughBalance: opts.passthroughBalance,
+        passthroughBalance: rendered.balance.passthrough.balance,
+        balance: rendered.balance,
         key: opts.routerKey,
+        haproxy: {
+          path: haproxy.path,
+          source: haproxy.source,
+          version: haproxy.version,
+          build: haproxy.build,
+          openssl: haproxy.openssl,
+        },
+        alpn: { policy: rendered.alpn, negotiated: alpn },
+        tls: rendered.tls,
         checkIntervalMs: opts.checkIntervalMs,
         cpus: cpus.router,
         config,

@@ -1,7 +1,10 @@
 'use strict';
 // The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed):
 //   - a lab CA, and the router's default wildcard certificate *.apps.lab.localhost it signs
-//     (what edge and re-encrypt clients are served);
+//     (what edge and re-encrypt clients are served), served as the ingress operator's is: the
+//     leaf followed by its CA, so a full handshake sends a chain of two;
+//   - with LAB_ROUTER_HTTP2, a certificate of its own for each given route host (a Route's
+//     spec.tls.certificate): the router offers h2 only to routes with their own certificate;
 //   - a service CA (OpenShift's service-ca operator) and the data-service serving certificate
 //     for data-service.router-lab.svc (what passthrough clients are served, and what the router
 //     verifies on re-encrypt). Like a service-ca certificate it does NOT name the route host.
@@ -17,7 +20,7 @@ const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
  * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
  * measured.
  */
-function createLabCerts(labDir, { routerKey = 'rsa2048' } = {}) {
+function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [] } = {}) {
   const keyType = ROUTER_KEY_TYPES[routerKey];
   if (!keyType)
     throw new Error(`unknown router key '${routerKey}' (${Object.keys(ROUTER_KEY_TYPES).join(', ')})`);
@@ -27,7 +30,19 @@ function createLabCerts(labDir, { routerKey = 'rsa2048' } = {}) {
     ca: labCA,
     dnsNames: [`*.${APPS_DOMAIN}`],
     keyType,
+    withCA: true,
   });
+  const routeCerts = Object.fromEntries(
+    routeHosts.map((host) => [
+      host,
+      createServerCert(dir, `route-${host.split('.')[0]}`, {
+        ca: labCA,
+        dnsNames: [host],
+        keyType,
+        withCA: true,
+      }).pem,
+    ]),
+  );
   const serviceCA = createCA(dir, 'service-ca', {
     commonName: `openshift-service-serving-signer@${Math.floor(Date.now() / 1000)}`,
   });
@@ -40,6 +55,7 @@ function createLabCerts(labDir, { routerKey = 'rsa2048' } = {}) {
     labCA: labCA.cert,
     serviceCA: serviceCA.cert,
     defaultPem: routerDefault.pem,
+    routeCerts,
     serviceCert: serving.cert,
     serviceKey: serving.key,
   };

@@ -2,8 +2,12 @@
 // The lab's knobs (LAB_* environment variables), declared once: resolveLabOptions validates them
 // and the lab commands' --help lists them from the same table. A bad value throws an error that
 // names the variable and says what it accepts; nothing is started before every knob is valid.
+const fs = require('node:fs');
+const path = require('node:path');
 const { labDir } = require('../core/paths');
 const { allowedCoreList } = require('../core/cpus');
+const { findTool, isExecutable } = require('../core/tools');
+const { RELEASES, NEWEST_RELEASE } = require('./tls-profile');
 const { UsageError, derived, checkSettings, readEnv, resolve } = require('../core/settings');
 const { parsePlacement } = require('./placement');
 
@@ -98,12 +102,41 @@ const KNOBS = checkSettings([
     help: "HAProxy maxconn (OpenShift 4's default), lowered when the fd limit cannot hold it",
   },
   {
+    name: 'haproxy',
+    env: 'LAB_HAPROXY',
+    type: 'string',
+    default: derived("the pinned build in .tools/bin, else the system's", () => findTool('haproxy')),
+    parse: (file) => {
+      const full = path.resolve(file);
+      if (!fs.existsSync(full) || !isExecutable(full)) throw new Error(`${full} is not an executable file`);
+      return full;
+    },
+    help: 'the HAProxy binary the router runs',
+  },
+  {
+    name: 'http2',
+    env: 'LAB_ROUTER_HTTP2',
+    type: 'boolean',
+    default: false,
+    help:
+      "true mirrors the IngressController's default-enable-http2: h2 and http/1.1 over ALPN on edge " +
+      'and re-encrypt (each then gets its own route certificate, as h2 needs on OpenShift)',
+  },
+  {
+    name: 'openshiftRelease',
+    env: 'LAB_OPENSHIFT_RELEASE',
+    type: 'enum',
+    choices: RELEASES,
+    default: NEWEST_RELEASE,
+    help: 'the OpenShift release whose Intermediate TLS profile (ciphers, from 4.22 groups) the router uses',
+  },
+  {
     name: 'passthroughBalance',
     env: 'LAB_PASSTHROUGH_BALANCE',
     type: 'enum',
-    choices: ['random', 'source'],
-    default: 'random',
-    help: 'random (as the manifests annotate) or source (OpenShift default: pins a client)',
+    choices: ['random', 'source', 'roundrobin', 'leastconn'],
+    default: derived("the Route manifest's haproxy.router.openshift.io/balance", () => null),
+    help: "overrides the passthrough Route's balance annotation (the router's own default is source)",
   },
   {
     name: 'routerKey',
@@ -197,6 +230,10 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     threadsExplicit: given.has('threads'),
     maxconn: v.maxconn,
     maxconnExplicit: given.has('maxconn'),
+    haproxy: v.haproxy,
+    haproxyExplicit: given.has('haproxy'),
+    http2: v.http2,
+    openshiftRelease: v.openshiftRelease,
     passthroughBalance: v.passthroughBalance,
     routerKey: v.routerKey,
     placement: v.placement,

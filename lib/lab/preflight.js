@@ -5,10 +5,9 @@ const net = require('node:net');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../core/paths');
-const { findTool, toolVersion, compareVersions } = require('../core/tools');
+const { findTool } = require('../core/tools');
 const { sysctl, readProcFile } = require('../core/proc');
-
-const HAPROXY_MIN = '2.6.0';
+const { describeHaproxy, checkHaproxyVersion } = require('./haproxy');
 /** File descriptors HAProxy keeps for itself beyond 2 per connection (listeners, checks, pipes). */
 const FD_OVERHEAD = 500;
 /** Linux's default ephemeral range (32768-60999) holds 28232 ports; less is "narrow". */
@@ -18,23 +17,13 @@ const TIME_WAIT_SECONDS = 60;
 /** The longest unix socket path Linux accepts (sun_path is 108 bytes with the NUL). */
 const MAX_UNIX_SOCKET_PATH = 107;
 
-/** Missing tools, each with how to get it. */
-function checkTools({ placement }) {
+/** Missing tools, each with how to get it. `haproxy` is LAB_HAPROXY's resolved path (or null). */
+function checkTools({ placement, haproxy }) {
   const errors = [];
   for (const name of ['redis-server', 'redis-cli', 'haproxy', 'openssl']) {
-    if (!findTool(name)) {
+    if (name === 'haproxy' ? !haproxy : !findTool(name)) {
       errors.push(
         `${name} is not installed (looked in .tools/bin and on PATH): run 'npm run setup -- --for lab'`,
-      );
-    }
-  }
-  const haproxy = findTool('haproxy');
-  if (haproxy) {
-    const version = ((toolVersion(haproxy, ['-v']) || '').match(/version (\d+\.\d+\.\d+)/) || [])[1];
-    if (version && compareVersions(version, HAPROXY_MIN) < 0) {
-      errors.push(
-        `haproxy ${version} at ${haproxy} is too old: the lab needs ${HAPROXY_MIN} or newer ` +
-          `(OpenShift 4's router runs 2.6+); run 'npm run setup -- --for lab'`,
       );
     }
   }
@@ -182,25 +171,43 @@ function checkThreads({ threads, placement, cpuCount }) {
   ];
 }
 
+/** The router's HAProxy (haproxy.js) and what its version means: { haproxy, errors, warnings }. */
+function checkHaproxy({ haproxy, haproxyExplicit }) {
+  if (!haproxy) return { haproxy: null };
+  try {
+    const info = describeHaproxy(haproxy, { explicit: haproxyExplicit });
+    return { haproxy: info, ...checkHaproxyVersion(info) };
+  } catch (err) {
+    return { haproxy: null, errors: [err.message] };
+  }
+}
+
 /**
  * Runs every check. `ports` are the fixed ports the lab will bind. Returns
- * { errors, warnings, notes, maxconn }.
+ * { errors, warnings, notes, maxconn, haproxy }.
  */
 async function preflight(options, { ports, runDir }) {
-  const errors = [...checkTools(options), ...checkSocketPath(runDir), ...(await checkPorts(ports))];
-  const warnings = [...checkThreads(options)];
+  const router = checkHaproxy(options);
+  const errors = [
+    ...checkTools(options),
+    ...(router.errors || []),
+    ...checkSocketPath(runDir),
+    ...(await checkPorts(ports)),
+  ];
+  const warnings = [...checkThreads(options), ...(router.warnings || [])];
   const notes = [];
   const fit = fitMaxconn(options.maxconn);
   if (fit.warning) warnings.push(fit.warning);
   const eph = checkEphemeralPorts();
   warnings.push(...(eph.warnings || []));
   notes.push(...(eph.notes || []));
-  return { errors, warnings, notes, maxconn: fit.maxconn };
+  return { errors, warnings, notes, maxconn: fit.maxconn, haproxy: router.haproxy };
 }
 
 module.exports = {
   preflight,
   checkTools,
+  checkHaproxy,
   checkPorts,
   fitMaxconn,
   fileLimits,

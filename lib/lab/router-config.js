@@ -1,6 +1,7 @@
 'use strict';
 // Renders router/haproxy.cfg.template and the router's map files (os_http_be.map, ...) into the
-// lab directory, and validates the result with `haproxy -c`.
+// lab directory for the HAProxy binary and OpenShift release in use, and validates the result with
+// `haproxy -c`.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -8,22 +9,36 @@ const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../core/paths');
 const { requireTool } = require('../core/tools');
 const { SERVICE_NAME, SERVICE_HOST } = require('./routes');
+const { intermediateProfile, supportedGroups } = require('./tls-profile');
 
 const TEMPLATE = path.join(ROOT, 'router', 'haproxy.cfg.template');
 
-/** OpenShift 4's "Intermediate" TLS profile, split as the ingress operator splits it. */
-const INTERMEDIATE_CIPHERS = [
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-  'DHE-RSA-AES128-GCM-SHA256',
-  'DHE-RSA-AES256-GCM-SHA384',
-].join(':');
-const INTERMEDIATE_CIPHERSUITES =
-  'TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256';
+/** The ALPN the router offers with HTTP/2 on (ROUTER_DISABLE_HTTP2=false). */
+const H2_ALPN = 'h2,http/1.1';
+
+/**
+ * The router's balance when a Route has no haproxy.router.openshift.io/balance annotation (one
+ * service behind the route): ROUTER_LOAD_BALANCE_ALGORITHM's default for HTTP, and
+ * ROUTER_TCP_BALANCE_SCHEME's for passthrough.
+ */
+const DEFAULT_BALANCE = { http: 'random', edge: 'random', reencrypt: 'random', passthrough: 'source' };
+/** The values the router accepts in the annotation ($balanceAlgoPattern in its template). */
+const BALANCE_ALGORITHMS = ['roundrobin', 'leastconn', 'source', 'random'];
+
+/**
+ * Each route's balance: { balance, manifest, override }. The annotation (or the router's default)
+ * decides, as on a cluster; `passthroughOverride` (LAB_PASSTHROUGH_BALANCE) replaces it.
+ */
+function routeBalances(routes, { passthroughOverride = null } = {}) {
+  return Object.fromEntries(
+    routes.map((r) => {
+      const annotated = BALANCE_ALGORITHMS.includes(r.balance) ? r.balance : null;
+      const manifest = annotated || DEFAULT_BALANCE[r.termination];
+      const override = r.termination === 'passthrough' ? passthroughOverride : null;
+      return [r.termination, { balance: override || manifest, manifest, override }];
+    }),
+  );
+}
 
 /** Where the rendered files live inside the lab directory, and the router's runtime API socket. */
 function routerPaths(labDir) {
@@ -45,7 +60,17 @@ function hostPattern(host) {
   return `^${escapeRegex(host)}(:[0-9]+)?(/.*)?$`;
 }
 
-function mapFiles(routes) {
+/**
+ * The router's cert_config.map (crt-list) for routes with their own certificate: with HTTP/2 on,
+ * each such line offers h2 (generateHAProxyCertConfigMap in openshift/router).
+ */
+function certConfigLines(routes, routeCerts, { http2 }) {
+  return routes
+    .filter((r) => routeCerts[r.host])
+    .map((r) => [routeCerts[r.host], ...(http2 ? [`[alpn ${H2_ALPN}]`] : []), r.host].join(' '));
+}
+
+function mapFiles(routes, { routeCerts = {}, http2 = false } = {}) {
   const byTermination = Object.fromEntries(routes.map((r) => [r.termination, r]));
   const { http, edge, passthrough, reencrypt } = byTermination;
   return {
@@ -63,6 +88,7 @@ function mapFiles(routes) {
     // SNI frontend: which hosts are passthrough, and their tcp backends.
     'os_sni_passthrough.map': [`^${escapeRegex(passthrough.host)}$ 1`],
     'os_tcp_be.map': [`^${escapeRegex(passthrough.host)}$ ${passthrough.backend}`],
+    'cert_config.map': certConfigLines([edge, reencrypt], routeCerts, { http2 }),
   };
 }
 
@@ -86,7 +112,7 @@ function routeOptionLines(route) {
 }
 
 /** Server lines per termination, named like the router's endpoints (pod:<pod>:<svc>:<port>:<ip>:<port>). */
-function serverLines(instances, { routes, serviceCA, checkIntervalMs }) {
+function serverLines(instances, { routes, serviceCA, checkIntervalMs, http2 }) {
   const check = `check inter ${checkIntervalMs}ms`;
   const verify = `verify required ca-file ${serviceCA}`;
   const cookie = (termination, id) => (routes[termination].disableCookies ? '' : ` cookie ${md5(id)}`);
@@ -101,7 +127,7 @@ function serverLines(instances, { routes, serviceCA, checkIntervalMs }) {
     }
     lines.reencrypt.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort}${cookie('reencrypt', tlsId)} weight 1` +
-        ` ssl verifyhost ${SERVICE_HOST} ${verify} sni str(${SERVICE_HOST})` +
+        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''} verifyhost ${SERVICE_HOST} ${verify} sni str(${SERVICE_HOST})` +
         ` ${check} check-sni ${SERVICE_HOST}`,
     );
     lines.passthrough.push(
@@ -110,17 +136,6 @@ function serverLines(instances, { routes, serviceCA, checkIntervalMs }) {
     );
   }
   return Object.fromEntries(Object.entries(lines).map(([k, v]) => [k, v.join('\n')]));
-}
-
-/** True when this HAProxy build has the Prometheus exporter (USE_PROMEX). */
-function hasPrometheusExporter(haproxy = requireTool('haproxy')) {
-  try {
-    return /\bUSE_PROMEX=1\b|prometheus-exporter/i.test(
-      execFileSync(haproxy, ['-vv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-    );
-  } catch {
-    return false;
-  }
 }
 
 /** Fills {{ name }} placeholders; an unknown or unfilled placeholder is a bug, so it throws. */
@@ -137,30 +152,52 @@ function fillTemplate(template, values) {
 }
 
 /**
- * Renders the configuration for the lab: `router` = { httpPort, httpsPort, statsPort, threads,
- * maxconn, passthroughBalance, checkIntervalMs }, `routes` from routes.js, `instances` with their
- * ports, `certs` with defaultPem and serviceCA. Returns the rendered text and the map files.
+ * The ALPN policy the router follows: 'http/1.1' (the default: ROUTER_DISABLE_HTTP2=true, so
+ * `no-alpn` where HAProxy has it, nothing offered on 2.6) or 'h2,http/1.1' on edge and re-encrypt.
  */
-function renderRouterConfig({ labDir, router, routes, instances, certs, prometheus = false }) {
+const alpnPolicy = (http2) => (http2 ? H2_ALPN : 'http/1.1');
+
+/**
+ * Renders the configuration for the lab: `router` = { httpPort, httpsPort, statsPort, threads,
+ * maxconn, passthroughBalance (override or null), http2, openshiftRelease, checkIntervalMs },
+ * `routes` from routes.js, `instances` with their ports, `certs` with defaultPem, routeCerts and
+ * serviceCA, `haproxy` from haproxy.js's describeHaproxy. Returns the rendered text, the map
+ * files and what was rendered: { tls, alpn, balance }.
+ */
+function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy }) {
   const { mapDir, runDir } = routerPaths(labDir);
   const by = Object.fromEntries(routes.map((r) => [r.termination, r]));
+  const http2 = Boolean(router.http2);
   const servers = serverLines(instances, {
     routes: by,
     serviceCA: certs.serviceCA,
     checkIntervalMs: router.checkIntervalMs,
+    http2,
   });
+  const profile = intermediateProfile(router.openshiftRelease);
+  const groups = profile.groups
+    ? supportedGroups(haproxy.path, profile.groups, certs.defaultPem)
+    : { supported: null, missing: [] };
+  const balance = routeBalances(routes, { passthroughOverride: router.passthroughBalance });
+  const maps = mapFiles(routes, { routeCerts: certs.routeCerts || {}, http2 });
   const config = fillTemplate(fs.readFileSync(TEMPLATE, 'utf8'), {
     maxconn: router.maxconn,
     threads: router.threads,
     run_dir: runDir,
     map_dir: mapDir,
-    ciphers: INTERMEDIATE_CIPHERS,
-    ciphersuites: INTERMEDIATE_CIPHERSUITES,
+    openshift_release: profile.release,
+    ciphers: profile.ciphers,
+    ciphersuites: profile.ciphersuites,
+    curves: curvesLines(profile, groups),
     check_interval: `${router.checkIntervalMs}ms`,
     stats_port: router.statsPort,
     http_port: router.httpPort,
     https_port: router.httpsPort,
-    prometheus: prometheus
+    https_port_suffix: router.httpsPort === 443 ? '' : `:${router.httpsPort}`,
+    // 2.8+ offers h2 by default; the router turns that off. 2.6 offers nothing and has no keyword.
+    no_alpn: haproxy.noAlpn ? ' no-alpn' : '',
+    sni_crt_list: maps['cert_config.map'].length ? ` crt-list ${mapDir}/cert_config.map` : '',
+    prometheus: haproxy.prometheus
       ? '  # Prometheus exporter built into this HAProxy (the router serves metrics from its own binary).\n' +
         '  http-request use-service prometheus-exporter if { path /metrics }'
       : '  # This HAProxy build has no Prometheus exporter (USE_PROMEX); only the stats page.',
@@ -173,13 +210,49 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, promethe
     route_options_edge: routeOptionLines(by.edge),
     route_options_reencrypt: routeOptionLines(by.reencrypt),
     route_options_passthrough: routeOptionLines(by.passthrough),
-    passthrough_balance: router.passthroughBalance,
+    balance_http: balance.http.balance,
+    balance_edge: balance.edge.balance,
+    balance_reencrypt: balance.reencrypt.balance,
+    balance_passthrough: balance.passthrough.balance,
     servers_http: servers.http,
     servers_edge: servers.edge,
     servers_reencrypt: servers.reencrypt,
     servers_passthrough: servers.passthrough,
   });
-  return { config, maps: mapFiles(routes), mapDir, runDir };
+  return {
+    config,
+    maps,
+    mapDir,
+    runDir,
+    tls: {
+      openshiftRelease: profile.release,
+      ciphers: profile.ciphers,
+      ciphersuites: profile.ciphersuites,
+      groups: groups.supported,
+      groupsMissing: groups.missing,
+    },
+    alpn: alpnPolicy(http2),
+    balance,
+  };
+}
+
+/** ssl-default-bind-curves for a release that sets groups: only those this OpenSSL has. */
+function curvesLines(profile, { supported, missing }) {
+  if (!profile.groups) {
+    return `  # OpenShift ${profile.release} sets no groups: HAProxy's and OpenSSL's defaults apply.`;
+  }
+  const lines = [];
+  if (!supported.length) {
+    return `  # OpenShift ${profile.release} asks for ${profile.groups.join(':')}; this HAProxy's OpenSSL has none of them.`;
+  }
+  if (missing.length) {
+    lines.push(
+      `  # OpenShift ${profile.release} asks for ${profile.groups.join(':')}; this HAProxy's OpenSSL lacks ` +
+        `${missing.join(', ')}, so ${missing.length === 1 ? 'it is' : 'they are'} left out.`,
+    );
+  }
+  lines.push(`  ssl-default-bind-curves ${supported.join(':')}`);
+  return lines.join('\n');
 }
 
 /** Writes the rendered configuration and maps; returns the config path. */
@@ -211,10 +284,11 @@ module.exports = {
   renderRouterConfig,
   writeRouterConfig,
   checkRouterConfig,
-  hasPrometheusExporter,
   routerPaths,
   fillTemplate,
   mapFiles,
-  INTERMEDIATE_CIPHERS,
-  INTERMEDIATE_CIPHERSUITES,
+  routeBalances,
+  alpnPolicy,
+  DEFAULT_BALANCE,
+  H2_ALPN,
 };

@@ -175,12 +175,12 @@ async function startServices(labDir, { instances, redis, certs, logLevel, drainD
 }
 
 /** Starts HAProxy on the rendered configuration and waits for its three listeners. */
-async function startRouter(labDir, { config, ports, cpus, signal }) {
+async function startRouter(labDir, { config, ports, cpus, signal, haproxy = requireTool('haproxy') }) {
   signal?.throwIfAborted();
   const record = launch(labDir, {
     name: 'router',
     role: 'router',
-    file: requireTool('haproxy'),
+    file: haproxy,
     args: ['-f', config],
     cpus,
     match: config,

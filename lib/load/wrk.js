@@ -8,6 +8,7 @@ const path = require('node:path');
 const { parseWrkOutput } = require('./wrk-output');
 const { runTool } = require('./runner');
 const { QUANTILES } = require('../../k6/lib/distribution');
+const { PROTOCOL_METRICS } = require('../../k6/lib/protocols');
 
 const CELL_SCRIPT = path.join(__dirname, 'wrk-cell.lua');
 
@@ -46,7 +47,8 @@ const ms = (us) => us / 1000;
 /**
  * What wrk-cell.lua measured, in the matrix's sample format: the shape of router-matrix.js's k6
  * summary that lib/results-model/reduce.js reads (counters, the request_total trend on k6's
- * quantile grid, errors by status; status 0 for socket errors, as k6 counts them). Pure.
+ * quantile grid, errors by status with status 0 for socket errors as k6 counts them, responses by
+ * protocol). Pure.
  * measured: the Lua script's JSON; meta: the cell and the load, as router-matrix.js writes it.
  */
 function cellSummary(measured, meta) {
@@ -57,6 +59,8 @@ function cellSummary(measured, meta) {
   const metrics = {
     http_reqs: count(requests),
     iterations: count(requests),
+    // wrk speaks HTTP/1.1 only: every response it read was one.
+    [PROTOCOL_METRICS['HTTP/1.1']]: count(measured.requests),
     vus: { type: 'gauge', values: { value: meta.vus, min: meta.vus, max: meta.vus } },
   };
   const latency = measured.latencyUs;

@@ -53,4 +53,14 @@ function crossCheckSkip(opts) {
   return null;
 }
 
-module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckSkip };
+/**
+ * Why a cell's k6 figures cannot be set against wrk's, or null: wrk speaks HTTP/1.1 only, so a
+ * cell k6 ran (partly) over HTTP/2 measured another protocol.
+ */
+function protocolSkip(protocols = {}) {
+  const other = Object.keys(protocols).filter((p) => p !== 'HTTP/1.1');
+  if (!other.length) return null;
+  return `k6 negotiated ${other.join(', ')} in this cell and wrk speaks HTTP/1.1 only: their req/s would compare two protocols`;
+}
+
+module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckSkip, protocolSkip };

@@ -1,5 +1,6 @@
 'use strict';
-// What the run was measured on: tool versions, cores, the router's knobs, the lab's placement.
+// What the run was measured on: tool versions, cores, the router's knobs, the lab's placement, and
+// what shapes TLS cost: the router's HAProxy and its OpenSSL, its key, the negotiated group, ALPN.
 const os = require('node:os');
 const { findTool, toolVersion } = require('../core/tools');
 const { sysctl } = require('../core/proc');
@@ -12,9 +13,14 @@ function versionOf(name, args, pattern) {
   return match ? match[1] : line || null;
 }
 
-/** The environment block of results.json. `lab` is lab.json (null for a cluster). */
-function describeEnvironment({ k6, lab, opts, target }) {
+/**
+ * The environment block of results.json. `lab` is lab.json (null for a cluster);
+ * `negotiatedGroup` the group of one full handshake with the edge route (null when not measured).
+ */
+function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) {
   const cpus = os.cpus();
+  // The binary the lab runs, as lab.json recorded it; otherwise whichever would be found.
+  const haproxy = lab && lab.router.haproxy;
   return {
     host: os.hostname(),
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
@@ -22,7 +28,11 @@ function describeEnvironment({ k6, lab, opts, target }) {
     cores: cpus.length,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     k6: (/v(\d+\.\d+\.\d+)/.exec(toolVersion(k6, ['version']) || '') || [])[1] || null,
-    haproxy: versionOf('haproxy', ['-v'], /version (\S+)/),
+    haproxy: haproxy ? haproxy.build : versionOf('haproxy', ['-v'], /version (\S+)/),
+    haproxyOpenssl: haproxy ? haproxy.openssl : null,
+    openshiftRelease: lab && lab.router.tls ? lab.router.tls.openshiftRelease : null,
+    alpnPolicy: lab && lab.router.alpn ? lab.router.alpn.policy : null,
+    negotiatedGroup,
     node: process.versions.node,
     wrk: opts.crossCheck ? versionOf('wrk', ['--version'], /wrk (\S+)/) : null,
     kernel: {
@@ -39,6 +49,10 @@ function describeEnvironment({ k6, lab, opts, target }) {
           maxconn: lab.router.maxconn,
           maxconnRequested: lab.router.maxconnRequested ?? null,
           passthroughBalance: lab.router.passthroughBalance ?? null,
+          ...(lab.router.balance ? { balance: lab.router.balance } : {}),
+          ...(lab.router.tls
+            ? { tlsGroups: { offered: lab.router.tls.groups, missing: lab.router.tls.groupsMissing } }
+            : {}),
           key: lab.router.key ?? null,
           cpus: lab.router.cpus,
         }

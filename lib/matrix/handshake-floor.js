@@ -130,20 +130,30 @@ function needsFloor(cells) {
 }
 
 /**
- * The handshake floor of a matrix run, through its edge route: the router's key and group from a
- * real handshake, timed with this machine's openssl; the router's own OpenSSL from `haproxy -vv`
- * in the lab (on a cluster it is not known from here). Resolves the results' handshakeFloor block.
+ * One full handshake with a route of the target, as its clients make it: { protocol, group, key }.
+ * In the lab, to 127.0.0.1 with the route host as SNI. Passthrough is not verified (the service's
+ * certificate cannot name the route host).
  */
-async function measureHandshakeFloor({ target, openssl, haproxy, signal }) {
-  const edge = target.routes.edge;
-  const url = new URL(edge.url);
-  const ca = !target.insecure && target.caFile ? fs.readFileSync(target.caFile) : undefined;
-  const seen = await negotiate({
+function negotiateRoute(target, termination) {
+  const route = target.routes[termination];
+  const url = new URL(route.url);
+  const verify = !target.insecure && target.caFile && termination !== 'passthrough';
+  return negotiate({
     host: target.mode === 'lab' ? '127.0.0.1' : url.hostname,
     port: Number(url.port || 443),
-    servername: edge.host,
-    ca,
+    servername: route.host,
+    ca: verify ? fs.readFileSync(target.caFile) : undefined,
   });
+}
+
+/**
+ * The handshake floor of a matrix run, through its edge route: the router's key and group from a
+ * real handshake (`seen`, from negotiateRoute, or made here), timed with this machine's openssl;
+ * the router's own OpenSSL from `haproxy -vv` in the lab (on a cluster it is not known from
+ * here). Resolves the results' handshakeFloor block.
+ */
+async function measureHandshakeFloor({ target, openssl, haproxy, signal, seen: known }) {
+  const seen = known || (await negotiateRoute(target, 'edge'));
   const floor = await handshakeFloor({ openssl, key: seen.key, group: seen.group, signal });
   return {
     ...floor,
@@ -161,6 +171,7 @@ module.exports = {
   GROUPS,
   certificateKey,
   negotiate,
+  negotiateRoute,
   parseSpeed,
   timeOperation,
   handshakeFloor,

@@ -22,9 +22,9 @@ const {
 } = require('../results-model/document');
 const { runWrk, runWrkCell } = require('../load/wrk');
 const { startRouterCounters } = require('../load/router-counters');
-const { wrkTarget, compareTools, crossCheckSkip } = require('./cross-check');
+const { wrkTarget, compareTools, crossCheckSkip, protocolSkip } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
-const { needsFloor, measureHandshakeFloor } = require('./handshake-floor');
+const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
 const { createProgress } = require('./progress');
 const { describeCell } = require('../report/console');
 
@@ -105,14 +105,16 @@ async function runMatrix(
   const { watch, instanceNames, redisNames } = watchedProcesses(lab);
   const options = recordedOptions(opts);
   const { maxVus } = options;
-  const handshakeFloor = needsFloor(cells) ? await floorOrNull({ target, log, signal }) : null;
+  // One full handshake with the edge route: the group the run's TLS cells pay for, and the floor's.
+  const seen = target.routes.edge ? await negotiatedOrNull(target, 'edge', log) : null;
+  const handshakeFloor = needsFloor(cells) ? await floorOrNull({ target, lab, log, signal, seen }) : null;
   // The router's own counters beside the CPU, where it has a runtime API (the lab).
   const counters = target.runtimeSocket ? { start: () => startRouterCounters(target.runtimeSocket) } : null;
   const doc = createRun({
     id,
     options,
     handshakeFloor,
-    environment: describeEnvironment({ k6, lab, opts, target }),
+    environment: describeEnvironment({ k6, lab, opts, target, negotiatedGroup: seen ? seen.group : null }),
     tls: describeTls(target),
   });
   for (const skip of skipped) {
@@ -193,10 +195,14 @@ async function runMatrix(
         });
         samples.push({ ...sample, rawFile, dashboard });
       }
-      const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus });
+      // A close TLS cell does a full handshake per request: record the group it negotiates.
+      const tlsGroup = cell.tlsSession
+        ? ((await negotiatedOrNull(target, cell.termination, log)) || {}).group || null
+        : null;
+      const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
       let checked = null;
       if (opts.crossCheck && cell.connection === 'keepalive') {
-        const skip = crossCheckSkip(opts);
+        const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);
         if (!skip) progress.update(index, cell.name, 'wrk cross-check');
         checked = skip
           ? { tool: 'wrk', skipped: skip }
@@ -240,14 +246,26 @@ async function runMatrix(
   return { dir, results };
 }
 
+/** One handshake's { protocol, group, key } with a route, or null with a note: it must not stop the run. */
+async function negotiatedOrNull(target, termination, log) {
+  try {
+    return await negotiateRoute(target, termination);
+  } catch (err) {
+    log(`TLS handshake with the ${termination} route failed (${err.message}): its group is not recorded`);
+    return null;
+  }
+}
+
 /** The run's handshake floor, or null with a warning: a floor it cannot time must not stop the run. */
-async function floorOrNull({ target, log, signal }) {
+async function floorOrNull({ target, lab, log, signal, seen }) {
   try {
     const floor = await measureHandshakeFloor({
       target,
       openssl: requireTool('openssl'),
-      haproxy: target.mode === 'lab' ? findTool('haproxy') : null,
+      // The binary the lab runs (LAB_HAPROXY), not whichever is found first.
+      haproxy: target.mode === 'lab' ? lab?.router.haproxy?.path || findTool('haproxy') : null,
       signal,
+      seen: seen || undefined,
     });
     log(
       `handshake floor: ${floor.key} signature ${floor.signUs} µs + ${floor.group} key exchange ` +

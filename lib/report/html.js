@@ -95,6 +95,13 @@ function renderHtml(results) {
       '<div class="alert"><strong>This run was interrupted:</strong> only the cells below finished.</div>',
     );
   parts.push(leadBox(results));
+  const notHttp11 = t.protocolNotes(results);
+  if (notHttp11.length) {
+    parts.push(
+      `<div class="alert"><strong>${notHttp11.length} cell(s) did not run over HTTP/1.1 alone</strong>, as they would on ` +
+        `OpenShift's router by default: ${escape(notHttp11.join('; '))}.</div>`,
+    );
+  }
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     parts.push(

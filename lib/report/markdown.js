@@ -46,6 +46,14 @@ function renderMarkdown(results) {
   );
   out.push(...banner(results));
   out.push('## Results', '', t.markdownTable(t.cellRows(results)), '', RESULTS_NOTE, '');
+  const notHttp11 = t.protocolNotes(results);
+  if (notHttp11.length) {
+    out.push(
+      `> **${notHttp11.length} cell(s) did not run over HTTP/1.1 alone**, as they would on OpenShift's router by default: ` +
+        `${notHttp11.join('; ')}.`,
+      '',
+    );
+  }
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     out.push(

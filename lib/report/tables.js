@@ -87,6 +87,7 @@ function handshakeRows(results) {
   return {
     head: [
       'cell',
+      'group',
       'handshakes done by',
       'router µs/handshake',
       'data service µs/handshake',
@@ -96,6 +97,7 @@ function handshakeRows(results) {
       const f = c.floorMultiple;
       return [
         c.name,
+        c.tlsGroup || '–',
         ROLE_NAMES[f ? f.role : handshakeRole(c.termination)],
         costSpread(c, 'router', 'perHandshakeUs'),
         costSpread(c, 'service', 'perHandshakeUs'),
@@ -363,7 +365,7 @@ function environmentRows(results) {
   }
   const tools = [
     ['k6', e.k6],
-    ['HAProxy', e.haproxy],
+    ['HAProxy', e.haproxy && `${e.haproxy}${e.haproxyOpenssl ? ` on ${e.haproxyOpenssl}` : ''}`],
     ['Node.js', e.node],
     ['wrk', e.wrk],
   ].filter(([, version]) => version);
@@ -371,7 +373,7 @@ function environmentRows(results) {
   if (e.router) {
     rows.push([
       'router',
-      `${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}`,
+      `${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}${balanceOverrides(e.router.balance)}`,
     ]);
     rows.push(['backend', `${e.replicas} data-service instance(s), Redis ${e.redis}`]);
     const p = e.placement || {};
@@ -387,8 +389,46 @@ function environmentRows(results) {
       'kernel',
       `ephemeral ports ${e.kernel.ephemeralPorts}, tcp_tw_reuse ${e.kernel.tcpTwReuse}, somaxconn ${e.kernel.somaxconn}`,
     ]);
+  const tls = [
+    e.router && e.router.key && `router key ${e.router.key}`,
+    e.negotiatedGroup && `group ${e.negotiatedGroup}`,
+    e.router && e.router.tlsGroups && tlsGroupsText(e.router.tlsGroups),
+    e.alpnPolicy &&
+      `ALPN ${e.alpnPolicy === 'http/1.1' ? 'http/1.1 only (OpenShift’s default: no h2)' : e.alpnPolicy}`,
+    e.openshiftRelease && `OpenShift ${e.openshiftRelease}’s Intermediate profile`,
+  ].filter(Boolean);
+  if (tls.length) rows.push(['TLS', tls.join(', ')]);
   rows.push(['TLS trust', tlsSummary(results.tls)]);
   return { head: ['', ''], rows };
+}
+
+/** The groups the router offered, and those its OpenSSL lacked, in words. */
+function tlsGroupsText({ offered, missing }) {
+  if (!offered) return 'groups: HAProxy’s defaults';
+  const left = missing.length ? ` (${missing.join(', ')} left out: not in the router’s OpenSSL)` : '';
+  return `groups offered ${offered.join(':')}${left}`;
+}
+
+/** ' (the manifest says …; LAB_PASSTHROUGH_BALANCE overrides it)' where the run overrode a Route. */
+function balanceOverrides(balance) {
+  const overridden = Object.entries(balance || {}).filter(([, b]) => b.override && b.override !== b.manifest);
+  return overridden
+    .map(([t, b]) => ` (the ${t} Route says ${b.manifest}; LAB_PASSTHROUGH_BALANCE overrode it)`)
+    .join('');
+}
+
+/**
+ * One line per cell that k6 did not run over HTTP/1.1 alone, e.g. 'edge:1k:keepalive: HTTP/2.0
+ * 100 %': a router offering h2 where OpenShift offers none measures another protocol.
+ */
+function protocolNotes(results) {
+  return results.cells
+    .filter((c) => Object.keys(c.protocols).some((p) => p !== 'HTTP/1.1'))
+    .map((c) => {
+      const total = Object.values(c.protocols).reduce((a, b) => a + b, 0);
+      const shares = Object.entries(c.protocols).map(([p, n]) => `${p} ${pct(n / total, 0)}`);
+      return `${c.name}: ${shares.join(', ')}`;
+    });
 }
 
 /** The tls block in words: which routes skipped verification comes from the block, never assumed. */
@@ -437,6 +477,7 @@ module.exports = {
   decompositionRows,
   saturationRows,
   crossCheckRows,
+  protocolNotes,
   referenceRows,
   referenceTableRows,
   environmentRows,

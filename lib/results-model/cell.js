@@ -86,14 +86,21 @@ function routerCountersOf(samples) {
  * counters?, allowedCores?, rawFile, dashboard? }] from one generator (the summaries' meta names
  * it: k6, or wrk for resumed close cells); instanceNames / redisNames: the processes watched
  * besides the generator and the router; maxVus and executor: k6's load model, where the summaries'
- * meta does not name it; combine: how the
- * summaries add up (./reduce.js): 'sequential' samples of the matrix, or 'concurrent' runners in
- * the cluster.
+ * meta does not name it; combine: how the summaries add up (./reduce.js): 'sequential' samples
+ * of the matrix, or 'concurrent' runners in the cluster; tlsGroup: the key-exchange group a full
+ * handshake with the cell's route negotiated (close TLS cells), or null.
  */
 function buildCellResult(
   cell,
   samples,
-  { instanceNames = [], redisNames = [], maxVus, executor = null, combine = 'sequential' } = {},
+  {
+    instanceNames = [],
+    redisNames = [],
+    maxVus,
+    executor = null,
+    combine = 'sequential',
+    tlsGroup = null,
+  } = {},
 ) {
   const { load, ...figures } = reduceSummaries(
     samples.map((s) => s.summary),
@@ -113,6 +120,7 @@ function buildCellResult(
     connection: cell.connection,
     tlsSession: cell.tlsSession ?? null,
     ...figures,
+    tlsGroup,
     generator: {
       tool,
       executor: meta.executor ?? executor,

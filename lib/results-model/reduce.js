@@ -9,6 +9,7 @@
 const { summarize } = require('./distribution');
 const { busyVus } = require('../../k6/lib/generator');
 const { parseCellName, cellName } = require('../../k6/lib/cells');
+const { protocolOfMetric } = require('../../k6/lib/protocols');
 
 const OK = '{expected_response:true}';
 // What the latency percentiles measure, by the generator that made the samples.
@@ -74,6 +75,19 @@ function errorsByStatus(summaries) {
     }
   }
   return errors;
+}
+
+/** Responses by HTTP protocol: { 'HTTP/1.1': n, 'HTTP/2.0': n, other: n } (non-zero entries). */
+function protocolsOf(summaries) {
+  const protocols = {};
+  for (const summary of summaries) {
+    for (const [name, metric] of Object.entries(summary.metrics)) {
+      const proto = protocolOfMetric(name);
+      if (!proto || !metric.values.count) continue;
+      protocols[proto] = (protocols[proto] || 0) + metric.values.count;
+    }
+  }
+  return protocols;
 }
 
 function crossedThresholds(summaries) {
@@ -169,6 +183,7 @@ function reduceSummaries(summaries, { combine }) {
     latencyBasis: LATENCY_BASIS[summaries[0].meta?.generator || 'k6'],
     errorRate: requests ? round(errorCount / requests, 6) : null,
     errors,
+    protocols: protocolsOf(summaries),
     decomposition: {
       connectMs: merged(`http_req_connecting${OK}`),
       tlsHandshakeMs: merged(`http_req_tls_handshaking${OK}`),
@@ -191,4 +206,4 @@ function reduceSummaries(summaries, { combine }) {
   };
 }
 
-module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleCounts };
+module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleCounts, protocolsOf };

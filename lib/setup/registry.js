@@ -5,6 +5,13 @@ const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/
 const { installSystemPackages } = require('./system-packages');
 const { goInstall } = require('./go-install');
 const { npmDeps } = require('./npm-deps');
+const {
+  HAPROXY_PIN,
+  PINNED_BIN,
+  upstreamVersion,
+  haproxyVersion,
+  buildPinnedHaproxy,
+} = require('./haproxy-build');
 
 const K6_MODULE = 'go.k6.io/k6';
 const K6_VERSION = 'v1.8.1';
@@ -22,13 +29,14 @@ function systemTool({
   packages,
   neededFor,
   optional,
+  onPathOnly = false,
 }) {
   return {
     name,
     neededFor,
     optional,
     locate() {
-      const paths = bins.map((b) => findTool(b));
+      const paths = bins.map((b) => (onPathOnly ? findOnPath(b) : findTool(b)));
       if (paths.some((p) => !p)) return null;
       const line = toolVersion(paths[0], versionArgs) || '';
       const version = (line.match(versionPattern) || [])[1];
@@ -63,6 +71,7 @@ const TOOLS = [
     packages: { apt: ['openssl'], dnf: ['openssl'], brew: ['openssl@3'] },
     neededFor: 'service',
   }),
+  // The system's HAProxy: the fallback router, and the second HAProxy the tests run against.
   systemTool({
     name: 'haproxy',
     versionArgs: ['-v'],
@@ -70,7 +79,27 @@ const TOOLS = [
     min: '2.6.0',
     packages: { apt: ['haproxy'], dnf: ['haproxy'], brew: ['haproxy'] },
     neededFor: 'lab',
+    onPathOnly: true,
   }),
+  {
+    name: `haproxy ${upstreamVersion(HAPROXY_PIN.debianVersion)} (router build)`,
+    neededFor: 'lab',
+    locate() {
+      const version = haproxyVersion(PINNED_BIN);
+      if (!version) return null;
+      const pinned = upstreamVersion(HAPROXY_PIN.debianVersion);
+      return { path: PINNED_BIN, version, tooOld: version !== pinned, min: pinned };
+    },
+    install(log) {
+      buildPinnedHaproxy(log);
+    },
+    // Where it cannot be built, the lab runs the system's HAProxy (findTool's next choice).
+    fallback() {
+      const file = findOnPath('haproxy');
+      const version = file && haproxyVersion(file);
+      return file ? { path: file, version: version || 'unknown version', tooOld: false } : null;
+    },
+  },
   {
     name: 'k6',
     neededFor: 'lab',
@@ -98,7 +127,8 @@ const TOOLS = [
     // npm run bench:service drives the data service with wrk; the matrix runs its resumed-TLS
     // close cells with it (k6 cannot resume) and cross-checks k6 with it.
     neededFor: 'service',
-    optional: 'for npm run bench:service, the matrix resumed-TLS cells (or --tls-session full) and --cross-check',
+    optional:
+      'for npm run bench:service, the matrix resumed-TLS cells (or --tls-session full) and --cross-check',
   }),
   {
     ...systemTool({

@@ -93,7 +93,7 @@ function verifyWith(state, servername, caFile) {
 }
 
 /** GET /api/whoami through a route, trusting the CA that route's clients must trust. */
-async function whoami(state, termination, { agent = false, caFile } = {}) {
+async function whoami(state, termination, { agent = false, caFile, headers } = {}) {
   const r = route(state, termination);
   const ca = fs.readFileSync(
     caFile || (termination === 'passthrough' ? state.certs.serviceCA : state.certs.labCA),
@@ -101,7 +101,7 @@ async function whoami(state, termination, { agent = false, caFile } = {}) {
   // Passthrough serves the service-ca certificate, which names data-service.router-lab.svc, not the
   // route host: exactly what a client sees on OpenShift. Verify the chain, skip the name.
   const extra = termination === 'passthrough' ? { rejectUnauthorized: false } : {};
-  const res = await request(`${r.url}/api/whoami`, { ca, agent, ...extra });
+  const res = await request(`${r.url}/api/whoami`, { ca, agent, headers, ...extra });
   if (res.status !== 200) throw new Error(`${r.name}: /api/whoami answered ${res.status}`);
   return res.json();
 }

@@ -59,7 +59,10 @@ describe('knobs', () => {
       replicas: 2,
       redisMode: 'standalone',
       maxconn: 50000,
-      passthroughBalance: 'random',
+      // No override: the passthrough Route's balance annotation decides.
+      passthroughBalance: null,
+      http2: false,
+      openshiftRelease: '4.22',
       placement: null,
     });
     expect(opts.threads).toBe(Math.min(4, opts.cpuCount));
@@ -68,7 +71,16 @@ describe('knobs', () => {
   test.each([
     [{ LAB_REPLICAS: 'two' }, /LAB_REPLICAS must be an integer from 1 to 16, got "two"/],
     [{ LAB_REDIS: 'sentinel' }, /LAB_REDIS must be one of standalone, cluster/],
-    [{ LAB_PASSTHROUGH_BALANCE: 'roundrobin' }, /LAB_PASSTHROUGH_BALANCE must be one of random, source/],
+    [
+      { LAB_PASSTHROUGH_BALANCE: 'first' },
+      /LAB_PASSTHROUGH_BALANCE must be one of random, source, roundrobin, leastconn/,
+    ],
+    [{ LAB_ROUTER_HTTP2: 'yes' }, /LAB_ROUTER_HTTP2 must be true or false, got "yes"/],
+    [{ LAB_OPENSHIFT_RELEASE: '4.9' }, /LAB_OPENSHIFT_RELEASE must be one of 4\.16, .*4\.22, got "4\.9"/],
+    [
+      { LAB_HAPROXY: '/nonexistent/haproxy' },
+      /LAB_HAPROXY: \/nonexistent\/haproxy is not an executable file/,
+    ],
     [{ LAB_HTTP_PORT: '70000' }, /LAB_HTTP_PORT must be an integer from 0 to 65535/],
     [{ LAB_HTTP_PORT: '9443' }, /LAB_HTTPS_PORT \(9443\) is the same port as LAB_HTTP_PORT/],
     [{ LAB_CPUS: 'router=999' }, /LAB_CPUS names core 999, but this process may run on cores \d/],
@@ -147,6 +159,17 @@ describe('preflight', () => {
     expect(fit.warning).toMatch(/2 file descriptors per connection/);
     expect(fit.warning).toMatch(/ulimit -n 100500/);
     expect(fitMaxconn(50000, { soft: 1024, hard: 1048576 })).toEqual({ maxconn: 50000 });
+  });
+
+  test('HAProxy 2.6 and newer is accepted; older is refused; a major OpenShift never ran is warned about', () => {
+    const { checkHaproxyVersion } = require('../../lib/lab/haproxy');
+    const at = (version) => checkHaproxyVersion({ path: '/x/haproxy', version });
+    expect(at('2.6.12')).toEqual({});
+    expect(at('3.2.0')).toEqual({});
+    expect(at('2.4.22').errors[0]).toMatch(
+      /haproxy 2\.4\.22 at \/x\/haproxy is too old: the lab needs 2\.6\.0/,
+    );
+    expect(at('4.0.0').warnings[0]).toMatch(/OpenShift's router has run 2\.x and 3\.x only/);
   });
 
   test('a missing tool is reported with how to install it', () => {

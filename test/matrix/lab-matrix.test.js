@@ -98,6 +98,14 @@ test('--quick measures all 20 cells it can here without errors and writes the re
     // New sessions every second only where each request opens a connection.
     if (cell.connection === 'close') expect(cell.router.counters.sessionsPerSec).toBeGreaterThan(0);
     expect(fs.existsSync(path.join(out, cell.raw[0]))).toBe(true);
+    // Every response over HTTP/1.1, as on OpenShift's router by default (no h2 over ALPN), and the
+    // group of a full handshake recorded for each close TLS cell.
+    const tlsClose = cell.connection === 'close' && cell.termination !== 'http';
+    expect({ cell: cell.name, protocols: cell.protocols, group: cell.tlsGroup }).toEqual({
+      cell: cell.name,
+      protocols: { 'HTTP/1.1': cell.requests },
+      group: tlsClose ? 'X25519' : null,
+    });
   }
   // A close cell over TLS does a full handshake per request; keep-alive amortises it away.
   const close = results.cells.find((c) => c.name === 'edge:1k:close:full');
@@ -115,6 +123,14 @@ test('--quick measures all 20 cells it can here without errors and writes the re
     router: { threads: state.router.threads },
   });
   expect(results.environment.k6).toMatch(/^1\./);
+  // What shapes TLS cost: the HAProxy the lab ran and its OpenSSL, the group, the ALPN policy.
+  expect(results.environment).toMatchObject({
+    haproxy: state.router.haproxy.build,
+    haproxyOpenssl: state.router.haproxy.openssl,
+    alpnPolicy: 'http/1.1',
+    openshiftRelease: '4.22',
+    negotiatedGroup: 'X25519',
+  });
   expect(results.reference.tables).toHaveLength(3);
   // Close cells cost the router more per request than keep-alive ones: the connection (and, over
   // TLS, the full handshake) is paid on every request.

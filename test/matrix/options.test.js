@@ -5,7 +5,7 @@ const path = require('node:path');
 const { parseMatrixArgs, UsageError } = require('../../lib/matrix/options');
 const { planCells, estimateSeconds } = require('../../lib/matrix/plan');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
-const { compareTools, crossCheckSkip } = require('../../lib/matrix/cross-check');
+const { compareTools, crossCheckSkip, protocolSkip } = require('../../lib/matrix/cross-check');
 const { resolveTarget, describeTls } = require('../../lib/matrix/target');
 const { k6Args } = require('../../lib/load/k6');
 const cells = require('../../k6/lib/cells');
@@ -120,6 +120,14 @@ Transfer/sec:      2.86MB
     expect(crossCheckSkip(parseMatrixArgs(['--cross-check', '--rate', '200']))).toMatch(
       /open model \(--rate 200\): k6 is held to the rate/,
     );
+  });
+
+  test('a cell k6 ran over HTTP/2 is not set against wrk, which speaks HTTP/1.1 only', () => {
+    expect(protocolSkip({ 'HTTP/1.1': 5000 })).toBeNull();
+    expect(protocolSkip({ 'HTTP/2.0': 5000 })).toMatch(
+      /k6 negotiated HTTP\/2\.0 in this cell and wrk speaks HTTP\/1\.1 only/,
+    );
+    expect(protocolSkip({ 'HTTP/1.1': 10, 'HTTP/2.0': 5000 })).toMatch(/HTTP\/2\.0/);
   });
 });
 

@@ -71,8 +71,8 @@ describe('report from a fixed results.json', () => {
     );
     expect(text).toContain('The floor: 252 µs of CPU per full TLSv1.3 handshake');
     expect(text).toContain('the router runs on OpenSSL 3.0.19');
-    expect(text).toContain('| passthrough:1k:close:full | data service | 223 | 822 | 3.26× |');
-    expect(text).toContain('| reencrypt:1k:close:full | router | 1280 | 819 | 5.08× |');
+    expect(text).toContain('| passthrough:1k:close:full | X25519 | data service | 223 | 822 | 3.26× |');
+    expect(text).toContain('| reencrypt:1k:close:full | X25519 | router | 1280 | 819 | 5.08× |');
     // Sizing at the bank's 5000 TPS, wrk's unknown cost as –, the assumptions verbatim.
     expect(text).toContain('## Sizing for 5000 TPS');
     expect(text).toContain('| cell | router cores | data-service instances | k6 cores | wrk cores |');
@@ -263,6 +263,7 @@ describe('report figures', () => {
     formatCellTable,
     sizingRows,
     handshakeRows,
+    environmentRows,
   } = require('../../lib/report/tables');
   const { describeCell } = require('../../lib/report/console');
   const { renderMarkdown } = require('../../lib/report/markdown');
@@ -336,6 +337,7 @@ describe('report figures', () => {
     for (const c of r.cells) c.floorMultiple = null;
     expect(handshakeRows(r).rows.find((row) => row[0] === 'edge:1k:close:full')).toEqual([
       'edge:1k:close:full',
+      'X25519',
       'router',
       '761',
       '355',
@@ -350,6 +352,37 @@ describe('report figures', () => {
     r.sizing = null;
     text = renderMarkdown(r);
     expect(text).toContain('No sizing: the run was not finalized.');
+  });
+
+  test('a cell not run over HTTP/1.1 alone is named, with its protocols; the environment says what shapes TLS', () => {
+    const r = results();
+    expect(renderMarkdown(r)).not.toMatch(/did not run over HTTP\/1\.1/);
+    const edge = r.cells.find((c) => c.name === 'edge:1k:keepalive');
+    edge.protocols = { 'HTTP/2.0': edge.requests };
+    expect(renderMarkdown(r)).toContain(
+      "> **1 cell(s) did not run over HTTP/1.1 alone**, as they would on OpenShift's router by default: edge:1k:keepalive: HTTP/2.0 100 %.",
+    );
+    Object.assign(r.environment, {
+      haproxy: '3.0.11-9e587df',
+      haproxyOpenssl: 'OpenSSL 3.0.19 27 Jan 2026',
+      alpnPolicy: 'http/1.1',
+      openshiftRelease: '4.22',
+    });
+    r.environment.router.balance = {
+      passthrough: { balance: 'source', manifest: 'random', override: 'source' },
+      http: { balance: 'random', manifest: 'random', override: null },
+    };
+    r.environment.router.tlsGroups = {
+      offered: ['X25519', 'P-256', 'P-384', 'P-521'],
+      missing: ['X25519MLKEM768'],
+    };
+    const env = Object.fromEntries(environmentRows(r).rows);
+    expect(env.tools).toContain('HAProxy 3.0.11-9e587df on OpenSSL 3.0.19 27 Jan 2026');
+    expect(env.TLS).toBe(
+      'router key rsa2048, group X25519, groups offered X25519:P-256:P-384:P-521 (X25519MLKEM768 left out: not in ' +
+        'the router’s OpenSSL), ALPN http/1.1 only (OpenShift’s default: no h2), OpenShift 4.22’s Intermediate profile',
+    );
+    expect(env.router).toContain('(the passthrough Route says random; LAB_PASSTHROUGH_BALANCE overrode it)');
   });
 
   test('router + network p50 is the p50 of its own distribution, never waiting p50 − service p50', () => {

@@ -65,6 +65,7 @@ function madeUpCell(
     latencyBasis: 'request_total: blocked + duration of successful responses (ms)',
     errorRate: 0,
     errors: {},
+    protocols: { 'HTTP/1.1': 10000 },
     decomposition: {
       connectMs: null,
       tlsHandshakeMs: null,
@@ -75,6 +76,7 @@ function madeUpCell(
     },
     tlsHandshakeMs: null,
     tlsHandshakes: 0,
+    tlsGroup: null,
     serviceTimeMs: { p50: serviceP50, p99: serviceP50, avg: serviceP50 },
     thresholdsCrossed: [],
     generator: {

@@ -19,6 +19,9 @@ function summary({ requests, seconds, failed502 = 0, latency = 2, vus = 16, iter
     router_time: { values: trendOf(latencies.map((v) => v - 0.5)) },
     tls_handshake: { values: trendOf([10, 12]) },
     errors_status_502: { values: { count: failed502 } },
+    // res.proto per response (k6/lib/protocols.js): every one HTTP/1.1 unless the router offered h2.
+    protocol_http_1_1: { values: { count: requests } },
+    protocol_http_2_0: { values: { count: 0 } },
   };
   return { state: { testRunDurationMs: seconds * 1000 }, metrics };
 }
@@ -63,6 +66,7 @@ describe('the same figures either way', () => {
     expect(Object.keys(concurrent)).toEqual(Object.keys(sequential));
     expect(rateless(concurrent)).toEqual(rateless(sequential));
     expect(sequential.errors).toEqual({ 502: 30 });
+    expect(sequential.protocols).toEqual({ 'HTTP/1.1': 4000 });
     expect(sequential.errorRate).toBeCloseTo(30 / 4000, 6);
     // Latency of successful responses, merged: 1000 at 2.0-2.9 ms and 2970 at 5.0-5.9 ms.
     expect(sequential.p50).toBeGreaterThan(5);

@@ -44,6 +44,7 @@ test('wrk’s counts become the reducer’s: requests, errors by status (0 for s
     latencyBasis: expect.stringMatching(/^wrk: .*connection set-up .* is not included/),
     tlsHandshakes: 0,
     serviceTimeMs: null,
+    protocols: { 'HTTP/1.1': 9000 },
   });
   expect(figures.p99).toBeCloseTo(1.99, 2);
   // The cost denominators: successful answers, and no full handshake seen by the client.

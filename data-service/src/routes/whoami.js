@@ -1,6 +1,7 @@
 'use strict';
 // Which instance answered and what the connection looked like from here: lets the lab show
-// where TLS ended (tls, tlsServername) and what the router added (X-Forwarded-*, Forwarded).
+// where TLS ended (tls, tlsServername), what the router added (X-Forwarded-*, Forwarded) and which
+// X-SSL* client-certificate headers arrived (the router strips a client's own).
 const FORWARDED_HEADERS = [
   'x-forwarded-for',
   'x-forwarded-host',
@@ -23,6 +24,10 @@ function whoamiHandler({ instanceName }) {
     for (const name of FORWARDED_HEADERS) {
       if (req.headers[name] !== undefined) forwarded[name] = req.headers[name];
     }
+    const sslHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (name.startsWith('x-ssl')) sslHeaders[name] = value;
+    }
     const body = JSON.stringify({
       instance: instanceName,
       tls: socket.encrypted === true,
@@ -31,6 +36,7 @@ function whoamiHandler({ instanceName }) {
       httpVersion: req.httpVersion,
       peer: { address: plainAddress(socket.remoteAddress), port: socket.remotePort },
       forwarded,
+      sslHeaders,
     });
     res.statusCode = 200;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -1,0 +1,78 @@
+'use strict';
+// OpenShift's "Intermediate" TLS security profile per release, as the ingress operator hands it to
+// the router: the TLS 1.2 ciphers (ssl-default-bind-ciphers), the TLS 1.3 suites
+// (ssl-default-bind-ciphersuites) and, from 4.22, the key-exchange groups (ssl-default-bind-curves).
+// Ciphers from openshift/api config/v1/types_tlssecurityprofile.go on each release branch.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+/** The releases the lab mirrors, oldest first; the newest is the default. */
+const RELEASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22'];
+const NEWEST_RELEASE = RELEASES[RELEASES.length - 1];
+
+const ECDHE_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+];
+/** 4.22 dropped the finite-field DHE ciphers from Intermediate. */
+const DHE_CIPHERS = ['DHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES256-GCM-SHA384'];
+const CIPHERSUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
+/**
+ * From 4.22 the router is given its groups, the post-quantum hybrid first: the list issue 11 gives
+ * for 4.22 (openshift/api's profiles name groups from release-4.23 on: X25519MLKEM768, X25519,
+ * secp256r1, secp384r1).
+ */
+const GROUPS_FROM_4_22 = ['X25519MLKEM768', 'X25519', 'P-256', 'P-384', 'P-521'];
+
+const atLeast = (release, than) => RELEASES.indexOf(release) >= RELEASES.indexOf(than);
+
+/** { release, ciphers, ciphersuites, groups } (groups null: HAProxy's and OpenSSL's defaults). */
+function intermediateProfile(release = NEWEST_RELEASE) {
+  if (!RELEASES.includes(release)) {
+    throw new Error(`the lab mirrors OpenShift ${RELEASES.join(', ')}, not ${release}`);
+  }
+  const modern = atLeast(release, '4.22');
+  return {
+    release,
+    ciphers: [...ECDHE_CIPHERS, ...(modern ? [] : DHE_CIPHERS)].join(':'),
+    ciphersuites: CIPHERSUITES.join(':'),
+    groups: modern ? GROUPS_FROM_4_22 : null,
+  };
+}
+
+/**
+ * Which of `groups` this HAProxy's OpenSSL accepts, each tried alone with `haproxy -c` on a bind
+ * that loads `certPem` (OpenSSL 3.0 has no ML-KEM, 3.5 has). Returns { supported, missing }.
+ */
+function supportedGroups(haproxy, groups, certPem) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-groups-'));
+  try {
+    const supported = [];
+    const missing = [];
+    for (const group of groups) {
+      const cfg = path.join(dir, 'groups.cfg');
+      fs.writeFileSync(
+        cfg,
+        `global\n  ssl-default-bind-curves ${group}\nfrontend f\n  mode tcp\n` +
+          `  bind 127.0.0.1:1 ssl crt ${certPem}\n  default_backend b\nbackend b\n  mode tcp\n`,
+      );
+      try {
+        execFileSync(haproxy, ['-c', '-q', '-f', cfg], { stdio: 'ignore', timeout: 15000 });
+        supported.push(group);
+      } catch {
+        missing.push(group);
+      }
+    }
+    return { supported, missing };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+module.exports = { RELEASES, NEWEST_RELEASE, intermediateProfile, supportedGroups };
