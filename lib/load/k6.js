@@ -74,15 +74,8 @@ const k6Generator = {
   },
   exitOk: (code) => code === 0 || code === THRESHOLDS_CROSSED,
   parse(run, { cell, summaryPath }) {
-    const result = {
-      code: run.code,
-      signal: run.signal,
-      cpu: run.cpu,
-      counters: run.counters,
-      allowedCores: run.allowedCores,
-      output: run.output,
-      elapsedMs: run.elapsedMs,
-    };
+    // A sample is the run (code, output, cpu, counters, allowedCores, …) and k6's summary.
+    const result = { ...run };
     if (summaryPath) {
       try {
         result.summary = JSON.parse(fs.readFileSync(summaryPath, 'utf8'));

@@ -133,16 +133,7 @@ const wrkCellGenerator = {
     const summary = cellSummary(measured, meta);
     // The sample file holds the summary, like k6's SUMMARY_PATH, so raw/ reads the same.
     fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 1));
-    return {
-      code: run.code,
-      signal: run.signal,
-      cpu: run.cpu,
-      counters: run.counters,
-      allowedCores: run.allowedCores,
-      output: run.output,
-      elapsedMs: run.elapsedMs,
-      summary,
-    };
+    return { ...run, summary };
   },
 };
 
