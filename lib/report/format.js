@@ -3,8 +3,6 @@
 // stored (µs of CPU per request, their spread across samples, the handshake floor), so the
 // tables, charts, banner and console agree.
 
-const { hasTlsSession } = require('../../k6/lib/cells');
-
 const missing = (v) => v === null || v === undefined || Number.isNaN(v);
 
 const num = (v, digits = 0) => (missing(v) ? '–' : Number(v).toFixed(digits));
@@ -60,10 +58,11 @@ function floorText(floor) {
 
 /** A cell's name in words: "edge 1 kB close". */
 const cellWords = (cell) =>
-  `${cell.termination} ${cell.name.split(':')[1]} ${cell.connection === 'keepalive' ? 'keep-alive' : 'close'}`;
+  `${cell.termination} ${cell.name.split(':')[1]} ${cell.connection === 'keepalive' ? 'keep-alive' : 'close'}` +
+  (cell.tlsSession === 'resumed' ? ' (TLS sessions resumed)' : '');
 
-/** A close TLS cell: every request a full handshake. */
-const isHandshakeCell = (cell) => hasTlsSession(cell.termination, cell.connection);
+/** A close TLS cell of full handshakes: every request one. */
+const isHandshakeCell = (cell) => cell.tlsSession === 'full';
 
 module.exports = {
   num,

@@ -49,7 +49,8 @@ function routerFigures(results) {
           `${cap.usableCores} usable core(s) (a projection: the cost per request assumed flat up to saturation).`
         : '.'),
   );
-  const edge = leadCell(cells, 'edge', 'close') || leadCell(cells, 'reencrypt', 'close');
+  const fullOnly = cells.filter(isHandshakeCell);
+  const edge = leadCell(fullOnly, 'edge', 'close') || leadCell(fullOnly, 'reencrypt', 'close');
   const perHandshake = edge && medianUs(edge, 'router', 'perHandshakeUs');
   if (perHandshake !== null && perHandshake !== undefined) {
     const f = edge.floorMultiple;
@@ -60,22 +61,40 @@ function routerFigures(results) {
           : '; the handshake floor was not measured in this run.'),
     );
   }
+  const price = results.handshakePrices.find((p) => p.role === 'router');
+  if (price) {
+    lead.push(
+      `Resuming the TLS session instead, it spent ${us(price.resumedUs)} µs per request in ` +
+        `${price.termination} ${price.resumedCell.split(':')[1]} close: a full handshake costs the router ` +
+        `${us(price.priceUs)} µs` +
+        (price.floorMultiple !== null ? `, ${price.floorMultiple.toFixed(2)}× the floor.` : '.'),
+    );
+  }
   const keys = [...new Set(cells.map((c) => `${c.termination} ${c.name.split(':')[1]}`))];
-  const find = (key, connection) =>
-    cells.find((c) => `${c.termination} ${c.name.split(':')[1]}` === key && c.connection === connection);
+  // Close cells through a TLS route come in two kinds; http's close cell has none.
+  const find = (key, connection, tlsSession = null) =>
+    cells.find(
+      (c) =>
+        `${c.termination} ${c.name.split(':')[1]}` === key &&
+        c.connection === connection &&
+        (!c.tlsSession || c.tlsSession === tlsSession),
+    );
+  const resumed = cells.some((c) => c.tlsSession === 'resumed');
   const perCore = (c) => (c && c.capacity ? num(c.capacity.perCoreRps) : '–');
+  const cost = (c) => spreadText(c && roleCost(c, 'router') && roleCost(c, 'router').perRequestUs);
   const table = {
     head: [
       'cell',
       'keep-alive µs/req',
       'keep-alive capacity/core (req/s)',
-      'close µs/req',
+      'close µs/req (full handshakes)',
       'close capacity/core (req/s)',
       'close: cost per handshake ÷ floor',
+      ...(resumed ? ['close µs/req (TLS sessions resumed)', 'resumed capacity/core (req/s)'] : []),
     ],
     rows: keys.map((key) => {
-      const [keepalive, close] = [find(key, 'keepalive'), find(key, 'close')];
-      const cost = (c) => spreadText(c && roleCost(c, 'router') && roleCost(c, 'router').perRequestUs);
+      const [keepalive, close] = [find(key, 'keepalive'), find(key, 'close', 'full')];
+      const again = find(key, 'close', 'resumed');
       return [
         key,
         cost(keepalive),
@@ -83,6 +102,7 @@ function routerFigures(results) {
         cost(close),
         perCore(close),
         close && isHandshakeCell(close) ? floorMultipleText(close) : '–',
+        ...(resumed ? (again && again.tlsSession ? [cost(again), perCore(again)] : ['–', '–']) : []),
       ];
     }),
   };
@@ -116,7 +136,7 @@ function limitGroups(results) {
       cells: having('generator'),
       roles: ['generator'],
       title: (n) =>
-        `The load generator was the limit in ${n} of ${all.length} cells. Their req/s is what k6 could send, not what the router can serve: a lower bound for the router (its µs per request above is its own all the same).`,
+        `The load generator was the limit in ${n} of ${all.length} cells. Their req/s is what the load generator could send, not what the router can serve: a lower bound for the router (its µs per request above is its own all the same).`,
     },
     {
       key: 'backend',

@@ -138,6 +138,32 @@ describe('report from a fixed results.json', () => {
     expect(ocp4.normalisedRps).toBeCloseTo(http.okRps * (4069 / 8273), 6);
   });
 
+  test('the banner sets resumed close cells beside full ones, with the price of a full handshake', () => {
+    const { routerFigures } = require('../../lib/report/headline');
+    const { handshakePrices } = require('../../lib/results-model/derived');
+    const results = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+    const full = results.cells.find((c) => c.name === 'edge:1k:close:full');
+    const spread = { min: 400, median: 400, max: 400 };
+    results.cells.push({
+      ...full,
+      name: 'edge:1k:close:resumed',
+      tlsSession: 'resumed',
+      cost: { ...full.cost, router: { perRequestUs: spread, perHandshakeUs: null } },
+      capacity: { ...full.capacity, perCoreRps: 2500 },
+    });
+    results.handshakePrices = handshakePrices(results.cells, results.handshakeFloor);
+    const figures = routerFigures(results);
+    expect(figures.lead.join(' ')).toMatch(
+      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: a full handshake costs the router 361 µs, 1\.43× the floor\./,
+    );
+    expect(figures.table.head.slice(-2)).toEqual([
+      'close µs/req (TLS sessions resumed)',
+      'resumed capacity/core (req/s)',
+    ]);
+    expect(figures.table.rows.find((row) => row[0] === 'edge 1k').slice(-2)).toEqual(['400', '2500']);
+    expect(figures.table.rows.find((row) => row[0] === 'http 1k').slice(-2)).toEqual(['–', '–']);
+  });
+
   test('bad input is refused with the file named', () => {
     fs.writeFileSync(path.join(dir, 'results.json'), '{"id": 1');
     expect(() => renderReport(dir)).toThrow(/results\.json is not valid JSON/);
