@@ -109,6 +109,12 @@ function comparisonGroups(results) {
       });
       return { termination, run, refs };
     });
+    if (tlsSession === 'resumed') {
+      notes.push(
+        'the http row is its close cell (no TLS, k6), the others wrk’s: their req/s ratio sets two generators side ' +
+          'by side, their capacity ratio (the router’s CPU per request) does not depend on the generator',
+      );
+    }
     const missing = rows.filter((row) => !row.run).map((row) => row.termination);
     if (tlsSession && missing.length) {
       const names = missing.map((m) => cellName(m, pageSize, connection, tlsSession));
