@@ -22,6 +22,7 @@ const { readLabState, writeLabState, removeLabState } = require('./state');
 const { probeRoute, probeInstance, backendServers } = require('./health');
 const { wrap } = require('./format');
 const { rollout } = require('./rolling-restart');
+const { reload, forgetDrainedRouters } = require('./reload');
 
 /** Order in which lab:down stops things: traffic first, then the services, then their data. */
 const STOP_ORDER = ['router', 'service', 'redis'];
@@ -69,6 +70,7 @@ async function stopAll(labDir, log = noop, { timeoutMs = 15000 } = {}) {
 
 /** Is every process of a recorded lab still running? Returns the names that are not. */
 function deadProcesses(labDir) {
+  forgetDrainedRouters(labDir);
   return listRecords(labDir)
     .filter((r) => processState(r) !== 'running')
     .map((r) => r.name);
@@ -163,7 +165,13 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       `Redis ${opts.redisMode} on port${redisPorts.length > 1 ? 's' : ''} ${redisPorts.join(', ')}` +
         (opts.redisMode === 'cluster' ? ' (3 primaries + 3 replicas)' : ''),
     );
-    await startRedis(labDir, { mode: opts.redisMode, ports: redisPorts, cpus: cpus.redis, signal });
+    await startRedis(labDir, {
+      mode: opts.redisMode,
+      ports: redisPorts,
+      cpus: cpus.redis,
+      fsync: opts.redisFsync,
+      signal,
+    });
 
     step(
       `${instances.length} data-service instance(s): ` +
@@ -231,6 +239,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       certs: {
         labCA: certs.labCA,
         serviceCA: certs.serviceCA,
+        defaultPem: certs.defaultPem,
         dir: certs.dir,
         serviceCert: certs.serviceCert,
         serviceKey: certs.serviceKey,
@@ -245,6 +254,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       })),
       redis: {
         mode: opts.redisMode,
+        fsync: opts.redisFsync,
         ports: redisPorts,
         pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
         cpus: cpus.redis,
@@ -289,6 +299,7 @@ async function down({ env = process.env, log = console.log } = {}) {
 async function status({ env = process.env } = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
+  forgetDrainedRouters(labDir);
   const records = listRecords(labDir);
   if (!state) {
     return {
@@ -330,4 +341,4 @@ async function status({ env = process.env } = {}) {
   return { running, labDir, state, processes, routes, servers, leftovers: [] };
 }
 
-module.exports = { up, down, status, rollout, readLabState, resolveLabOptions };
+module.exports = { up, down, status, rollout, reload, readLabState, resolveLabOptions };

@@ -2,7 +2,9 @@
 // The lab's knobs (LAB_* environment variables), declared once: resolveLabOptions validates them
 // and the lab commands' --help lists them from the same table. A bad value throws an error that
 // names the variable and says what it accepts; nothing is started before every knob is valid.
-const { labDir } = require('../core/paths');
+const fs = require('node:fs');
+const path = require('node:path');
+const { labDir, ROOT } = require('../core/paths');
 const { allowedCoreList } = require('../core/cpus');
 const { UsageError, derived, checkSettings, readEnv, resolve } = require('../core/settings');
 const { parsePlacement } = require('./placement');
@@ -12,6 +14,19 @@ const OPENSHIFT_DEFAULTS = { threads: 4, maxconn: 50000, checkIntervalMs: 5000 }
 
 /** Health-check failures before the router takes a server out (HAProxy's and OpenShift's default). */
 const CHECK_FALL = 3;
+
+/** Redis AOF fsync policies (`appendfsync`), the values LAB_REDIS_FSYNC takes. */
+const FSYNC_POLICIES = ['always', 'everysec', 'no'];
+const REDIS_MANIFEST = path.join(ROOT, 'redis', 'config', 'redis-standalone.conf');
+
+/** The fsync policy the cluster manifests give Redis: the lab's default, so both persist alike. */
+function manifestFsync(file = REDIS_MANIFEST) {
+  const policy = /^appendfsync\s+(\S+)/m.exec(fs.readFileSync(file, 'utf8'));
+  if (!policy || !FSYNC_POLICIES.includes(policy[1])) {
+    throw new Error(`${file} sets no appendfsync policy the lab knows (${FSYNC_POLICIES.join(', ')})`);
+  }
+  return policy[1];
+}
 
 const port = (name, env, fallback, help, max = 65535) => ({
   name,
@@ -76,6 +91,14 @@ const KNOBS = checkSettings([
     choices: ['standalone', 'cluster'],
     default: 'standalone',
     help: 'cluster: 6 redis-server processes (3 primaries + 3 replicas)',
+  },
+  {
+    name: 'redisFsync',
+    env: 'LAB_REDIS_FSYNC',
+    type: 'enum',
+    choices: FSYNC_POLICIES,
+    default: manifestFsync(),
+    help: "Redis append-only file (AOF) fsync policy; the default is the manifests' (redis/config/)",
   },
   {
     name: 'threads',
@@ -193,6 +216,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     ports,
     replicas: v.replicas,
     redisMode: v.redisMode,
+    redisFsync: v.redisFsync,
     threads: v.threads,
     threadsExplicit: given.has('threads'),
     maxconn: v.maxconn,
@@ -218,6 +242,8 @@ module.exports = {
   resolveLabOptions,
   LabOptionError,
   OPENSHIFT_DEFAULTS,
+  FSYNC_POLICIES,
+  manifestFsync,
   KNOBS,
   portKnob,
 };

@@ -186,4 +186,11 @@ function reduceSummaries(summaries, { combine }) {
   };
 }
 
-module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleCounts };
+module.exports = {
+  COMBINE_MODES,
+  checkSummary,
+  cellOfSummary,
+  reduceSummaries,
+  sampleCounts,
+  errorsByStatus,
+};

@@ -1,0 +1,92 @@
+'use strict';
+// The options of `npm run reliability`, declared once (lib/core/settings.js): parsing,
+// validation and --help come from this table. --quick turns every default into the short form.
+const { derived, defineCommand } = require('../core/settings');
+const { TERMINATIONS } = require('../../k6/lib/cells');
+const { KNOBS } = require('../lab/options');
+const SCENARIOS = require('./scenarios');
+
+const quick = (full, short) => derived(`${full}, --quick ${short}`, (v) => (v.quick ? short : full));
+
+const SETTINGS = [
+  {
+    name: 'quick',
+    flag: '--quick',
+    type: 'boolean',
+    help: 'the short form of every scenario (a few minutes in all)',
+  },
+  {
+    name: 'scenarios',
+    flag: '--scenarios',
+    type: 'list',
+    arg: 'NAMES',
+    default: SCENARIOS.map((s) => s.name),
+    parse: (names) => {
+      const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+      if (unknown.length)
+        throw new Error(
+          `unknown scenario ${unknown.join(', ')} (known: ${SCENARIOS.map((s) => s.name).join(', ')})`,
+        );
+      return names;
+    },
+    help: `which scenarios to run: ${SCENARIOS.map((s) => s.name).join(', ')}`,
+  },
+  {
+    name: 'terminations',
+    flag: '--terminations',
+    type: 'list',
+    arg: 'LIST',
+    default: [...TERMINATIONS],
+    parse: (list) => {
+      const bad = list.filter((t) => !TERMINATIONS.includes(t));
+      if (bad.length)
+        throw new Error(`unknown termination ${bad.join(', ')} (known: ${TERMINATIONS.join(', ')})`);
+      return list;
+    },
+    help: 'the Routes the load goes through',
+  },
+  {
+    name: 'rate',
+    flag: '--rate',
+    type: 'integer',
+    min: 1,
+    max: 100000,
+    arg: 'REQ/S',
+    default: quick(200, 100),
+    help: 'steady load during faults, requests per second',
+  },
+  {
+    name: 'reloads',
+    flag: '--reloads',
+    type: 'integer',
+    min: 1,
+    max: 1000,
+    arg: 'N',
+    default: quick(10, 3),
+    help: 'router-reload: reloads per case',
+  },
+  {
+    name: 'reloadIntervalMs',
+    flag: '--reload-interval-ms',
+    type: 'integer',
+    min: 0,
+    max: 600000,
+    arg: 'MS',
+    default: quick(1000, 500),
+    help: 'router-reload: pause between two reloads',
+  },
+];
+
+const COMMAND = defineCommand({
+  usage: 'npm run reliability -- [options]',
+  description: `Fault scenarios against the running lab (or a fresh one it starts and stops), each under a
+steady load, each with a verdict against what was promised and the figures behind it:
+${SCENARIOS.map((s) => `  ${s.name.padEnd(16)} ${s.title}: ${s.promise}`).join('\n')}
+Writes results/<run id>/reliability.json and reliability.md. Ctrl-C stops the load and the fault
+and leaves the lab as it was. Exit code 0 when every promise held, 1 when one was broken.`,
+  settings: SETTINGS,
+  environment: { title: 'Lab knobs (when it starts the lab):', settings: KNOBS },
+  epilogue: 'More: docs/reliability.md',
+});
+
+module.exports = { SETTINGS, COMMAND };
