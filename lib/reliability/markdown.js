@@ -15,7 +15,7 @@ function errorsText(errors) {
 
 function injectedText(injected) {
   if (!injected.length) return '–';
-  if (injected.length > 1) {
+  if (injected.length > 2) {
     return `${injected.length}× (${injected[0].atMs}–${injected[injected.length - 1].atMs} ms)`;
   }
   return injected.map((i) => `${i.what} at ${i.atMs} ms`).join('; ');

@@ -75,6 +75,26 @@ const SETTINGS = [
     default: quick(1000, 500),
     help: 'router-reload: pause between two reloads',
   },
+  {
+    name: 'outageMs',
+    flag: '--outage-ms',
+    type: 'integer',
+    min: 0,
+    max: 600000,
+    arg: 'MS',
+    default: quick(3000, 1000),
+    help: 'redis-kill, durability: how long Redis stays down after its SIGKILL',
+  },
+  {
+    name: 'writers',
+    flag: '--writers',
+    type: 'integer',
+    min: 1,
+    max: 256,
+    arg: 'N',
+    default: 4,
+    help: 'durability: concurrent keep-alive clients writing records',
+  },
 ];
 
 const COMMAND = defineCommand({

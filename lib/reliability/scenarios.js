@@ -1,3 +1,3 @@
 'use strict';
 // The catalogue of reliability scenarios, in the order `npm run reliability` runs them.
-module.exports = [require('./router-reload')];
+module.exports = [require('./router-reload'), require('./redis-kill'), require('./durability')];
