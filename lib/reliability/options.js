@@ -5,6 +5,7 @@ const { derived, defineCommand } = require('../core/settings');
 const { TERMINATIONS } = require('../../k6/lib/cells');
 const { KNOBS } = require('../lab/options');
 const SCENARIOS = require('./scenarios');
+const { ATTACKS } = require('./attacks');
 
 const quick = (full, short) => derived(`${full}, --quick ${short}`, (v) => (v.quick ? short : full));
 
@@ -94,6 +95,32 @@ const SETTINGS = [
     arg: 'N',
     default: 4,
     help: 'durability: concurrent keep-alive clients writing records',
+  },
+  {
+    name: 'attacks',
+    flag: '--attacks',
+    type: 'list',
+    arg: 'NAMES',
+    default: ATTACKS.map((a) => a.name),
+    parse: (names) => {
+      const unknown = names.filter((n) => !ATTACKS.some((a) => a.name === n));
+      if (unknown.length)
+        throw new Error(
+          `unknown attack ${unknown.join(', ')} (known: ${ATTACKS.map((a) => a.name).join(', ')})`,
+        );
+      return names;
+    },
+    help: 'hostile: which bad clients',
+  },
+  {
+    name: 'attackMs',
+    flag: '--attack-ms',
+    type: 'integer',
+    min: 500,
+    max: 600000,
+    arg: 'MS',
+    default: quick(14000, 3000),
+    help: "hostile: how long each attack lasts at most (past 12 s, slow clients must have been cut by the router's and the service's 10 s timeouts)",
   },
 ];
 

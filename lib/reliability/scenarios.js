@@ -1,3 +1,8 @@
 'use strict';
 // The catalogue of reliability scenarios, in the order `npm run reliability` runs them.
-module.exports = [require('./router-reload'), require('./redis-kill'), require('./durability')];
+module.exports = [
+  require('./router-reload'),
+  require('./redis-kill'),
+  require('./durability'),
+  require('./hostile'),
+];
