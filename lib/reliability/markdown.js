@@ -3,6 +3,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+const SCENARIOS = require('./scenarios');
+
 const MD_FILE = 'reliability.md';
 
 const ms = (v) => (v === null || v === undefined ? '–' : `${v} ms`);
@@ -27,7 +29,7 @@ function lostText(lost) {
   return `${lost.count} of ${lost.acknowledged}`;
 }
 
-function scenarioSection(s) {
+function scenarioSection(s, scenario) {
   const lines = [
     `## ${s.title}: ${s.verdict.pass ? 'PASS' : 'FAIL'}`,
     '',
@@ -44,9 +46,12 @@ function scenarioSection(s) {
         `${ms(load.p50)} / ${ms(load.p99)} / ${ms(load.max)} | ${ms(c.recoveryMs)} | ${lostText(c.dataLost)} |`,
     );
   }
+  // A scenario may add its own tables (optional `markdown(result)` → lines).
+  if (scenario && scenario.markdown) lines.push(...scenario.markdown(s));
   for (const reason of s.verdict.reasons) lines.push('', `- **${reason}**`);
   for (const note of s.verdict.notes) lines.push('', `- note: ${note}`);
-  const figures = s.cases.filter((c) => Object.keys(c.figures).length);
+  // Figures a scenario lays out itself are not repeated as JSON.
+  const figures = scenario && scenario.markdown ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
   if (figures.length) {
     lines.push('', '<details><summary>figures per case</summary>', '');
     for (const c of figures) lines.push(`- ${c.name}: ${JSON.stringify(c.figures)}`);
@@ -67,7 +72,8 @@ function renderMarkdown(doc) {
     '| --- | --- | --- |',
     ...doc.scenarios.map((s) => `| ${s.title} | ${s.promise} | ${s.verdict.pass ? 'PASS' : 'FAIL'} |`),
   ];
-  return `${[head.join('\n'), ...doc.scenarios.map(scenarioSection)].join('\n\n')}\n`;
+  const byName = (name) => SCENARIOS.find((s) => s.name === name);
+  return `${[head.join('\n'), ...doc.scenarios.map((s) => scenarioSection(s, byName(s.name)))].join('\n\n')}\n`;
 }
 
 function writeMarkdown(dir, doc) {

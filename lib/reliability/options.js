@@ -3,6 +3,7 @@
 // validation and --help come from this table. --quick turns every default into the short form.
 const { derived, defineCommand } = require('../core/settings');
 const { TERMINATIONS } = require('../../k6/lib/cells');
+const { durationSeconds } = require('../../k6/lib/config');
 const { KNOBS } = require('../lab/options');
 const SCENARIOS = require('./scenarios');
 const { ATTACKS } = require('./attacks');
@@ -121,6 +122,33 @@ const SETTINGS = [
     arg: 'MS',
     default: quick(14000, 3000),
     help: "hostile: how long each attack lasts at most (past 12 s, slow clients must have been cut by the router's and the service's 10 s timeouts)",
+  },
+  {
+    name: 'soakSeconds',
+    flag: '--soak',
+    type: 'string',
+    arg: 'DURATION',
+    // In seconds: a default is not parsed, a given value is.
+    default: derived('60s, --quick 20s', (v) => (v.quick ? 20 : 60)),
+    parse: (text) => {
+      const seconds = durationSeconds(text);
+      if (!seconds || seconds < 2)
+        throw new Error(
+          `must be a duration of 2 s or more such as 60s, 10m or 1h, got ${JSON.stringify(text)}`,
+        );
+      return seconds;
+    },
+    help: 'soak: how long (10m for the full soak)',
+  },
+  {
+    name: 'soakRate',
+    flag: '--soak-rate',
+    type: 'integer',
+    min: 1,
+    max: 100000,
+    arg: 'REQ/S',
+    default: 50,
+    help: 'soak: requests per second through each termination',
   },
 ];
 

@@ -10,7 +10,8 @@
 //     async inject(ctx) → observation      load + fault; ctx: { state() (lab.json now), env, target, k6, rawFile(name),
 //                                          opts, log, signal }; it must leave the lab as it
 //                                          found it, also when `signal` aborts it
-//     verdict(observation, opts) → { pass, reasons: [text] }
+//     verdict(observation, opts) → { pass, reasons: [text], notes: [text] }
+//     markdown?(result) → [line]           optional: its own tables in reliability.md
 //   }
 //
 // An observation is { cases: [case] }, one case per variant (a termination, a policy):

@@ -5,4 +5,5 @@ module.exports = [
   require('./redis-kill'),
   require('./durability'),
   require('./hostile'),
+  require('./soak'),
 ];
