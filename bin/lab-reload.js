@@ -10,7 +10,7 @@ const { reload } = require('../lib/lab/index');
 
 const COMMAND = labCommand({
   name: 'lab:reload',
-  usage: 'npm run lab:reload [-- --count N --interval-ms MS] [-- --help]',
+  usage: 'npm run lab:reload [-- --count N --interval-ms MS --maxconn N] [-- --help]',
   description: `Renders the running lab's router configuration again, checks it with haproxy -c, and reloads
 HAProxy as the OpenShift router's reload-haproxy does: a new process takes the listening sockets
 over through the admin socket (-x, allowed by 'expose-fd listeners'), then tells the old ones to
@@ -36,6 +36,14 @@ connection is refused. An invalid configuration changes nothing.`,
       default: 1000,
       help: 'pause between two reloads',
     },
+    {
+      name: 'maxconn',
+      flag: '--maxconn',
+      type: 'integer',
+      min: 1,
+      max: 2000000,
+      help: "set the router's maxconn from now on (lab.json records it; the exhaustion exercise lowers it)",
+    },
   ],
 });
 
@@ -45,7 +53,7 @@ async function main() {
     await withInterrupt(async (signal) => {
       for (let i = 1; i <= flags.count; i++) {
         if (i > 1) await sleep(flags.intervalMs, undefined, { signal });
-        const done = await reload({ signal });
+        const done = await reload({ signal, overrides: flags.maxconn ? { maxconn: flags.maxconn } : {} });
         console.log(
           `reload ${i}/${flags.count}: pid ${done.pid} serves; ${done.oldPids.join(', ')} finishing (${done.ms} ms)`,
         );

@@ -32,4 +32,11 @@ async function showInfo(socketPath, options) {
   );
 }
 
-module.exports = { adminCommand, showInfo };
+/** `show stat` as rows ({ pxname, svname, scur, smax, slim, ... }), as the stats page's CSV. */
+async function showStat(socketPath, options) {
+  const [header, ...lines] = (await adminCommand(socketPath, 'show stat', options)).trim().split('\n');
+  const names = header.replace(/^# /, '').split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], v])));
+}
+
+module.exports = { adminCommand, showInfo, showStat };

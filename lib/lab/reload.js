@@ -48,16 +48,26 @@ function renderFromState(state) {
   });
 }
 
+/** Router settings a reload may change, and what each accepts. */
+const OVERRIDABLE = { maxconn: (v) => Number.isInteger(v) && v >= 1 && v <= 2000000 };
+
 /**
- * Reloads the running lab's router. Resolves { pid, oldPids, ms, reloads }: the new process,
+ * Reloads the running lab's router. `overrides` changes router settings for this and later
+ * reloads ({ maxconn }; lab.json records them). Resolves { pid, oldPids, ms, reloads }: the new process,
  * the processes told to finish, how long the reload took until the new process answered on the
  * admin socket, and how many reloads this lab has had. A configuration HAProxy rejects changes
  * nothing: the running router keeps serving and the error says why.
  */
-async function reload({ env = process.env, log = () => {}, signal } = {}) {
+async function reload({ env = process.env, log = () => {}, signal, overrides = {} } = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!OVERRIDABLE[key])
+      throw new Error(`a reload cannot change '${key}' (only ${Object.keys(OVERRIDABLE).join(', ')})`);
+    if (!OVERRIDABLE[key](value)) throw new Error(`a reload cannot set ${key} to ${JSON.stringify(value)}`);
+  }
+  Object.assign(state.router, overrides);
   const begin = Date.now();
   const rendered = renderFromState(state);
   const next = `${state.router.config}.next`;

@@ -5,5 +5,6 @@ module.exports = [
   require('./redis-kill'),
   require('./durability'),
   require('./hostile'),
+  require('./exhaustion'),
   require('./soak'),
 ];
