@@ -31,14 +31,17 @@ function forgetDrainedRouters(labDir) {
   }
 }
 
-/** The lab's configuration rendered again from lab.json (what lab:up rendered, with today's template). */
-function renderFromState(state) {
+/**
+ * The lab's configuration rendered again from lab.json (what lab:up rendered, with today's
+ * template), without the instances named in `exclude`.
+ */
+function renderFromState(state, { exclude = [] } = {}) {
   const { router } = state;
   return renderRouterConfig({
     labDir: state.labDir,
     router,
     routes: labRoutes({ httpPort: router.httpPort, httpsPort: router.httpsPort }),
-    instances: state.instances,
+    instances: state.instances.filter((i) => !exclude.includes(i.name)),
     certs: {
       ...state.certs,
       // Labs started before lab.json recorded it: lab-certs.js's name for it.
@@ -53,12 +56,14 @@ const OVERRIDABLE = { maxconn: (v) => Number.isInteger(v) && v >= 1 && v <= 2000
 
 /**
  * Reloads the running lab's router. `overrides` changes router settings for this and later
- * reloads ({ maxconn }; lab.json records them). Resolves { pid, oldPids, ms, reloads }: the new process,
+ * reloads ({ maxconn }; lab.json records them). `exclude` names instances left out of this
+ * configuration, as the router drops a pod whose endpoint is gone (the next reload without it
+ * puts them back). Resolves { pid, oldPids, ms, reloads }: the new process,
  * the processes told to finish, how long the reload took until the new process answered on the
  * admin socket, and how many reloads this lab has had. A configuration HAProxy rejects changes
  * nothing: the running router keeps serving and the error says why.
  */
-async function reload({ env = process.env, log = () => {}, signal, overrides = {} } = {}) {
+async function reload({ env = process.env, log = () => {}, signal, overrides = {}, exclude = [] } = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
@@ -69,7 +74,9 @@ async function reload({ env = process.env, log = () => {}, signal, overrides = {
   }
   Object.assign(state.router, overrides);
   const begin = Date.now();
-  const rendered = renderFromState(state);
+  const unknown = exclude.filter((name) => !state.instances.some((i) => i.name === name));
+  if (unknown.length) throw new Error(`no instance named ${unknown.join(', ')} in this lab`);
+  const rendered = renderFromState(state, { exclude });
   const next = `${state.router.config}.next`;
   try {
     fs.writeFileSync(next, rendered.config);
