@@ -19,7 +19,7 @@ async function run(opts, signal) {
     startedHere = !state.alreadyRunning;
     if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
     const id = runId();
-    const dir = path.join(RESULTS_DIR, id);
+    const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
     const { doc } = await runReliability({
       scenarios: selectScenarios(opts.scenarios),
       opts,

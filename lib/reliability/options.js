@@ -18,6 +18,13 @@ const SETTINGS = [
     help: 'the short form of every scenario (a few minutes in all)',
   },
   {
+    name: 'out',
+    flag: '--out',
+    type: 'string',
+    arg: 'DIR',
+    help: 'where to write reliability.json, reliability.md and raw/ (default results/<run id>)',
+  },
+  {
     name: 'scenarios',
     flag: '--scenarios',
     type: 'list',
