@@ -207,11 +207,9 @@ module.exports = checkScenario({
     cases.push(await portsCase(ctx));
     return { cases };
   },
-  markdown(result) {
-    return result.cases.flatMap((c) => [
-      '',
-      `**${c.name}.** ${c.figures.diagnosis ?? 'nothing reproduced.'}`,
-    ]);
+  /** Its diagnoses in full (reliability.md and .html). */
+  extras(result) {
+    return result.cases.map((c) => ({ title: c.name, text: c.figures.diagnosis ?? 'nothing reproduced.' }));
   },
   verdict(observation) {
     const reasons = [];

@@ -29,6 +29,21 @@ function lostText(lost) {
   return `${lost.count} of ${lost.acknowledged}`;
 }
 
+/** One extra of a scenario: a table with its title, or a paragraph. */
+function extraLines(extra) {
+  if (extra.text !== undefined) return [`**${extra.title}.** ${extra.text}`];
+  return [
+    `${extra.title}:`,
+    '',
+    `| ${extra.head.map(cell).join(' | ')} |`,
+    `| --- | ${extra.head
+      .slice(1)
+      .map(() => '---:')
+      .join(' | ')} |`,
+    ...extra.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ];
+}
+
 function scenarioSection(s, scenario) {
   const lines = [
     `## ${s.title}: ${s.verdict.pass ? 'PASS' : 'FAIL'}`,
@@ -46,12 +61,13 @@ function scenarioSection(s, scenario) {
         `${ms(load.p50)} / ${ms(load.p99)} / ${ms(load.max)} | ${ms(c.recoveryMs)} | ${lostText(c.dataLost)} |`,
     );
   }
-  // A scenario may add its own tables (optional `markdown(result)` → lines).
-  if (scenario && scenario.markdown) lines.push(...scenario.markdown(s));
+  // A scenario may add its own tables and texts (scenario.js: extras).
+  for (const extra of scenario && scenario.extras ? scenario.extras(s) : [])
+    lines.push('', ...extraLines(extra));
   for (const reason of s.verdict.reasons) lines.push('', `- **${reason}**`);
   for (const note of s.verdict.notes) lines.push('', `- note: ${note}`);
   // Figures a scenario lays out itself are not repeated as JSON.
-  const figures = scenario && scenario.markdown ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
+  const figures = scenario && scenario.extras ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
   if (figures.length) {
     lines.push('', '<details><summary>figures per case</summary>', '');
     for (const c of figures) lines.push(`- ${c.name}: ${JSON.stringify(c.figures)}`);
@@ -82,4 +98,4 @@ function writeMarkdown(dir, doc) {
   return file;
 }
 
-module.exports = { MD_FILE, renderMarkdown, writeMarkdown };
+module.exports = { MD_FILE, renderMarkdown, writeMarkdown, errorsText, injectedText, lostText };

@@ -11,6 +11,7 @@ const { resolveTarget } = require('../matrix/target');
 const { checkScenario } = require('./scenario');
 const { createDocument, addScenario, finish, writeDocument } = require('./document');
 const { writeMarkdown } = require('./markdown');
+const { writeHtml } = require('./html');
 const SCENARIOS = require('./scenarios');
 
 /** The scenarios named in `names`, in the order of the catalogue. */
@@ -27,6 +28,7 @@ function selectScenarios(names) {
 function save(dir, doc) {
   writeDocument(dir, doc);
   writeMarkdown(dir, doc);
+  writeHtml(dir, doc);
 }
 
 /**

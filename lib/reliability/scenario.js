@@ -11,7 +11,8 @@
 //                                          opts, log, signal }; it must leave the lab as it
 //                                          found it, also when `signal` aborts it
 //     verdict(observation, opts) → { pass, reasons: [text], notes: [text] }
-//     markdown?(result) → [line]           optional: its own tables in reliability.md
+//     extras?(result) → [{ title, head, rows } | { title, text }]   optional: its own tables
+//                                          and texts in reliability.md and reliability.html
 //   }
 //
 // An observation is { cases: [case] }, one case per variant (a termination, a policy):

@@ -92,36 +92,29 @@ module.exports = checkScenario({
       }),
     };
   },
-  /** reliability.md: latency per window for each termination, and RSS per window for each process. */
-  markdown(result) {
+  /** Its own tables (reliability.md and .html): latency per window, memory per process. */
+  extras(result) {
     const cases = result.cases;
     if (!cases.length) return [];
     const win = cases[0].figures.windowSeconds;
     const windows = cases[0].figures.p99.map((_, i) => `${(i + 1) * win} s`);
-    const lines = [
-      '',
-      `Latency p50 / p99 per ${win} s window (ms):`,
-      '',
-      `| case | ${windows.join(' | ')} |`,
+    const { rssSeriesMb, rss } = cases[0].figures;
+    return [
+      {
+        title: `Latency p50 / p99 per ${win} s window (ms)`,
+        head: ['case', ...windows],
+        rows: cases.map((c) => [c.name, ...c.figures.p50.map((p50, i) => `${p50} / ${c.figures.p99[i]}`)]),
+      },
+      {
+        title: 'Resident memory per process (MB), at the start and after each window',
+        head: ['process', 'start', ...windows, 'growth'],
+        rows: Object.entries(rssSeriesMb).map(([name, values]) => [
+          name,
+          ...values.map((v) => v ?? 'gone'),
+          rss[name].growthMb ?? '–',
+        ]),
+      },
     ];
-    lines.push(`| --- | ${windows.map(() => '---:').join(' | ')} |`);
-    for (const c of cases) {
-      lines.push(
-        `| ${c.name} | ${c.figures.p50.map((p50, i) => `${p50} / ${c.figures.p99[i]}`).join(' | ')} |`,
-      );
-    }
-    const series = cases[0].figures.rssSeriesMb;
-    lines.push('', 'Resident memory per process (MB), at the start and after each window:', '');
-    lines.push(
-      `| process | start | ${windows.join(' | ')} | growth |`,
-      `| --- | ---: | ${windows.map(() => '---:').join(' | ')} | ---: |`,
-    );
-    for (const [name, values] of Object.entries(series)) {
-      lines.push(
-        `| ${name} | ${values.map((v) => v ?? 'gone').join(' | ')} | ${cases[0].figures.rss[name].growthMb ?? '–'} |`,
-      );
-    }
-    return lines;
   },
   verdict(observation) {
     const reasons = [];

@@ -206,4 +206,4 @@ function sizingSection(results) {
   ];
 }
 
-module.exports = { renderHtml };
+module.exports = { renderHtml, table, CSS };

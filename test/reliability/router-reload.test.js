@@ -86,6 +86,10 @@ describe('router reload (real HAProxy, real k6)', () => {
       /Router reload under load: PASS/,
     );
     expect(lines.join('\n')).toMatch(/PASS/);
+    const html = fs.readFileSync(path.join(dir, 'reliability.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<h2>Router reload under load</h2>');
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   });
 
   test('an old process keeps a passthrough connection until it ends; lab:down stops it too', async () => {
