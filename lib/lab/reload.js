@@ -58,12 +58,22 @@ const OVERRIDABLE = { maxconn: (v) => Number.isInteger(v) && v >= 1 && v <= 2000
  * Reloads the running lab's router. `overrides` changes router settings for this and later
  * reloads ({ maxconn }; lab.json records them). `exclude` names instances left out of this
  * configuration, as the router drops a pod whose endpoint is gone (the next reload without it
- * puts them back). Resolves { pid, oldPids, ms, reloads }: the new process,
+ * puts them back). `handover: false` leaves out `-x`, for comparison only: the new process binds
+ * its own sockets beside the old ones (SO_REUSEPORT) and the old ones close theirs, resetting the
+ * connections still waiting in their accept queues (what OpenShift 3 covered with
+ * DROP_SYN_DURING_RESTART). Resolves { pid, oldPids, ms, reloads }: the new process,
  * the processes told to finish, how long the reload took until the new process answered on the
  * admin socket, and how many reloads this lab has had. A configuration HAProxy rejects changes
  * nothing: the running router keeps serving and the error says why.
  */
-async function reload({ env = process.env, log = () => {}, signal, overrides = {}, exclude = [] } = {}) {
+async function reload({
+  env = process.env,
+  log = () => {},
+  signal,
+  overrides = {},
+  exclude = [],
+  handover = true,
+} = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
@@ -106,7 +116,7 @@ async function reload({ env = process.env, log = () => {}, signal, overrides = {
       ports: { http: state.router.httpPort, https: state.router.httpsPort, stats: state.router.statsPort },
       cpus: state.router.cpus,
       signal,
-      extraArgs: ['-x', socket, '-sf', ...oldPids.map(String)],
+      extraArgs: [...(handover ? ['-x', socket] : []), '-sf', ...oldPids.map(String)],
     });
     await waitUntil(async () => Number((await showInfo(socket)).Pid) === record.pid, {
       timeoutMs: 10000,

@@ -85,6 +85,12 @@ const SETTINGS = [
     help: 'router-reload: pause between two reloads',
   },
   {
+    name: 'compareNoHandover',
+    flag: '--compare-no-handover',
+    type: 'boolean',
+    help: 'router-reload: also reload without handing the sockets over (-x), close mode, for comparison',
+  },
+  {
     name: 'outageMs',
     flag: '--outage-ms',
     type: 'integer',

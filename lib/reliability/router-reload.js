@@ -14,13 +14,13 @@ const LEAD_MS = 1500;
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? null;
 
 /** Reloads `count` times, `intervalMs` apart, from `start`; returns [{ atMs, what, ms }]. */
-async function reloadChurn({ env, count, intervalMs, start, signal }) {
+async function reloadChurn({ env, count, intervalMs, start, signal, handover }) {
   const done = [];
   await sleep(LEAD_MS, undefined, { signal });
   for (let i = 1; i <= count; i++) {
     if (i > 1) await sleep(intervalMs, undefined, { signal });
     const atMs = Date.now() - start;
-    const r = await reload({ env, signal });
+    const r = await reload({ env, signal, handover });
     done.push({
       atMs,
       what: `reload ${i}/${count}: pid ${r.pid} took over from ${r.oldPids.join(', ')}`,
@@ -30,9 +30,9 @@ async function reloadChurn({ env, count, intervalMs, start, signal }) {
   return done;
 }
 
-async function reloadCase(ctx, termination, connection) {
+async function reloadCase(ctx, termination, connection, { handover = true } = {}) {
   const { opts } = ctx;
-  const name = `${termination}:${connection}`;
+  const name = `${termination}:${connection}${handover ? '' : ' without socket handover'}`;
   const seconds = Math.ceil((2 * LEAD_MS + opts.reloads * opts.reloadIntervalMs) / 1000);
   ctx.log(
     `  ${name}: ${opts.rate} req/s for ${seconds} s, ${opts.reloads} reloads every ${opts.reloadIntervalMs} ms`,
@@ -48,7 +48,9 @@ async function reloadCase(ctx, termination, connection) {
     connection,
     rate: opts.rate,
     durationSeconds: seconds,
-    summaryPath: ctx.rawFile(`router-reload-${termination}-${connection}.json`),
+    summaryPath: ctx.rawFile(
+      `router-reload-${termination}-${connection}${handover ? '' : '-no-handover'}.json`,
+    ),
     signal,
   });
   let reloads;
@@ -59,6 +61,7 @@ async function reloadCase(ctx, termination, connection) {
       intervalMs: opts.reloadIntervalMs,
       start,
       signal,
+      handover,
     });
   } catch (err) {
     local.abort();
@@ -73,6 +76,7 @@ async function reloadCase(ctx, termination, connection) {
     load,
     errors: load.errorKinds,
     figures: {
+      handover,
       reloads: reloads.length,
       reloadMsMedian: median(reloadMs),
       reloadMsMax: Math.max(...reloadMs),
@@ -99,12 +103,30 @@ module.exports = checkScenario({
         cases.push(await reloadCase(ctx, termination, connection));
       }
     }
+    // For comparison: the same churn without handing the sockets over (close mode shows it).
+    if (ctx.opts.compareNoHandover) {
+      for (const termination of ctx.opts.terminations) {
+        ctx.signal?.throwIfAborted();
+        cases.push(await reloadCase(ctx, termination, 'close', { handover: false }));
+      }
+    }
     return { cases };
   },
   verdict(observation) {
     const reasons = [];
     const notes = [];
     for (const c of observation.cases) {
+      if (c.figures.handover === false) {
+        // A comparison, not a promise: what -x prevents.
+        notes.push(
+          `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${
+            Object.entries(c.errors)
+              .map(([k, n]) => `${n} ${k}`)
+              .join(', ') || 'none'
+          })`,
+        );
+        continue;
+      }
       if (c.load.failed) {
         const kinds = Object.entries(c.errors).map(([k, n]) => `${n} ${k}`);
         reasons.push(

@@ -44,6 +44,14 @@ describe('router reload (real HAProxy, real k6)', () => {
     ).toEqual([done.pid]);
   });
 
+  test('without socket handover (comparison only) the new process binds its own sockets and serves', async () => {
+    const before = lab.readLabState(env.LAB_DIR).router.pid;
+    const done = await lab.reload({ env, handover: false });
+    expect(done.pid).not.toBe(before);
+    expect(Number((await showInfo(adminSocket(env.LAB_DIR))).Pid)).toBe(done.pid);
+    expect((await whoami(lab.readLabState(env.LAB_DIR), 'http')).instance).toBe('data-service-1');
+  });
+
   test('a configuration HAProxy rejects changes nothing: the running router keeps serving', async () => {
     const state = lab.readLabState(env.LAB_DIR);
     const broken = { ...state, router: { ...state.router, threads: 0 } };
