@@ -101,6 +101,16 @@ const SETTINGS = [
     help: 'redis-kill, durability: how long Redis stays down after its SIGKILL',
   },
   {
+    name: 'failoverWindowMs',
+    flag: '--failover-window-ms',
+    type: 'integer',
+    min: 1000,
+    max: 600000,
+    arg: 'MS',
+    default: 8000,
+    help: 'redis-failover: the longest failover the load must cover (the lab sets cluster-node-timeout 2000)',
+  },
+  {
     name: 'writers',
     flag: '--writers',
     type: 'integer',

@@ -15,7 +15,8 @@
 //                                          and texts in reliability.md and reliability.html
 //   }
 //
-// An observation is { cases: [case] }, one case per variant (a termination, a policy):
+// An observation is { cases: [case] }, one case per variant (a termination, a policy), or
+// { cases: [], skipped: 'why' } when the lab cannot run it (the verdict passes with a note):
 //   { name, injected: [{ atMs, what }], load: {...}, errors: { kind: count }, recoveryMs,
 //     dataLost, figures: {...} }
 // atMs counts from the start of the case's load; null means "does not apply".

@@ -5,6 +5,7 @@ module.exports = [
   require('./endpoints'),
   require('./redis-kill'),
   require('./durability'),
+  require('./redis-failover'),
   require('./hostile'),
   require('./exhaustion'),
   require('./soak'),
