@@ -109,6 +109,7 @@ function loadConfig(env = process.env) {
     );
   }
   const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65000, { min: 1000, max: 3600000 });
+  const redisTimeoutMs = integer(env, 'REDIS_TIMEOUT_MS', 1000, { min: 10, max: 60000 });
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10000, { min: 100, max: 600000 });
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30000, { min: 100, max: 3600000 });
   if (requestTimeoutMs < headersTimeoutMs) {
@@ -126,7 +127,11 @@ function loadConfig(env = process.env) {
     redisUrl: redisUrl(env),
     redisClusterNodes: clusterNodes(env),
     redisPassword: read(env, 'REDIS_PASSWORD'),
-    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 1000, { min: 10, max: 60000 }),
+    redisTimeoutMs,
+    // Acknowledge a write only once this many replicas have it (WAIT), within half the Redis
+    // timeout, so that the write and its WAIT together stay inside one command's budget.
+    redisWaitReplicas: integer(env, 'REDIS_WAIT_REPLICAS', 0, { min: 0, max: 16 }),
+    redisWaitTimeoutMs: Math.max(1, Math.floor(redisTimeoutMs / 2)),
     instanceName: instanceName(env),
     logLevel: logLevel(env),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 65536, { min: 2, max: 16 * 1024 * 1024 }),
