@@ -179,7 +179,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
     );
     await startServices(labDir, {
       instances,
-      redis: { mode: opts.redisMode, ports: redisPorts },
+      redis: { mode: opts.redisMode, ports: redisPorts, waitReplicas: opts.redisWaitReplicas },
       certs,
       logLevel: opts.logLevel,
       drainDelayMs: opts.drainDelayMs,
@@ -255,6 +255,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       redis: {
         mode: opts.redisMode,
         fsync: opts.redisFsync,
+        waitReplicas: opts.redisWaitReplicas,
         ports: redisPorts,
         pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
         cpus: cpus.redis,

@@ -101,6 +101,15 @@ const KNOBS = checkSettings([
     help: "Redis append-only file (AOF) fsync policy; the default is the manifests' (redis/config/)",
   },
   {
+    name: 'redisWaitReplicas',
+    env: 'LAB_REDIS_WAIT_REPLICAS',
+    type: 'integer',
+    min: 0,
+    max: 5,
+    default: 0,
+    help: "the instances' REDIS_WAIT_REPLICAS: acknowledge a write once that many replicas have it (cluster)",
+  },
+  {
     name: 'threads',
     env: 'LAB_ROUTER_THREADS',
     type: 'integer',
@@ -217,6 +226,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     replicas: v.replicas,
     redisMode: v.redisMode,
     redisFsync: v.redisFsync,
+    redisWaitReplicas: v.redisWaitReplicas,
     threads: v.threads,
     threadsExplicit: given.has('threads'),
     maxconn: v.maxconn,

@@ -133,6 +133,7 @@ function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
     LOG_LEVEL: logLevel,
     DRAIN_DELAY_MS: String(drainDelayMs),
   };
+  if (redis.waitReplicas) env.REDIS_WAIT_REPLICAS = String(redis.waitReplicas);
   if (redis.mode === 'cluster') env.REDIS_CLUSTER_NODES = redis.ports.map((p) => `127.0.0.1:${p}`).join(',');
   else env.REDIS_URL = `redis://127.0.0.1:${redis.ports[0]}`;
   return env;

@@ -97,6 +97,45 @@ async function restore(labDir, primary) {
   await waitForRole(primary.port, /^master/);
 }
 
+/**
+ * A failover, timed from `start`: waits `leadMs`, SIGKILLs the first primary, waits until its
+ * slots are served again through the router, then restores the node as the primary. Resolves
+ * { injected, killedAt, restartedAt (its slots served again), recoveryMs (the error window) }.
+ */
+async function clusterOutage(ctx, { start, leadMs, signal = ctx.signal }) {
+  const state = ctx.state();
+  const primary = await firstPrimary(state.redis.ports);
+  const probeId = idInSlots(primary.slots);
+  await sleep(leadMs, undefined, { signal });
+  let killed = null;
+  try {
+    killed = await killRedisNode(state.labDir, primary.index);
+    const killedAt = Date.now();
+    ctx.log(`    SIGKILL primary redis-${primary.index + 1} (pid ${killed.pid}) at ${killedAt - start} ms`);
+    const windowMs = await untilSlotServed(state, probeId, { from: killedAt, signal });
+    const servedAt = windowMs === null ? Date.now() : killedAt + windowMs;
+    ctx.log(`    error window ${windowMs === null ? 'did not close' : `${windowMs} ms`}`);
+    return {
+      primary,
+      injected: [
+        { atMs: killedAt - start, what: `SIGKILL primary redis-${primary.index + 1} (pid ${killed.pid})` },
+        {
+          atMs: windowMs === null ? null : servedAt - start,
+          what:
+            windowMs === null
+              ? 'its slots were NOT served again'
+              : 'its slots served again (replica promoted)',
+        },
+      ],
+      killedAt,
+      restartedAt: servedAt,
+      recoveryMs: windowMs,
+    };
+  } finally {
+    if (killed) await restore(state.labDir, primary);
+  }
+}
+
 module.exports = checkScenario({
   name: 'redis-failover',
   title: 'Redis Cluster: a primary killed under load',
@@ -108,12 +147,7 @@ module.exports = checkScenario({
     const { opts } = ctx;
     const state = ctx.state();
     if (state.redis.mode !== 'cluster') return { cases: [], skipped: 'needs a lab with LAB_REDIS=cluster' };
-    const primary = await firstPrimary(state.redis.ports);
-    const probeId = idInSlots(primary.slots);
     const seconds = Math.ceil((LEAD_MS + opts.failoverWindowMs + TAIL_MS) / 1000);
-    ctx.log(
-      `  primary redis-${primary.index + 1} (:${primary.port}, slots ${primary.slots.map((s) => s.join('-')).join(',')})`,
-    );
     const local = new AbortController();
     const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
     const start = Date.now();
@@ -126,41 +160,28 @@ module.exports = checkScenario({
       summaryPath: ctx.rawFile('redis-failover-http.json'),
       signal,
     });
-    let killed = null;
-    let windowMs;
-    const injected = [];
+    let outage;
     try {
-      await sleep(LEAD_MS, undefined, { signal });
-      killed = await killRedisNode(state.labDir, primary.index);
-      const killedAt = Date.now();
-      injected.push({
-        atMs: killedAt - start,
-        what: `SIGKILL primary redis-${primary.index + 1} (pid ${killed.pid})`,
-      });
-      windowMs = await untilSlotServed(state, probeId, { from: killedAt, signal });
-      injected.push({
-        atMs: windowMs === null ? null : killedAt + windowMs - start,
-        what:
-          windowMs === null ? 'its slots were NOT served again' : 'its slots served again (replica promoted)',
-      });
-      ctx.log(`    error window ${windowMs === null ? 'did not close' : `${windowMs} ms`}`);
+      outage = await clusterOutage(ctx, { start, leadMs: LEAD_MS, signal });
     } catch (err) {
       local.abort();
       await loading.catch(() => {});
       throw err;
-    } finally {
-      if (killed) await restore(state.labDir, primary);
     }
     const load = await loading;
     return {
       cases: [
         observedCase({
           name: 'cluster:http',
-          injected,
+          injected: outage.injected,
           load,
           errors: load.errorKinds,
-          recoveryMs: windowMs,
-          figures: { errorWindowMs: windowMs, primaryPort: primary.port, clusterNodeTimeoutMs: 2000 },
+          recoveryMs: outage.recoveryMs,
+          figures: {
+            errorWindowMs: outage.recoveryMs,
+            primaryPort: outage.primary.port,
+            clusterNodeTimeoutMs: 2000,
+          },
         }),
       ],
     };
@@ -183,3 +204,4 @@ module.exports = checkScenario({
 });
 
 module.exports.keySlot = keySlot;
+module.exports.clusterOutage = clusterOutage;

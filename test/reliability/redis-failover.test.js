@@ -43,11 +43,51 @@ describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
     expect(failover.verdict.pass).toBe(true);
     const rolesAfter = await Promise.all(ports.map((p) => redisCli(p, undefined, 'role')));
     expect(rolesAfter.map((r) => r.split('\n')[0])).toEqual(rolesBefore.map((r) => r.split('\n')[0]));
-    // A standalone-only scenario on a cluster lab is skipped, not failed.
+    // Durability through a failover, without WAIT: whatever was lost is reported, not promised.
     const durability = doc.scenarios.find((s) => s.name === 'durability');
-    expect(durability).toMatchObject({
-      cases: [],
-      verdict: { pass: true, notes: ['skipped: needs LAB_REDIS=standalone'] },
+    const [d] = durability.cases;
+    expect(d.name).toBe('cluster failover, REDIS_WAIT_REPLICAS=0');
+    expect(d.dataLost.acknowledged).toBeGreaterThan(50);
+    expect(durability.verdict.pass).toBe(true);
+    expect(durability.verdict.notes[0]).toMatch(
+      /acknowledged writes lost in the failover \(asynchronous replication/,
+    );
+    // A standalone-only scenario on a cluster lab is skipped, not failed.
+    const again = await runReliability({
+      scenarios: selectScenarios(['redis-kill']),
+      opts: { rate: 10, outageMs: 500 },
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
     });
+    expect(again.doc.scenarios[0]).toMatchObject({
+      cases: [],
+      verdict: { pass: true, notes: [expect.stringMatching(/^skipped: needs LAB_REDIS=standalone/)] },
+    });
+  });
+});
+
+describe('durability through a failover with LAB_REDIS_WAIT_REPLICAS=1', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS: 'cluster', LAB_REDIS_WAIT_REPLICAS: '1' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-failover-wait-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('every write a replica confirmed survives the primary’s death', async () => {
+    expect(lab.readLabState(lab$.env.LAB_DIR).redis.waitReplicas).toBe(1);
+    const { doc } = await runReliability({
+      scenarios: selectScenarios(['durability']),
+      opts: { writers: 2, outageMs: 500 },
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    const [scenario] = doc.scenarios;
+    const [c] = scenario.cases;
+    expect(c.name).toBe('cluster failover, REDIS_WAIT_REPLICAS=1');
+    expect(c.dataLost).toMatchObject({ count: 0 });
+    expect(c.dataLost.acknowledged).toBeGreaterThan(50);
+    expect(scenario.verdict).toMatchObject({ pass: true, reasons: [] });
   });
 });
