@@ -170,6 +170,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       ports: redisPorts,
       cpus: cpus.redis,
       fsync: opts.redisFsync,
+      fresh: true,
       signal,
     });
 

@@ -81,12 +81,18 @@ function assertRunning(labDir, record) {
  * Starts redis-server(s); returns { mode, ports, records }. `fsync`: the AOF policy
  * (LAB_REDIS_FSYNC), null for no persistence. To restart one node on its own: `first`, the
  * number in its name (redis-<n>), and `form: false` (a cluster node rejoins by its nodes file).
+ * `fresh`: empty each data directory first (lab:up: a new lab starts with no data and no stale
+ * cluster state; a restart keeps both).
  */
-async function startRedis(labDir, { mode, ports, cpus, signal, fsync = null, first = 1, form = true }) {
+async function startRedis(
+  labDir,
+  { mode, ports, cpus, signal, fsync = null, first = 1, form = true, fresh = false },
+) {
   const server = requireTool('redis-server');
   const records = ports.map((port, i) => {
     signal?.throwIfAborted();
     const dir = path.join(labDir, 'redis', String(port));
+    if (fresh) fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     return launch(labDir, {
       name: `redis-${first + i}`,

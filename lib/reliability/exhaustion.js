@@ -111,7 +111,18 @@ async function maxconnCase(ctx) {
       injected,
       load,
       errors: load.errorKinds,
-      figures: { router, diagnosis, reached, routerAlive: isAlive(ctx.state().router.pid) },
+      figures: {
+        router,
+        diagnosis,
+        reached,
+        routerAlive: isAlive(ctx.state().router.pid),
+        // What lab:up's preflight said about this lab's maxconn (lab.json keeps both figures).
+        preflight:
+          state.router.maxconnRequested && state.router.maxconnRequested !== original
+            ? `maxconn ${state.router.maxconnRequested} was asked and lowered to ${original}: the file-descriptor ` +
+              `limit holds no more (2 per connection); 'ulimit -n' raises it`
+            : `maxconn ${original} fits the file-descriptor limit`,
+      },
     });
   } finally {
     // Back to the lab's own limit; not abortable, or Ctrl-C would leave maxconn lowered.
