@@ -34,6 +34,8 @@ function fingerprint(opts) {
   return {
     replicas: opts.replicas,
     redisMode: opts.redisMode,
+    redisFsync: opts.redisFsync,
+    redisWaitReplicas: opts.redisWaitReplicas,
     threads: opts.threads,
     passthroughBalance: opts.passthroughBalance,
     routerKey: opts.routerKey,

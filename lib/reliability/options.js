@@ -6,6 +6,7 @@ const { TERMINATIONS } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
 const { KNOBS } = require('../lab/options');
 const SCENARIOS = require('./scenarios');
+const { selectScenarios } = require('./run');
 const { ATTACKS } = require('./attacks');
 
 const quick = (full, short) => derived(`${full}, --quick ${short}`, (v) => (v.quick ? short : full));
@@ -30,14 +31,8 @@ const SETTINGS = [
     type: 'list',
     arg: 'NAMES',
     default: SCENARIOS.map((s) => s.name),
-    parse: (names) => {
-      const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
-      if (unknown.length)
-        throw new Error(
-          `unknown scenario ${unknown.join(', ')} (known: ${SCENARIOS.map((s) => s.name).join(', ')})`,
-        );
-      return names;
-    },
+    // The runner's own check, so that the command line and a caller get the same message.
+    parse: (names) => (selectScenarios(names), names),
     help: `which scenarios to run: ${SCENARIOS.map((s) => s.name).join(', ')}`,
   },
   {
