@@ -5,9 +5,25 @@
 // Written after every scenario, so an interrupted run keeps what finished (complete: false).
 const fs = require('node:fs');
 const path = require('node:path');
+const { compileSchema, describeError } = require('../results-model/document');
+const SCHEMA = require('./schema.json');
 
-const VERSION = 1;
+const VERSION = SCHEMA.properties.version.const;
 const JSON_FILE = 'reliability.json';
+
+let validate = null;
+/** Throws unless `doc` matches lib/reliability/schema.json; `file` names it in the message. */
+function checkDocument(doc, file) {
+  if (doc?.version !== VERSION) {
+    throw new Error(
+      `${file} is reliability version ${JSON.stringify(doc?.version ?? null)}; this code reads ${VERSION}`,
+    );
+  }
+  validate ??= compileSchema(SCHEMA);
+  const error = validate(doc);
+  if (error) throw new Error(`${file} does not match lib/reliability/schema.json: ${describeError(error)}`);
+  return doc;
+}
 
 /** A new run's document: the options that produced it and the lab it ran against. */
 function createDocument({ runId, opts, state }) {
@@ -38,6 +54,7 @@ function addScenario(doc, scenario, { opts, startedAt, seconds, observation, ver
     startedAt,
     seconds,
     cases: observation.cases,
+    skipped: observation.skipped ?? null,
     verdict: { pass: verdict.pass, reasons: verdict.reasons, notes: verdict.notes || [] },
   });
   return doc;
@@ -53,19 +70,24 @@ function finish(doc, { complete }) {
 function writeDocument(dir, doc) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, JSON_FILE);
+  checkDocument(doc, file);
   fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(doc, null, 2)}\n`);
   fs.renameSync(`${file}.tmp`, file);
   return file;
 }
 
 function readDocument(dir) {
-  const doc = JSON.parse(fs.readFileSync(path.join(dir, JSON_FILE), 'utf8'));
-  if (doc.version !== VERSION) {
-    throw new Error(
-      `${path.join(dir, JSON_FILE)} is reliability version ${doc.version}; this code reads ${VERSION}`,
-    );
-  }
-  return doc;
+  const file = path.join(dir, JSON_FILE);
+  return checkDocument(JSON.parse(fs.readFileSync(file, 'utf8')), file);
 }
 
-module.exports = { VERSION, JSON_FILE, createDocument, addScenario, finish, writeDocument, readDocument };
+module.exports = {
+  VERSION,
+  JSON_FILE,
+  createDocument,
+  addScenario,
+  finish,
+  writeDocument,
+  readDocument,
+  checkDocument,
+};
