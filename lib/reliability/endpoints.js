@@ -6,12 +6,42 @@
 // The promise is zero failed requests.
 const { setTimeout: sleep } = require('node:timers/promises');
 const { rollout } = require('../lab/rolling-restart');
+const { reload } = require('../lab/reload');
+const { startServices } = require('../lab/stack');
+const { listRecords, processState } = require('../lab/pids');
+const { writeLabState } = require('../lab/state');
 const { steadyPages } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
 
 const LEAD_MS = 1500;
 /** Besides its drain delay, what one instance's turn takes: two reloads, a start, checks. */
 const PER_INSTANCE_MS = 4000;
+
+/**
+ * After an interrupted rollout: starts every instance that is not running again and reloads the
+ * router with all of them, so that the lab is as it was (an instance may have been stopped, or
+ * left out of the configuration, when Ctrl-C came).
+ */
+async function repairInstances(ctx) {
+  const state = ctx.state();
+  const records = listRecords(state.labDir);
+  for (const instance of state.instances) {
+    const record = records.find((r) => r.name === instance.name);
+    if (record && processState(record) === 'running') continue;
+    ctx.log(`    starting ${instance.name} again (the rollout was interrupted)`);
+    const [started] = await startServices(state.labDir, {
+      instances: [instance],
+      redis: state.redis,
+      certs: state.certs,
+      logLevel: state.logLevel,
+      drainDelayMs: state.drainDelayMs,
+      cpus: instance.cpus,
+    });
+    instance.pid = started.pid;
+  }
+  writeLabState(state.labDir, { ...ctx.state(), instances: state.instances });
+  await reload({ env: ctx.env });
+}
 
 module.exports = checkScenario({
   name: 'endpoints',
@@ -43,6 +73,8 @@ module.exports = checkScenario({
         }),
       ),
     );
+    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+    loads.catch(() => {});
     const injected = [];
     try {
       await sleep(LEAD_MS, undefined, { signal });
@@ -58,6 +90,7 @@ module.exports = checkScenario({
     } catch (err) {
       local.abort();
       await loads.catch(() => {});
+      await repairInstances(ctx);
       throw err;
     }
     const rolledMs = Date.now() - start;

@@ -35,6 +35,8 @@ async function attackCase(ctx, attack) {
     summaryPath: ctx.rawFile(`hostile-${attack.name}.json`),
     signal,
   });
+  // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+  loading.catch(() => {});
   let seen;
   let atMs;
   try {

@@ -160,6 +160,8 @@ module.exports = checkScenario({
       summaryPath: ctx.rawFile('redis-failover-http.json'),
       signal,
     });
+    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+    loading.catch(() => {});
     let outage;
     try {
       outage = await clusterOutage(ctx, { start, leadMs: LEAD_MS, signal });

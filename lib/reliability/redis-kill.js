@@ -40,6 +40,8 @@ module.exports = checkScenario({
       summaryPath: ctx.rawFile('redis-kill-http.json'),
       signal,
     });
+    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+    loading.catch(() => {});
     let outage;
     try {
       outage = await redisOutage({ ...ctx, signal }, { start, leadMs: LEAD_MS, outageMs: opts.outageMs });

@@ -53,6 +53,8 @@ async function reloadCase(ctx, termination, connection, { handover = true } = {}
     ),
     signal,
   });
+  // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+  loading.catch(() => {});
   let reloads;
   try {
     reloads = await reloadChurn({

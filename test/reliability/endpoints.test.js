@@ -43,4 +43,28 @@ describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
     after.instances.forEach((inst, i) => expect(inst.pid).not.toBe(before.instances[i].pid));
     expect((await lab.status({ env: lab$.env })).running).toBe(true);
   });
+
+  test('Ctrl-C in the middle of the rollout: every instance running and back in the router', async () => {
+    const controller = new AbortController();
+    // 1.5 s lead-in, then the first instance is out of the configuration and draining.
+    setTimeout(() => controller.abort(), 2500);
+    await expect(
+      runReliability({
+        scenarios: selectScenarios(['endpoints']),
+        opts: { rate: 20, terminations: ['http'] },
+        env: lab$.env,
+        dir,
+        runId: 'test',
+        log: quietLog(),
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow(/abort/i);
+    const { waitUntil } = require('../../lib/lab/stack');
+    await waitUntil(async () => (await lab.status({ env: lab$.env })).running, {
+      timeoutMs: 20000,
+      what: 'the lab healthy again',
+    });
+    const status = await lab.status({ env: lab$.env });
+    expect(status.servers).toHaveLength(8); // 4 backends × 2 instances: both back in the configuration
+  });
 });
