@@ -22,7 +22,7 @@ const { requireTool, findTool } = require('../../lib/core/tools');
 const { defineCommand, commandLine, derived } = require('../../lib/core/settings');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
 const { runTool } = require('../../lib/load/runner');
-const { startTestRedis } = require('../../lib/core/redis-server');
+const { startTestRedis, redisServerArgs, waitForRedis, redisCli } = require('../../lib/core/redis-server');
 const { startChild, pinned, repin } = require('../../lib/core/processes');
 const { readStat } = require('../../lib/core/proc');
 const { withInterrupt } = require('../../lib/core/interrupt');
@@ -68,6 +68,16 @@ of saturation. Prints throughput ratios, latency and service-time percentiles, a
     },
     { name: 'json', flag: '--json', arg: '<file>', type: 'string', help: 'also write the figures as JSON' },
     { name: 'quick', flag: '--quick', type: 'boolean', help: 'a smoke run (figures are rough)' },
+    {
+      name: 'waitReplicas',
+      flag: '--wait-replicas',
+      arg: '<n>',
+      type: 'integer',
+      min: 0,
+      max: 1,
+      default: 0,
+      help: 'give Redis a replica and run the data service with REDIS_WAIT_REPLICAS=n: each write then waits for it (WAIT); compare POST with a run without',
+    },
   ],
 });
 /** The options, or { help: true }; throws UsageError naming the option. */
@@ -172,6 +182,30 @@ async function bench(opts, signal) {
     );
     redis = await startTestRedis({ dir });
     if (taskset) repin(redis.children[0].pid, loadCpus);
+    if (opts.waitReplicas) {
+      // A replica for WAIT, on the load cores like its primary.
+      const [replicaPort] = await freePorts(1);
+      const replicaDir = path.join(dir, 'replica');
+      fs.mkdirSync(replicaDir);
+      const replica = startChild(redisServer, [
+        ...redisServerArgs({ port: replicaPort, dir: replicaDir }),
+        '--replicaof',
+        '127.0.0.1',
+        String(redis.port),
+      ]);
+      children.push(replica);
+      await waitForRedis(replicaPort);
+      if (taskset) repin(replica.pid, loadCpus);
+      const deadline = Date.now() + 10000;
+      while (!/master_link_status:up/.test(await redisCli(replicaPort, undefined, 'info', 'replication'))) {
+        if (Date.now() > deadline)
+          throw new Error(`the Redis replica on port ${replicaPort} did not sync in 10 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      log(
+        `a Redis replica on port ${replicaPort}; the data service runs with REDIS_WAIT_REPLICAS=${opts.waitReplicas}`,
+      );
+    }
     client = new Redis(redis.url);
     const id = crypto.randomUUID();
     const record = JSON.stringify({ id, customer: 'bench', segment: 'retail', note: 'x'.repeat(920) });
@@ -197,7 +231,14 @@ async function bench(opts, signal) {
     for (const [i, target] of targets.entries()) {
       target.port = ports[i];
       const [file, args] = pinned(process.execPath, target.args, serverCpus);
-      target.child = startChild(file, args, { env: { ...env, PORT: String(target.port), TLS_PORT: '0' } });
+      // Only the data service waits for replicas: the floors show what the write costs without.
+      const wait =
+        target.key === 'service' && opts.waitReplicas
+          ? { REDIS_WAIT_REPLICAS: String(opts.waitReplicas) }
+          : {};
+      target.child = startChild(file, args, {
+        env: { ...env, ...wait, PORT: String(target.port), TLS_PORT: '0' },
+      });
       children.push(target.child);
     }
     for (const target of targets) {

@@ -36,7 +36,12 @@ function createApp({ config, redis, metrics, logger, lifecycle = { shuttingDown:
       if (lifecycle.closing) res.setHeader('Connection', 'close');
     },
   });
-  const store = createRecordStore({ redis, metrics });
+  const store = createRecordStore({
+    redis,
+    metrics,
+    waitReplicas: config.redisWaitReplicas,
+    waitTimeoutMs: config.redisWaitTimeoutMs,
+  });
   const get = (path, handler) =>
     app
       .route(path)

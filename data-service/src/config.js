@@ -109,6 +109,15 @@ function loadConfig(env = process.env) {
     );
   }
   const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65000, { min: 1000, max: 3600000 });
+  const redisTimeoutMs = integer(env, 'REDIS_TIMEOUT_MS', 1000, { min: 10, max: 60000 });
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10000, { min: 100, max: 600000 });
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30000, { min: 100, max: 3600000 });
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      'REQUEST_TIMEOUT_MS',
+      `must be at least HEADERS_TIMEOUT_MS (${headersTimeoutMs}): the headers are part of the request, got ${requestTimeoutMs}`,
+    );
+  }
   const config = {
     port: port(env, 'PORT', 8080),
     tlsPort: port(env, 'TLS_PORT', 8443),
@@ -118,16 +127,27 @@ function loadConfig(env = process.env) {
     redisUrl: redisUrl(env),
     redisClusterNodes: clusterNodes(env),
     redisPassword: read(env, 'REDIS_PASSWORD'),
-    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 1000, { min: 10, max: 60000 }),
+    redisTimeoutMs,
+    // Acknowledge a write only once this many replicas have it (WAIT), within half the Redis
+    // timeout, so that the write and its WAIT together stay inside one command's budget.
+    redisWaitReplicas: integer(env, 'REDIS_WAIT_REPLICAS', 0, { min: 0, max: 16 }),
+    redisWaitTimeoutMs: Math.max(1, Math.floor(redisTimeoutMs / 2)),
     instanceName: instanceName(env),
     logLevel: logLevel(env),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 65536, { min: 2, max: 16 * 1024 * 1024 }),
     drainDelayMs: integer(env, 'DRAIN_DELAY_MS', 5000, { min: 0, max: 600000 }),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, { min: 0, max: 600000 }),
     keepAliveTimeoutMs,
-    // Node must receive a request's headers within headersTimeout; it has to exceed
-    // keepAliveTimeout or an idle keep-alive connection could be cut by the wrong timer.
-    headersTimeoutMs: keepAliveTimeoutMs + 1000,
+    // Limits for a client that reaches the service without the router in front (slowloris, a
+    // connection flood): a request's headers, and the whole request, must arrive in time (408
+    // and close otherwise); at most maxConnections open connections per listener. Since Node 18
+    // these timers run only while a request is being received, never on an idle keep-alive
+    // connection, so they may be far below the keep-alive timeout.
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10000, { min: 1, max: 1000000 }),
+    // Node checks those timers on an interval (30 s by default): often enough to hold them.
+    connectionsCheckingIntervalMs: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
     tlsReloadIntervalMs: integer(env, 'TLS_RELOAD_INTERVAL_MS', 30000, { min: 100, max: 3600000 }),
   };
   if (config.tls && config.port !== 0 && config.port === config.tlsPort) {

@@ -15,6 +15,7 @@ const TITLES = {
   'not-found': 'Not found',
   'method-not-allowed': 'Method not allowed',
   'redis-unavailable': 'Redis unavailable',
+  'redis-not-replicated': 'Write not replicated',
   'shutting-down': 'Service is shutting down',
   internal: 'Internal server error',
 };

@@ -19,7 +19,12 @@ function unavailable(err) {
   });
 }
 
-function createRecordStore({ redis, metrics }) {
+/**
+ * `waitReplicas` (REDIS_WAIT_REPLICAS): acknowledge a write only once that many replicas have it
+ * (Redis WAIT, at most `waitTimeoutMs`); otherwise 503 redis-not-replicated. 0: the primary's
+ * acknowledgement is enough, and a failover may lose what it had not yet replicated.
+ */
+function createRecordStore({ redis, metrics, waitReplicas = 0, waitTimeoutMs = 500 }) {
   /** Awaits a command started at `start` (ms), timing it into `res` and the histogram. */
   async function timed(res, command, start, reply) {
     let outcome = 'ok';
@@ -36,17 +41,47 @@ function createRecordStore({ redis, metrics }) {
     }
   }
 
+  /**
+   * A write command on `key`, followed by WAIT when replicas must confirm it. Both go in one
+   * pipeline: Redis Cluster routes a pipeline by its key, so WAIT reaches the node that took
+   * the write (a lone WAIT, having no key, could go to any node).
+   */
+  async function write(res, command, key, ...args) {
+    if (!waitReplicas) return timed(res, command, now(), redis[command](key, ...args));
+    const replies = redis
+      .pipeline()
+      [command](key, ...args)
+      .wait(waitReplicas, waitTimeoutMs)
+      .exec();
+    const { reply, acked } = await timed(
+      res,
+      command,
+      now(),
+      replies.then(([[err, reply], [waitErr, acked]]) => {
+        if (err || waitErr) throw err || waitErr;
+        return { reply, acked };
+      }),
+    );
+    if (acked < waitReplicas) {
+      throw new Problem(
+        503,
+        'redis-not-replicated',
+        `the write reached ${acked} of ${waitReplicas} Redis replica(s) within ${waitTimeoutMs} ms (REDIS_WAIT_REPLICAS)`,
+        { headers: { 'Retry-After': '1' } },
+      );
+    }
+    return reply;
+  }
+
   return {
     /** The stored JSON text, or null when absent. */
     get: (res, id) => timed(res, 'get', now(), redis.get(keyOf(id))),
     /** Stores a new record; false if the id exists already (SET NX). */
-    create: async (res, id, json) =>
-      (await timed(res, 'set', now(), redis.set(keyOf(id), json, 'NX'))) === 'OK',
+    create: async (res, id, json) => (await write(res, 'set', keyOf(id), json, 'NX')) === 'OK',
     /** Replaces an existing record; false if absent (SET XX: atomic, no read-then-write race). */
-    replace: async (res, id, json) =>
-      (await timed(res, 'set', now(), redis.set(keyOf(id), json, 'XX'))) === 'OK',
+    replace: async (res, id, json) => (await write(res, 'set', keyOf(id), json, 'XX')) === 'OK',
     /** Deletes a record; false if absent. */
-    remove: async (res, id) => (await timed(res, 'del', now(), redis.del(keyOf(id)))) === 1,
+    remove: async (res, id) => (await write(res, 'del', keyOf(id))) === 1,
     /** PING, for readiness. */
     ping: () => timed(undefined, 'ping', now(), redis.ping()),
   };

@@ -20,8 +20,16 @@ function tuneListener(server, config) {
   // closes an idle keep-alive connection: it never sends a request on one we are closing.
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.maxConnections = config.maxConnections;
   return server;
 }
+
+/** Options every listener is created with: the interval of Node's request-timer checks. */
+const listenerOptions = (config) => ({
+  ServerResponse: TimedServerResponse,
+  connectionsCheckingInterval: config.connectionsCheckingIntervalMs,
+});
 
 function listen(server, port) {
   return new Promise((resolve, reject) => {
@@ -79,18 +87,13 @@ async function main() {
     logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
   }
 
-  const servers = [
-    tuneListener(http.createServer({ ServerResponse: TimedServerResponse }, listener), config),
-  ];
+  const servers = [tuneListener(http.createServer(listenerOptions(config), listener), config)];
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
   if (tlsSetup) {
     const { pair, options } = tlsSetup;
     const httpsServer = tuneListener(
-      https.createServer(
-        { ...options, ALPNProtocols: ['http/1.1'], ServerResponse: TimedServerResponse },
-        listener,
-      ),
+      https.createServer({ ...options, ALPNProtocols: ['http/1.1'], ...listenerOptions(config) }, listener),
       config,
     );
     servers.push(httpsServer);

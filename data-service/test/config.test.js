@@ -25,7 +25,10 @@ describe('loadConfig', () => {
       drainDelayMs: 5000,
       shutdownTimeoutMs: 10000,
       keepAliveTimeoutMs: 65000,
-      headersTimeoutMs: 66000,
+      headersTimeoutMs: 10000,
+      requestTimeoutMs: 30000,
+      maxConnections: 10000,
+      connectionsCheckingIntervalMs: 1000,
       redisTimeoutMs: 1000,
     });
     expect(config.instanceName).toBe(require('node:os').hostname());
@@ -41,6 +44,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       MAX_BODY_BYTES: '',
       KEEP_ALIVE_TIMEOUT_MS: '70000',
+      HEADERS_TIMEOUT_MS: '400',
     });
     expect(config.port).toBe(9000);
     expect(config.redisClusterNodes).toEqual([
@@ -50,7 +54,9 @@ describe('loadConfig', () => {
     ]);
     expect(config.logLevel).toBe('debug');
     expect(config.maxBodyBytes).toBe(65536);
-    expect(config.headersTimeoutMs).toBe(71000);
+    expect(config.keepAliveTimeoutMs).toBe(70000);
+    expect(config.headersTimeoutMs).toBe(400);
+    expect(config.connectionsCheckingIntervalMs).toBe(100);
   });
 
   test.each([
@@ -70,6 +76,9 @@ describe('loadConfig', () => {
     ['SHUTDOWN_TIMEOUT_MS', '1e4'],
     ['KEEP_ALIVE_TIMEOUT_MS', '500'],
     ['REDIS_TIMEOUT_MS', '0'],
+    ['HEADERS_TIMEOUT_MS', '50'],
+    ['REQUEST_TIMEOUT_MS', '5000'],
+    ['MAX_CONNECTIONS', '0'],
     ['INSTANCE_NAME', 'bad\u0007name'],
     ['TLS_CERT_FILE', '/nonexistent/tls.crt'],
   ])('%s=%j is refused naming the variable', (name, value) => {

@@ -19,8 +19,21 @@ function clockTicks() {
   return ticks;
 }
 
+let pageBytes;
+/** The memory page size in bytes, the unit of /proc/<pid>/stat's rss; asked once. */
+function pageSize() {
+  if (pageBytes === undefined) {
+    try {
+      pageBytes = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
+    } catch {
+      pageBytes = 4096;
+    }
+  }
+  return pageBytes;
+}
+
 /**
- * Parses the text of /proc/<pid>/stat: { state, utime, stime, startTime, cpuSeconds }. The
+ * Parses the text of /proc/<pid>/stat: { state, utime, stime, startTime, cpuSeconds, rssBytes }. The
  * command name (field 2) is in parentheses and may itself hold spaces and parentheses, so the
  * fields are counted from the LAST ')'. Times are in clock ticks; startTime is kept as the
  * kernel's text (ticks since boot), an identity rather than a quantity.
@@ -29,7 +42,8 @@ function parseStat(text) {
   const close = text.lastIndexOf(')');
   if (close < 0) throw new Error(`not a /proc/<pid>/stat line: ${JSON.stringify(text.slice(0, 80))}`);
   const fields = text.slice(close + 2).split(' ');
-  // fields[0] is field 3 of proc(5): state; utime, stime and starttime are fields 14, 15 and 22.
+  // fields[0] is field 3 of proc(5): state; utime, stime, starttime and rss are fields 14, 15, 22
+  // and 24.
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) {
@@ -41,6 +55,8 @@ function parseStat(text) {
     stime,
     startTime: fields[19] || null,
     cpuSeconds: (utime + stime) / clockTicks(),
+    // Resident memory (pages in RAM), for memory growth under faults and soaks.
+    rssBytes: fields[21] === undefined ? null : Number(fields[21]) * pageSize(),
   };
 }
 
@@ -90,4 +106,4 @@ function sysctl(name) {
   }
 }
 
-module.exports = { clockTicks, parseStat, readStat, readProcFile, hostCpuTimes, sysctl };
+module.exports = { clockTicks, pageSize, parseStat, readStat, readProcFile, hostCpuTimes, sysctl };

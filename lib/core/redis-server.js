@@ -12,8 +12,12 @@ const { startChild } = require('./processes');
 
 const run = promisify(execFile);
 
-/** Arguments for a loopback-only, non-persistent redis-server (benchmark and test data). */
-function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0.1' }) {
+/**
+ * Arguments for a loopback-only redis-server. Without `appendfsync` it keeps nothing on disk
+ * (benchmark and test data); with it (always|everysec|no) it keeps an append-only file in `dir`
+ * with that fsync policy, and a restart on the same `dir` reads it back.
+ */
+function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0.1', appendfsync = null }) {
   const args = [
     '--port',
     String(port),
@@ -24,7 +28,8 @@ function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0
     '--save',
     '',
     '--appendonly',
-    'no',
+    appendfsync ? 'yes' : 'no',
+    ...(appendfsync ? ['--appendfsync', appendfsync] : []),
     '--daemonize',
     'no',
     '--protected-mode',

@@ -17,6 +17,7 @@ const { readLabState, writeLabState, removeLabState } = require('./state');
 const { probeRoute, probeInstance, backendServers } = require('./health');
 const { wrap } = require('./format');
 const { rollout } = require('./rolling-restart');
+const { reload, forgetDrainedRouters } = require('./reload');
 
 /** Order in which lab:down stops things: traffic first, then the services, then their data. */
 const STOP_ORDER = ['router', 'service', 'redis'];
@@ -28,6 +29,8 @@ function fingerprint(opts) {
   return {
     replicas: opts.replicas,
     redisMode: opts.redisMode,
+    redisFsync: opts.redisFsync,
+    redisWaitReplicas: opts.redisWaitReplicas,
     threads: opts.threads,
     haproxy: opts.haproxy,
     http2: opts.http2,
@@ -67,6 +70,7 @@ async function stopAll(labDir, log = noop, { timeoutMs = 15000 } = {}) {
 
 /** Is every process of a recorded lab still running? Returns the names that are not. */
 function deadProcesses(labDir) {
+  forgetDrainedRouters(labDir);
   return listRecords(labDir)
     .filter((r) => processState(r) !== 'running')
     .map((r) => r.name);
@@ -172,7 +176,14 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       `Redis ${opts.redisMode} on port${redisPorts.length > 1 ? 's' : ''} ${redisPorts.join(', ')}` +
         (opts.redisMode === 'cluster' ? ' (3 primaries + 3 replicas)' : ''),
     );
-    await startRedis(labDir, { mode: opts.redisMode, ports: redisPorts, cpus: cpus.redis, signal });
+    await startRedis(labDir, {
+      mode: opts.redisMode,
+      ports: redisPorts,
+      cpus: cpus.redis,
+      fsync: opts.redisFsync,
+      fresh: true,
+      signal,
+    });
 
     step(
       `${instances.length} data-service instance(s): ` +
@@ -180,7 +191,7 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
     );
     await startServices(labDir, {
       instances,
-      redis: { mode: opts.redisMode, ports: redisPorts },
+      redis: { mode: opts.redisMode, ports: redisPorts, waitReplicas: opts.redisWaitReplicas },
       certs,
       logLevel: opts.logLevel,
       drainDelayMs: opts.drainDelayMs,
@@ -237,6 +248,9 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
         },
         alpn: { policy: rendered.alpn, negotiated: alpn },
         tls: rendered.tls,
+        // What a reload renders again (lib/lab/reload.js), as lab:up was asked.
+        http2: opts.http2,
+        openshiftRelease: opts.openshiftRelease,
         checkIntervalMs: opts.checkIntervalMs,
         cpus: cpus.router,
         config,
@@ -252,6 +266,8 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       certs: {
         labCA: certs.labCA,
         serviceCA: certs.serviceCA,
+        defaultPem: certs.defaultPem,
+        routeCerts: certs.routeCerts || {},
         dir: certs.dir,
         serviceCert: certs.serviceCert,
         serviceKey: certs.serviceKey,
@@ -266,6 +282,8 @@ async function up({ env = process.env, log = console.log, signal } = {}) {
       })),
       redis: {
         mode: opts.redisMode,
+        fsync: opts.redisFsync,
+        waitReplicas: opts.redisWaitReplicas,
         ports: redisPorts,
         pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
         cpus: cpus.redis,
@@ -310,6 +328,7 @@ async function down({ env = process.env, log = console.log } = {}) {
 async function status({ env = process.env } = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
+  forgetDrainedRouters(labDir);
   const records = listRecords(labDir);
   if (!state) {
     return {
@@ -351,4 +370,4 @@ async function status({ env = process.env } = {}) {
   return { running, labDir, state, processes, routes, servers, leftovers: [] };
 }
 
-module.exports = { up, down, status, rollout, readLabState, resolveLabOptions };
+module.exports = { up, down, status, rollout, reload, readLabState, resolveLabOptions };

@@ -4,7 +4,7 @@
 // names the variable and says what it accepts; nothing is started before every knob is valid.
 const fs = require('node:fs');
 const path = require('node:path');
-const { labDir } = require('../core/paths');
+const { labDir, ROOT } = require('../core/paths');
 const { allowedCoreList } = require('../core/cpus');
 const { findTool, isExecutable } = require('../core/tools');
 const { RELEASES, NEWEST_RELEASE } = require('./tls-profile');
@@ -16,6 +16,19 @@ const OPENSHIFT_DEFAULTS = { threads: 4, maxconn: 50000, checkIntervalMs: 5000 }
 
 /** Health-check failures before the router takes a server out (HAProxy's and OpenShift's default). */
 const CHECK_FALL = 3;
+
+/** Redis AOF fsync policies (`appendfsync`), the values LAB_REDIS_FSYNC takes. */
+const FSYNC_POLICIES = ['always', 'everysec', 'no'];
+const REDIS_MANIFEST = path.join(ROOT, 'redis', 'config', 'redis-standalone.conf');
+
+/** The fsync policy the cluster manifests give Redis: the lab's default, so both persist alike. */
+function manifestFsync(file = REDIS_MANIFEST) {
+  const policy = /^appendfsync\s+(\S+)/m.exec(fs.readFileSync(file, 'utf8'));
+  if (!policy || !FSYNC_POLICIES.includes(policy[1])) {
+    throw new Error(`${file} sets no appendfsync policy the lab knows (${FSYNC_POLICIES.join(', ')})`);
+  }
+  return policy[1];
+}
 
 const port = (name, env, fallback, help, max = 65535) => ({
   name,
@@ -80,6 +93,23 @@ const KNOBS = checkSettings([
     choices: ['standalone', 'cluster'],
     default: 'standalone',
     help: 'cluster: 6 redis-server processes (3 primaries + 3 replicas)',
+  },
+  {
+    name: 'redisFsync',
+    env: 'LAB_REDIS_FSYNC',
+    type: 'enum',
+    choices: FSYNC_POLICIES,
+    default: manifestFsync(),
+    help: "Redis append-only file (AOF) fsync policy; the default is the manifests' (redis/config/)",
+  },
+  {
+    name: 'redisWaitReplicas',
+    env: 'LAB_REDIS_WAIT_REPLICAS',
+    type: 'integer',
+    min: 0,
+    max: 5,
+    default: 0,
+    help: "the instances' REDIS_WAIT_REPLICAS: acknowledge a write once that many replicas have it (cluster)",
   },
   {
     name: 'threads',
@@ -226,6 +256,8 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     ports,
     replicas: v.replicas,
     redisMode: v.redisMode,
+    redisFsync: v.redisFsync,
+    redisWaitReplicas: v.redisWaitReplicas,
     threads: v.threads,
     threadsExplicit: given.has('threads'),
     maxconn: v.maxconn,
@@ -255,6 +287,8 @@ module.exports = {
   resolveLabOptions,
   LabOptionError,
   OPENSHIFT_DEFAULTS,
+  FSYNC_POLICIES,
+  manifestFsync,
   KNOBS,
   portKnob,
 };

@@ -7,6 +7,7 @@ const { startServices, waitUntil } = require('./stack');
 const { listRecords, stopRecorded } = require('./pids');
 const { readLabState, writeLabState } = require('./state');
 const { backendServers } = require('./health');
+const { reload } = require('./reload');
 
 /** The router's view of one instance: the status of its server in each of the four backends. */
 async function instanceServerStates(state, instance) {
@@ -19,8 +20,11 @@ async function instanceServerStates(state, instance) {
  * A rolling restart, like `oc rollout restart deployment/data-service`: one instance at a time,
  * SIGTERM (it turns unready, the router takes it out, it drains and exits), start it again on
  * the same ports, and wait until the router has it UP in every backend before the next one.
+ * `viaReload`: the router drops the instance and takes it back through reloads (lab:reload
+ * without it, then with it), as OpenShift's router does when a pod leaves and rejoins the
+ * service's endpoints, instead of noticing through its health checks.
  */
-async function rollout({ env = process.env, log = console.log, signal } = {}) {
+async function rollout({ env = process.env, log = console.log, signal, viaReload = false } = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
@@ -28,9 +32,16 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
     signal?.throwIfAborted();
     const record = listRecords(labDir).find((r) => r.name === instance.name);
     const begin = Date.now();
+    let outAt = null;
+    if (viaReload) {
+      await reload({ env, signal, exclude: [instance.name] });
+      outAt = Date.now();
+      log(
+        `• ${instance.name}: out of the router's configuration (reload without it) after ${outAt - begin} ms`,
+      );
+    }
     log(`• ${instance.name}: SIGTERM; it answers /readyz 503 and keeps serving ${state.drainDelayMs} ms`);
     // Watch the router while the instance drains: did it leave the rotation before it exited?
-    let outAt = null;
     let exited = !record;
     const stopping = record
       ? stopRecorded(labDir, record, { timeoutMs: state.drainDelayMs + 10000 }).finally(() => (exited = true))
@@ -57,7 +68,10 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
       cpus: instance.cpus,
       signal,
     });
-    if (outAt === null) {
+    if (viaReload) {
+      await reload({ env, signal });
+      log(`  back in the router's configuration (reload with it)`);
+    } else if (outAt === null) {
       // The router never marked it DOWN, so "UP" below would be stale: let a full round of
       // checks (rise 2) reach the new process first.
       await sleep(2 * state.router.checkIntervalMs, undefined, { signal });
@@ -70,10 +84,12 @@ async function rollout({ env = process.env, log = console.log, signal } = {}) {
       { timeoutMs: 30000, what: `the router marking ${instance.name} UP again`, signal, intervalMs: 100 },
     );
     log(`  ready and back in rotation (${Date.now() - begin} ms in all)`);
-    state.instances[i] = { ...instance, pid: started.pid };
-    writeLabState(labDir, state);
+    // Read afresh: a reload meanwhile recorded the router's new pid.
+    const now = readLabState(labDir);
+    now.instances[i] = { ...instance, pid: started.pid };
+    writeLabState(labDir, now);
   }
-  return state;
+  return readLabState(labDir);
 }
 
 module.exports = { rollout, instanceServerStates };

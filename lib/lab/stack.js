@@ -77,18 +77,28 @@ function assertRunning(labDir, record) {
   }
 }
 
-/** Starts redis-server(s); returns { mode, ports, records }. */
-async function startRedis(labDir, { mode, ports, cpus, signal }) {
+/**
+ * Starts redis-server(s); returns { mode, ports, records }. `fsync`: the AOF policy
+ * (LAB_REDIS_FSYNC), null for no persistence. To restart one node on its own: `first`, the
+ * number in its name (redis-<n>), and `form: false` (a cluster node rejoins by its nodes file).
+ * `fresh`: empty each data directory first (lab:up: a new lab starts with no data and no stale
+ * cluster state; a restart keeps both).
+ */
+async function startRedis(
+  labDir,
+  { mode, ports, cpus, signal, fsync = null, first = 1, form = true, fresh = false },
+) {
   const server = requireTool('redis-server');
   const records = ports.map((port, i) => {
     signal?.throwIfAborted();
     const dir = path.join(labDir, 'redis', String(port));
+    if (fresh) fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     return launch(labDir, {
-      name: `redis-${i + 1}`,
+      name: `redis-${first + i}`,
       role: 'redis',
       file: server,
-      args: redisServerArgs({ port, dir, cluster: mode === 'cluster' }),
+      args: redisServerArgs({ port, dir, cluster: mode === 'cluster', appendfsync: fsync }),
       cwd: dir,
       cpus,
       match: 'redis-server',
@@ -103,7 +113,7 @@ async function startRedis(labDir, { mode, ports, cpus, signal }) {
       throw new Error(`${err.message}${logTail(labDir, records[i].name)}`, { cause: err });
     }
   }
-  if (mode === 'cluster') {
+  if (mode === 'cluster' && form) {
     try {
       // The signal kills a running redis-cli: Ctrl-C does not wait out formation's 30 s.
       await formCluster(ports, { timeoutMs: 30000, signal });
@@ -129,6 +139,7 @@ function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
     LOG_LEVEL: logLevel,
     DRAIN_DELAY_MS: String(drainDelayMs),
   };
+  if (redis.waitReplicas) env.REDIS_WAIT_REPLICAS = String(redis.waitReplicas);
   if (redis.mode === 'cluster') env.REDIS_CLUSTER_NODES = redis.ports.map((p) => `127.0.0.1:${p}`).join(',');
   else env.REDIS_URL = `redis://127.0.0.1:${redis.ports[0]}`;
   return env;
@@ -174,14 +185,20 @@ async function startServices(labDir, { instances, redis, certs, logLevel, drainD
   return records;
 }
 
-/** Starts HAProxy on the rendered configuration and waits for its three listeners. */
-async function startRouter(labDir, { config, ports, cpus, signal, haproxy = requireTool('haproxy') }) {
+/**
+ * Starts HAProxy on the rendered configuration and waits for its three listeners. `extraArgs`:
+ * a reload's `-x <admin socket> -sf <old pids>` (lib/lab/reload.js).
+ */
+async function startRouter(
+  labDir,
+  { config, ports, cpus, signal, haproxy = requireTool('haproxy'), extraArgs = [] },
+) {
   signal?.throwIfAborted();
   const record = launch(labDir, {
     name: 'router',
     role: 'router',
     file: haproxy,
-    args: ['-f', config],
+    args: ['-f', config, ...extraArgs],
     cpus,
     match: config,
   });

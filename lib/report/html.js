@@ -234,4 +234,4 @@ function sizingSection(results) {
   ];
 }
 
-module.exports = { renderHtml };
+module.exports = { renderHtml, table, CSS };

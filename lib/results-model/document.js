@@ -26,9 +26,15 @@ function loadAjv() {
   }
 }
 
+/** A validator for `schema` (JSON Schema 2020-12): doc → null, or the first error. */
+function compileSchema(schema) {
+  const check = new (loadAjv())({ allErrors: false, allowUnionTypes: true }).compile(schema);
+  return (doc) => (check(doc) ? null : check.errors[0]);
+}
+
 function validate(doc) {
-  validator ??= new (loadAjv())({ allErrors: false, allowUnionTypes: true }).compile(SCHEMA);
-  return validator(doc) ? null : validator.errors[0];
+  validator ??= compileSchema(SCHEMA);
+  return validator(doc);
 }
 
 /** A schema error as '<path> <problem>', e.g. "/cells/0 must have required property 'okRps'". */
@@ -191,6 +197,8 @@ function readResults(dir) {
 }
 
 module.exports = {
+  compileSchema,
+  describeError,
   RESULTS_VERSION,
   RESULTS_FILE,
   SCHEMA,

@@ -206,4 +206,12 @@ function reduceSummaries(summaries, { combine }) {
   };
 }
 
-module.exports = { COMBINE_MODES, checkSummary, cellOfSummary, reduceSummaries, sampleCounts, protocolsOf };
+module.exports = {
+  COMBINE_MODES,
+  checkSummary,
+  cellOfSummary,
+  reduceSummaries,
+  sampleCounts,
+  protocolsOf,
+  errorsByStatus,
+};

@@ -1,7 +1,7 @@
 'use strict';
 // The one /proc reader: the stat parser with a command name that holds spaces and parentheses,
 // and real readings of this process and the host.
-const { parseStat, readStat, hostCpuTimes, clockTicks, sysctl } = require('../../lib/core/proc');
+const { parseStat, readStat, hostCpuTimes, clockTicks, pageSize, sysctl } = require('../../lib/core/proc');
 
 test('fields are counted from the last parenthesis, so the command name cannot shift them', () => {
   // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
@@ -10,6 +10,7 @@ test('fields are counted from the last parenthesis, so the command name cannot s
   const stat = parseStat(text);
   expect(stat).toMatchObject({ state: 'S', utime: 250, stime: 50, startTime: '987654' });
   expect(stat.cpuSeconds).toBeCloseTo(300 / clockTicks());
+  expect(stat.rssBytes).toBe(50 * pageSize());
 });
 
 test('a zombie shows as state Z', () => {
@@ -21,6 +22,9 @@ test('this process has a state, CPU time and a start time; a gone pid reads as n
   expect(['R', 'S']).toContain(self.state);
   expect(self.cpuSeconds).toBeGreaterThan(0);
   expect(self.startTime).toMatch(/^\d+$/);
+  // Resident memory as the kernel reports it, close to Node's own figure.
+  expect(self.rssBytes).toBeGreaterThan(process.memoryUsage().rss / 2);
+  expect(self.rssBytes).toBeLessThan(process.memoryUsage().rss * 2);
   expect(readStat(2 ** 22 + 1)).toBeNull();
 });
 

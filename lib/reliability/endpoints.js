@@ -1,0 +1,126 @@
+'use strict';
+// Scenario: endpoint changes as the OpenShift router sees them. When a pod leaves a service's
+// endpoints (it is being replaced) and a new one joins, the router reloads without it, then with
+// it. lab:rollout --via-reload does that for each instance in turn (out by a reload, SIGTERM and
+// drain, start, back in by a reload) while a steady load runs through every termination at once.
+// The promise is zero failed requests.
+const { setTimeout: sleep } = require('node:timers/promises');
+const { rollout } = require('../lab/rolling-restart');
+const { reload } = require('../lab/reload');
+const { startServices } = require('../lab/stack');
+const { listRecords, processState } = require('../lab/pids');
+const { writeLabState } = require('../lab/state');
+const { steadyPages } = require('./load');
+const { checkScenario, observedCase } = require('./scenario');
+
+const LEAD_MS = 1500;
+/** Besides its drain delay, what one instance's turn takes: two reloads, a start, checks. */
+const PER_INSTANCE_MS = 4000;
+
+/**
+ * After an interrupted rollout: starts every instance that is not running again and reloads the
+ * router with all of them, so that the lab is as it was (an instance may have been stopped, or
+ * left out of the configuration, when Ctrl-C came).
+ */
+async function repairInstances(ctx) {
+  const state = ctx.state();
+  const records = listRecords(state.labDir);
+  for (const instance of state.instances) {
+    const record = records.find((r) => r.name === instance.name);
+    if (record && processState(record) === 'running') continue;
+    ctx.log(`    starting ${instance.name} again (the rollout was interrupted)`);
+    const [started] = await startServices(state.labDir, {
+      instances: [instance],
+      redis: state.redis,
+      certs: state.certs,
+      logLevel: state.logLevel,
+      drainDelayMs: state.drainDelayMs,
+      cpus: instance.cpus,
+    });
+    instance.pid = started.pid;
+  }
+  writeLabState(state.labDir, { ...ctx.state(), instances: state.instances });
+  await reload({ env: ctx.env });
+}
+
+module.exports = checkScenario({
+  name: 'endpoints',
+  title: 'Endpoint changes through reloads',
+  promise: 'zero failed requests',
+  describe: (opts) =>
+    `lab:rollout --via-reload (each instance taken out of the router by a reload, restarted, put back by ` +
+    `a reload) under ${opts.rate} req/s through each of ${opts.terminations.join(', ')} at once, keep-alive`,
+  async inject(ctx) {
+    const { opts } = ctx;
+    const state = ctx.state();
+    const expectMs = LEAD_MS + state.instances.length * (state.drainDelayMs + PER_INSTANCE_MS);
+    const seconds = Math.ceil((expectMs + LEAD_MS) / 1000);
+    ctx.log(`  ${state.instances.length} instance(s), ${opts.rate} req/s per termination for ${seconds} s`);
+    const local = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
+    const start = Date.now();
+    const loads = Promise.all(
+      opts.terminations.map((termination) =>
+        steadyPages({
+          k6: ctx.k6,
+          target: ctx.target,
+          termination,
+          connection: 'keepalive',
+          rate: opts.rate,
+          durationSeconds: seconds,
+          summaryPath: ctx.rawFile(`endpoints-${termination}.json`),
+          signal,
+        }),
+      ),
+    );
+    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+    loads.catch(() => {});
+    const injected = [];
+    try {
+      await sleep(LEAD_MS, undefined, { signal });
+      await rollout({
+        env: ctx.env,
+        signal,
+        viaReload: true,
+        log: (line) => {
+          injected.push({ atMs: Date.now() - start, what: line.replace(/^[•\s]+/, '') });
+          ctx.log(`    ${line.trim()}`);
+        },
+      });
+    } catch (err) {
+      local.abort();
+      await loads.catch(() => {});
+      await repairInstances(ctx);
+      throw err;
+    }
+    const rolledMs = Date.now() - start;
+    const results = await loads;
+    const loadMs = Date.now() - start;
+    return {
+      cases: results.map((load, i) =>
+        observedCase({
+          name: `${opts.terminations[i]}:keepalive`,
+          injected,
+          load,
+          errors: load.errorKinds,
+          figures: { rolloutEndedMs: rolledMs, loadEndedMs: loadMs, coveredByLoad: rolledMs <= loadMs },
+        }),
+      ),
+    };
+  },
+  verdict(observation) {
+    const reasons = [];
+    const notes = [];
+    for (const c of observation.cases) {
+      if (c.load.failed) {
+        const kinds = Object.entries(c.errors).map(([k, n]) => `${n} ${k}`);
+        reasons.push(
+          `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`,
+        );
+      }
+      if (!c.figures.coveredByLoad)
+        notes.push(`${c.name}: the load ended before the rollout: its end was not observed`);
+    }
+    return { pass: reasons.length === 0, reasons, notes };
+  },
+});

@@ -1,0 +1,84 @@
+'use strict';
+// reliability.html: the run as one self-contained page (inline CSS, no script, no network), laid
+// out with the matrix report's styles and tables (lib/report/html.js). Same content as
+// reliability.md: a verdict per scenario, a row per case, each scenario's own tables.
+const fs = require('node:fs');
+const path = require('node:path');
+const { table, CSS } = require('../report/html');
+const { escapeXml: escape } = require('../report/charts');
+const { errorsText, injectedText, lostText } = require('./markdown');
+const SCENARIOS = require('./scenarios');
+
+const HTML_FILE = 'reliability.html';
+
+const ms = (v) => (v === null || v === undefined ? '–' : `${v} ms`);
+
+function extraHtml(extra) {
+  if (extra.text !== undefined)
+    return `<p><strong>${escape(extra.title)}.</strong> ${escape(extra.text)}</p>`;
+  return `<h3>${escape(extra.title)}</h3>${table({ head: extra.head, rows: extra.rows.map((r) => r.map(String)) })}`;
+}
+
+function scenarioHtml(s) {
+  const scenario = SCENARIOS.find((x) => x.name === s.name);
+  const rows = s.cases.map((c) => {
+    const load = c.load || {};
+    return [
+      c.name,
+      injectedText(c.injected),
+      String(load.requests ?? '–'),
+      errorsText(c.errors),
+      `${ms(load.p50)} / ${ms(load.p99)} / ${ms(load.max)}`,
+      ms(c.recoveryMs),
+      lostText(c.dataLost),
+    ];
+  });
+  const box = s.verdict.pass
+    ? `<div class="ok"><strong>PASS</strong>: ${escape(s.promise)}.</div>`
+    : `<div class="alert"><strong>FAIL</strong>: ${escape(s.promise)}.<ul>${s.verdict.reasons.map((r) => `<li>${escape(r)}</li>`).join('')}</ul></div>`;
+  return [
+    `<h2>${escape(s.title)}</h2>`,
+    box,
+    `<p>${escape(s.description)}. Load: ${escape(s.cases[0]?.load?.workload || '–')}.</p>`,
+    table(
+      {
+        head: ['case', 'injected', 'requests', 'errors', 'latency p50 / p99 / max', 'recovery', 'data lost'],
+        rows,
+      },
+      { wrapLast: false },
+    ),
+    ...(scenario && scenario.extras ? scenario.extras(s).map(extraHtml) : []),
+    ...(s.verdict.notes.length
+      ? [`<ul class="muted">${s.verdict.notes.map((n) => `<li>${escape(n)}</li>`).join('')}</ul>`]
+      : []),
+  ].join('\n');
+}
+
+function renderHtml(doc) {
+  const verdict = doc.pass ? 'every promise held' : doc.complete ? 'a promise was broken' : 'incomplete';
+  return [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reliability ${escape(doc.runId)}</title>`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${CSS}</style></head><body>`,
+    `<h1>Reliability run ${escape(doc.runId)}: ${verdict}</h1>`,
+    `<p class="muted">Lab: ${doc.lab.replicas} data-service instance(s), Redis ${escape(doc.lab.redis.mode)} ` +
+      `(AOF fsync ${escape(doc.lab.redis.fsync ?? 'off')}), router ${doc.lab.router.threads} thread(s), maxconn ` +
+      `${doc.lab.router.maxconn}. Started ${escape(doc.startedAt)}.</p>`,
+    doc.complete
+      ? ''
+      : '<div class="alert"><strong>This run was interrupted:</strong> only the scenarios below ran.</div>',
+    table({
+      head: ['scenario', 'promise', 'verdict'],
+      rows: doc.scenarios.map((s) => [s.title, s.promise, s.verdict.pass ? 'PASS' : 'FAIL']),
+    }),
+    ...doc.scenarios.map(scenarioHtml),
+    '</body></html>',
+  ].join('\n');
+}
+
+function writeHtml(dir, doc) {
+  const file = path.join(dir, HTML_FILE);
+  fs.writeFileSync(file, renderHtml(doc));
+  return file;
+}
+
+module.exports = { HTML_FILE, renderHtml, writeHtml };

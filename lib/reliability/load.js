@@ -1,0 +1,132 @@
+'use strict';
+// The steady load that runs while a fault is injected: k6 on the one tool runner
+// (lib/load/runner.js), at a fixed arrival rate, bounded in time. Two workloads: pages through a
+// Route (k6/router-matrix.js, no Redis), and the bank's records workload (k6/data-service.js,
+// every request touches Redis). Each run ends in the same figures: requests, errors by kind,
+// latency.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT } = require('../core/paths');
+const { runK6Sample, targetEnv, THRESHOLDS_CROSSED } = require('../load/k6');
+const { runTool } = require('../load/runner');
+const { reduceSummaries, errorsByStatus } = require('../results-model/reduce');
+const { parseCellName, cellName } = require('../../k6/lib/cells');
+
+const RECORDS_SCRIPT = path.join(ROOT, 'k6', 'data-service.js');
+
+/** k6 allocates VUs ahead; at loopback latencies one VU serves about 50 requests/s. */
+const vusFor = (rate) => Math.max(4, Math.ceil(rate / 50));
+
+/** Status keys of k6/lib/errors.js in words: 0 is "no HTTP response at all". */
+function errorKinds(errors) {
+  const kinds = {};
+  for (const [status, count] of Object.entries(errors)) {
+    const kind = status === '0' ? 'no response (refused, reset, timeout)' : `HTTP ${status}`;
+    kinds[kind] = count;
+  }
+  return kinds;
+}
+
+const round = (v) => (v === null || v === undefined ? null : Number(v.toFixed(2)));
+
+/**
+ * Steady GET /api/pages/1k through one Route: `termination`, `connection` (keepalive|close),
+ * `rate` requests/s (or, without a rate, `vus` clients back to back) for `durationSeconds`. Resolves { requests, failed, errors, rps, p50, p99,
+ * max } (latency of successful requests, ms, connection set-up included).
+ */
+async function steadyPages({
+  k6,
+  target,
+  termination,
+  connection,
+  rate,
+  vus,
+  durationSeconds,
+  summaryPath,
+  signal,
+}) {
+  // k6 does a full TLS handshake on each new connection (the session part of a close TLS cell).
+  const cell = parseCellName(cellName(termination, 1024, connection, 'full'));
+  // Crossed thresholds (k6 exit 99) still give a summary: the figures, not k6, judge a fault.
+  // `vus` without a rate: a closed model, `vus` clients back to back.
+  const opts = rate ? { vus: vusFor(rate), rate, maxVus: vusFor(rate) * 4 } : { vus };
+  fs.mkdirSync(path.dirname(summaryPath), { recursive: true });
+  const sample = await runK6Sample({ k6, cell, opts, target, durationSeconds, summaryPath, signal });
+  const r = reduceSummaries([sample.summary], { combine: 'sequential' });
+  const failed = Object.values(r.errors).reduce((a, b) => a + b, 0);
+  return {
+    workload:
+      `GET /api/pages/1k via ${termination}, ${connection}, ` +
+      `${rate ? `${rate} req/s` : `${vus} clients back to back`} for ${durationSeconds} s (k6)`,
+    requests: r.requests,
+    failed,
+    errors: r.errors,
+    errorKinds: errorKinds(r.errors),
+    rps: r.rps,
+    droppedIterations: r.load.droppedIterations,
+    p50: r.p50,
+    p99: r.p99,
+    max: r.max,
+  };
+}
+
+/** k6/data-service.js as the tool runner runs it: add/update/select records at a fixed rate. */
+const recordsGenerator = {
+  name: 'k6',
+  describe: ({ termination }) => `k6 records workload via ${termination}`,
+  command({ k6, target, termination, rate, durationSeconds, summaryPath, seedRecords = 50 }) {
+    const env = {
+      ...targetEnv(target),
+      ROUTE: termination,
+      RATE: String(rate),
+      DURATION: `${durationSeconds}s`,
+      PRE_VUS: String(vusFor(rate)),
+      MAX_VUS: String(vusFor(rate) * 4),
+      SEED_RECORDS: String(seedRecords),
+      // A fault is expected to fail requests: the run's figures, not k6's thresholds, judge it.
+      MAX_ERROR_RATE: '1',
+      SUMMARY_PATH: summaryPath,
+    };
+    const args = ['run', '--quiet', '--no-color', '--address', ''];
+    for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
+    args.push(RECORDS_SCRIPT);
+    const processEnv = { ...process.env, K6_NO_USAGE_REPORT: 'true' };
+    if (target.caFile) processEnv.SSL_CERT_FILE = target.caFile;
+    return { file: k6, args: args, env: processEnv };
+  },
+  exitOk: (code) => code === 0 || code === THRESHOLDS_CROSSED,
+  parse(run, { summaryPath }) {
+    return JSON.parse(fs.readFileSync(summaryPath, 'utf8'));
+  },
+};
+
+/**
+ * Steady records workload (k6/data-service.js: 20 % add, 20 % update, 60 % select) at `rate`
+ * requests/s for `durationSeconds` through `termination`. Resolves { requests, failed, errors,
+ * p50, p99, max (ms, all requests: a failed one that hung shows in max) }.
+ */
+async function steadyRecords({ k6, target, termination, rate, durationSeconds, summaryPath, signal }) {
+  fs.mkdirSync(path.dirname(summaryPath), { recursive: true });
+  const summary = await runTool(
+    recordsGenerator,
+    { k6, target, termination, rate, durationSeconds, summaryPath },
+    { signal, cpus: target.k6Cpus },
+  );
+  const metric = (name) => (summary.metrics[name] || {}).values || {};
+  const errors = errorsByStatus([summary]);
+  // Every request, failed ones included: a hang shows in max whatever its status.
+  const duration = metric('http_req_duration');
+  return {
+    workload: `records (add/update/select) via ${termination}, ${rate} req/s for ${durationSeconds} s (k6)`,
+    requests: metric('http_reqs').count || 0,
+    failed: Object.values(errors).reduce((a, b) => a + b, 0),
+    errors,
+    errorKinds: errorKinds(errors),
+    droppedIterations: metric('dropped_iterations').count || 0,
+    p50: round(duration.med),
+    p99: round(duration['p(99)']),
+    max: round(duration.max),
+  };
+}
+
+module.exports = { steadyPages, steadyRecords, errorKinds, recordsGenerator };

@@ -1,0 +1,101 @@
+'use strict';
+// reliability.md from reliability.json: a verdict line per scenario, then one table row per case.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SCENARIOS = require('./scenarios');
+
+const MD_FILE = 'reliability.md';
+
+const ms = (v) => (v === null || v === undefined ? '–' : `${v} ms`);
+const cell = (text) => String(text).replace(/\|/g, '\\|');
+
+function errorsText(errors) {
+  const entries = Object.entries(errors || {});
+  return entries.length ? entries.map(([kind, n]) => `${n} ${kind}`).join(', ') : 'none';
+}
+
+function injectedText(injected) {
+  if (!injected.length) return '–';
+  if (injected.length > 2) {
+    return `${injected.length}× (${injected[0].atMs}–${injected[injected.length - 1].atMs} ms)`;
+  }
+  return injected.map((i) => `${i.what} at ${i.atMs} ms`).join('; ');
+}
+
+function lostText(lost) {
+  if (lost === null || lost === undefined) return '–';
+  if (typeof lost === 'number') return String(lost);
+  return `${lost.count} of ${lost.acknowledged}`;
+}
+
+/** One extra of a scenario: a table with its title, or a paragraph. */
+function extraLines(extra) {
+  if (extra.text !== undefined) return [`**${extra.title}.** ${extra.text}`];
+  return [
+    `${extra.title}:`,
+    '',
+    `| ${extra.head.map(cell).join(' | ')} |`,
+    `| --- | ${extra.head
+      .slice(1)
+      .map(() => '---:')
+      .join(' | ')} |`,
+    ...extra.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ];
+}
+
+function scenarioSection(s, scenario) {
+  const lines = [
+    `## ${s.title}: ${s.verdict.pass ? 'PASS' : 'FAIL'}`,
+    '',
+    `Promise: ${s.promise}. ${s.description}.`,
+    '',
+    '| case | injected | load | requests | errors | latency p50 / p99 / max | recovery | data lost |',
+    '| --- | --- | --- | ---: | --- | --- | ---: | ---: |',
+  ];
+  for (const c of s.cases) {
+    const load = c.load || {};
+    lines.push(
+      `| ${cell(c.name)} | ${cell(injectedText(c.injected))} | ${cell(load.workload || '–')} | ` +
+        `${load.requests ?? '–'} | ${cell(errorsText(c.errors))} | ` +
+        `${ms(load.p50)} / ${ms(load.p99)} / ${ms(load.max)} | ${ms(c.recoveryMs)} | ${lostText(c.dataLost)} |`,
+    );
+  }
+  // A scenario may add its own tables and texts (scenario.js: extras).
+  for (const extra of scenario && scenario.extras ? scenario.extras(s) : [])
+    lines.push('', ...extraLines(extra));
+  for (const reason of s.verdict.reasons) lines.push('', `- **${reason}**`);
+  for (const note of s.verdict.notes) lines.push('', `- note: ${note}`);
+  // Figures a scenario lays out itself are not repeated as JSON.
+  const figures = scenario && scenario.extras ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
+  if (figures.length) {
+    lines.push('', '<details><summary>figures per case</summary>', '');
+    for (const c of figures) lines.push(`- ${c.name}: ${JSON.stringify(c.figures)}`);
+    lines.push('', '</details>');
+  }
+  return lines.join('\n');
+}
+
+function renderMarkdown(doc) {
+  const head = [
+    `# Reliability run ${doc.runId}: ${doc.pass ? 'every promise held' : doc.complete ? 'a promise was broken' : 'incomplete'}`,
+    '',
+    `Lab: ${doc.lab.replicas} data-service instance(s), Redis ${doc.lab.redis.mode} (AOF fsync ${doc.lab.redis.fsync ?? 'off'}), ` +
+      `router ${doc.lab.router.threads} thread(s), maxconn ${doc.lab.router.maxconn}. ` +
+      `Started ${doc.startedAt}${doc.complete ? '' : ' (interrupted: only the scenarios below ran)'}.`,
+    '',
+    '| scenario | promise | verdict |',
+    '| --- | --- | --- |',
+    ...doc.scenarios.map((s) => `| ${s.title} | ${s.promise} | ${s.verdict.pass ? 'PASS' : 'FAIL'} |`),
+  ];
+  const byName = (name) => SCENARIOS.find((s) => s.name === name);
+  return `${[head.join('\n'), ...doc.scenarios.map((s) => scenarioSection(s, byName(s.name)))].join('\n\n')}\n`;
+}
+
+function writeMarkdown(dir, doc) {
+  const file = path.join(dir, MD_FILE);
+  fs.writeFileSync(file, renderMarkdown(doc));
+  return file;
+}
+
+module.exports = { MD_FILE, renderMarkdown, writeMarkdown, errorsText, injectedText, lostText };

@@ -1,0 +1,209 @@
+'use strict';
+// Scenario: Redis Cluster, a primary killed (SIGKILL) under the records workload. The cluster
+// notices after its node timeout, promotes the primary's replica, and the service's client
+// refreshes its slot map. Reported: the error window (from the kill until a key of the lost
+// primary's slots is served again, probed through the router), the errors by kind, the slowest
+// request. The killed node is started again (it rejoins as a replica) and handed its role back
+// with CLUSTER FAILOVER, so the lab ends as it began.
+const { setTimeout: sleep } = require('node:timers/promises');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const { redisCli } = require('../core/redis-server');
+const { request } = require('../lab/client');
+const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
+const { steadyRecords } = require('./load');
+const { recordsUrl } = require('./redis-outage');
+const { checkScenario, observedCase } = require('./scenario');
+
+const LEAD_MS = 2000;
+const TAIL_MS = 3000;
+const SLOTS = 16384;
+
+/** Redis Cluster's key slot: CRC16 (XMODEM) of the key, modulo 16384 (no hash tags here). */
+function keySlot(key) {
+  let crc = 0;
+  for (const byte of Buffer.from(key)) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % SLOTS;
+}
+
+/** The first primary of the lab's cluster: { index, port, slots: [[from, to]] }. */
+async function firstPrimary(ports) {
+  for (const [index, port] of ports.entries()) {
+    const role = await redisCli(port, undefined, 'role');
+    if (!role.startsWith('master')) continue;
+    const me = (await redisCli(port, undefined, 'cluster', 'nodes'))
+      .split('\n')
+      .find((l) => l.includes('myself'));
+    const slots = me
+      .trim()
+      .split(/\s+/)
+      .slice(8)
+      .filter((s) => /^\d+(-\d+)?$/.test(s))
+      .map((s) => s.split('-').map(Number))
+      .map(([from, to = from]) => [from, to]);
+    return { index, port, slots };
+  }
+  throw new Error(`no primary among the cluster's nodes (${ports.join(', ')})`);
+}
+
+/** A record id whose key (record:<id>) lives in one of `slots`. */
+function idInSlots(slots) {
+  for (;;) {
+    const id = crypto.randomUUID();
+    const slot = keySlot(`record:${id}`);
+    if (slots.some(([from, to]) => slot >= from && slot <= to)) return id;
+  }
+}
+
+/** GETs the probe record through the router until Redis answers for its slot (404): ms or null. */
+async function untilSlotServed(state, id, { from, timeoutMs = 30000, signal }) {
+  const url = `${recordsUrl(state)}/${id}`;
+  const ca = fs.readFileSync(state.certs.labCA);
+  while (Date.now() - from < timeoutMs) {
+    signal?.throwIfAborted();
+    try {
+      if ((await request(url, { ca, timeoutMs: 2000 })).status === 404) return Date.now() - from;
+    } catch {
+      // not yet
+    }
+    await sleep(50, undefined, { signal });
+  }
+  return null;
+}
+
+async function waitForRole(port, pattern, { timeoutMs = 20000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const role = await redisCli(port, undefined, 'role');
+      const info = await redisCli(port, undefined, 'info', 'replication');
+      if (pattern.test(role) && (!/^slave/.test(role) || /master_link_status:up/.test(info))) return;
+    } catch {
+      // starting
+    }
+    await sleep(200);
+  }
+  throw new Error(`redis on port ${port} did not reach role ${pattern} in ${timeoutMs} ms`);
+}
+
+/** Starts the killed node again; it rejoins as a replica; CLUSTER FAILOVER gives its role back. */
+async function restore(labDir, primary) {
+  if (!redisNodeRunning(labDir, primary.index)) await restartRedisNode(labDir, primary.index);
+  await waitForRole(primary.port, /^slave/);
+  await redisCli(primary.port, undefined, 'cluster', 'failover');
+  await waitForRole(primary.port, /^master/);
+}
+
+/**
+ * A failover, timed from `start`: waits `leadMs`, SIGKILLs the first primary, waits until its
+ * slots are served again through the router, then restores the node as the primary. Resolves
+ * { injected, killedAt, restartedAt (its slots served again), recoveryMs (the error window) }.
+ */
+async function clusterOutage(ctx, { start, leadMs, signal = ctx.signal }) {
+  const state = ctx.state();
+  const primary = await firstPrimary(state.redis.ports);
+  const probeId = idInSlots(primary.slots);
+  await sleep(leadMs, undefined, { signal });
+  let killed = null;
+  try {
+    killed = await killRedisNode(state.labDir, primary.index);
+    const killedAt = Date.now();
+    ctx.log(`    SIGKILL primary redis-${primary.index + 1} (pid ${killed.pid}) at ${killedAt - start} ms`);
+    const windowMs = await untilSlotServed(state, probeId, { from: killedAt, signal });
+    const servedAt = windowMs === null ? Date.now() : killedAt + windowMs;
+    ctx.log(`    error window ${windowMs === null ? 'did not close' : `${windowMs} ms`}`);
+    return {
+      primary,
+      injected: [
+        { atMs: killedAt - start, what: `SIGKILL primary redis-${primary.index + 1} (pid ${killed.pid})` },
+        {
+          atMs: windowMs === null ? null : servedAt - start,
+          what:
+            windowMs === null
+              ? 'its slots were NOT served again'
+              : 'its slots served again (replica promoted)',
+        },
+      ],
+      killedAt,
+      restartedAt: servedAt,
+      recoveryMs: windowMs,
+    };
+  } finally {
+    if (killed) await restore(state.labDir, primary);
+  }
+}
+
+module.exports = checkScenario({
+  name: 'redis-failover',
+  title: 'Redis Cluster: a primary killed under load',
+  promise: 'errors are 503s only, confined to the failover window, and the service recovers by itself',
+  describe: (opts) =>
+    `SIGKILL of a Redis Cluster primary under ${opts.rate} req/s of the records workload through the http Route; ` +
+    `its replica is promoted; then the node is started again and handed its role back (LAB_REDIS=cluster only)`,
+  async inject(ctx) {
+    const { opts } = ctx;
+    const state = ctx.state();
+    if (state.redis.mode !== 'cluster') return { cases: [], skipped: 'needs a lab with LAB_REDIS=cluster' };
+    const seconds = Math.ceil((LEAD_MS + opts.failoverWindowMs + TAIL_MS) / 1000);
+    const local = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
+    const start = Date.now();
+    const loading = steadyRecords({
+      k6: ctx.k6,
+      target: ctx.target,
+      termination: 'http',
+      rate: opts.rate,
+      durationSeconds: seconds,
+      summaryPath: ctx.rawFile('redis-failover-http.json'),
+      signal,
+    });
+    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+    loading.catch(() => {});
+    let outage;
+    try {
+      outage = await clusterOutage(ctx, { start, leadMs: LEAD_MS, signal });
+    } catch (err) {
+      local.abort();
+      await loading.catch(() => {});
+      throw err;
+    }
+    const load = await loading;
+    return {
+      cases: [
+        observedCase({
+          name: 'cluster:http',
+          injected: outage.injected,
+          load,
+          errors: load.errorKinds,
+          recoveryMs: outage.recoveryMs,
+          figures: {
+            errorWindowMs: outage.recoveryMs,
+            primaryPort: outage.primary.port,
+            clusterNodeTimeoutMs: 2000,
+          },
+        }),
+      ],
+    };
+  },
+  verdict(observation) {
+    if (observation.skipped) return { pass: true, reasons: [], notes: [`skipped: ${observation.skipped}`] };
+    const reasons = [];
+    for (const c of observation.cases) {
+      const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
+      if (other.length) {
+        reasons.push(
+          `${c.name}: errors other than 503: ${other.map(([s, n]) => `${n} × ${s === '0' ? 'no response' : `HTTP ${s}`}`).join(', ')}`,
+        );
+      }
+      if (c.figures.errorWindowMs === null)
+        reasons.push(`${c.name}: the lost primary's slots were not served again`);
+    }
+    return { pass: reasons.length === 0, reasons, notes: [] };
+  },
+});
+
+module.exports.keySlot = keySlot;
+module.exports.clusterOutage = clusterOutage;

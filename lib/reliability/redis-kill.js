@@ -1,0 +1,95 @@
+'use strict';
+// Scenario: standalone Redis killed with SIGKILL under the bank's records workload, then started
+// again. Promised: the errors are 503s only (the service's problem answer, or the router's when
+// it has taken every instance out), no request hangs beyond the service's Redis timeout, and the
+// service recovers by itself (no restart of the instances).
+const { loadConfig } = require('../../data-service/src/config');
+const { steadyRecords } = require('./load');
+const { redisOutage } = require('./redis-outage');
+const { checkScenario, observedCase } = require('./scenario');
+
+/** The service's REDIS_TIMEOUT_MS: the lab leaves it at the service's default. */
+const REDIS_TIMEOUT_MS = loadConfig({}).redisTimeoutMs;
+/** What a request may add to the Redis timeout on a shared machine (router hop, scheduling). */
+const HANG_MARGIN_MS = 500;
+const LEAD_MS = 2000;
+const TAIL_MS = 3000;
+
+module.exports = checkScenario({
+  name: 'redis-kill',
+  title: 'Redis killed under load',
+  promise: `errors are 503s only, none slower than REDIS_TIMEOUT_MS (${REDIS_TIMEOUT_MS} ms) + ${HANG_MARGIN_MS} ms, recovery by itself`,
+  describe: (opts) =>
+    `SIGKILL of the standalone redis-server, started again ${opts.outageMs} ms later, under ` +
+    `${opts.rate} req/s of the records workload (20 % add, 20 % update, 60 % select) through the http Route`,
+  async inject(ctx) {
+    const { opts } = ctx;
+    if (ctx.state().redis.mode !== 'standalone')
+      return { cases: [], skipped: 'needs LAB_REDIS=standalone (a cluster: redis-failover)' };
+    const seconds = Math.ceil((LEAD_MS + opts.outageMs + TAIL_MS) / 1000);
+    ctx.log(`  http: ${opts.rate} req/s for ${seconds} s, Redis down for ${opts.outageMs} ms`);
+    const local = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
+    const start = Date.now();
+    const loading = steadyRecords({
+      k6: ctx.k6,
+      target: ctx.target,
+      termination: 'http',
+      rate: opts.rate,
+      durationSeconds: seconds,
+      summaryPath: ctx.rawFile('redis-kill-http.json'),
+      signal,
+    });
+    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+    loading.catch(() => {});
+    let outage;
+    try {
+      outage = await redisOutage({ ...ctx, signal }, { start, leadMs: LEAD_MS, outageMs: opts.outageMs });
+    } catch (err) {
+      local.abort();
+      await loading.catch(() => {});
+      throw err;
+    }
+    const load = await loading;
+    return {
+      cases: [
+        observedCase({
+          name: 'standalone:http',
+          injected: outage.injected,
+          load,
+          errors: load.errorKinds,
+          recoveryMs: outage.recoveryMs,
+          figures: {
+            outageMs: outage.restartedAt - outage.killedAt,
+            // What clients lived through: from the kill to the first acknowledged write.
+            unavailableMs:
+              outage.recoveryMs === null ? null : outage.restartedAt + outage.recoveryMs - outage.killedAt,
+            redisTimeoutMs: REDIS_TIMEOUT_MS,
+          },
+        }),
+      ],
+    };
+  },
+  verdict(observation) {
+    if (observation.skipped) return { pass: true, reasons: [], notes: [`skipped: ${observation.skipped}`] };
+    const reasons = [];
+    const notes = [];
+    for (const c of observation.cases) {
+      const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
+      if (other.length) {
+        reasons.push(
+          `${c.name}: errors other than 503: ${other.map(([s, n]) => `${n} × ${s === '0' ? 'no response' : `HTTP ${s}`}`).join(', ')}`,
+        );
+      }
+      const limit = REDIS_TIMEOUT_MS + HANG_MARGIN_MS;
+      if (c.load.max !== null && c.load.max > limit) {
+        reasons.push(`${c.name}: a request took ${c.load.max} ms, beyond ${limit} ms: it hung on Redis`);
+      }
+      if (c.recoveryMs === null) reasons.push(`${c.name}: the service did not accept writes again by itself`);
+      if (!c.load.failed) notes.push(`${c.name}: no request failed at all: the outage fell between requests`);
+      if (c.load.droppedIterations)
+        notes.push(`${c.name}: k6 dropped ${c.load.droppedIterations} iterations`);
+    }
+    return { pass: reasons.length === 0, reasons, notes };
+  },
+});

@@ -1,0 +1,90 @@
+'use strict';
+// Runs reliability scenarios one after another against the running lab: progress on the
+// console, reliability.json and reliability.md written after each scenario. An abort (Ctrl-C)
+// stops the scenario in progress, which undoes its fault; what finished is kept, marked
+// incomplete, and the AbortError carries the run ({ dir, doc }).
+const path = require('node:path');
+const { labDir: defaultLabDir } = require('../core/paths');
+const { requireTool } = require('../core/tools');
+const { readLabState } = require('../lab/state');
+const { resolveTarget } = require('../matrix/target');
+const { checkScenario } = require('./scenario');
+const { createDocument, addScenario, finish, writeDocument } = require('./document');
+const { writeMarkdown } = require('./markdown');
+const { writeHtml } = require('./html');
+const SCENARIOS = require('./scenarios');
+
+/** The scenarios named in `names`, in the order of the catalogue. */
+function selectScenarios(names) {
+  const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length) {
+    throw new Error(
+      `unknown scenario ${unknown.join(', ')} (known: ${SCENARIOS.map((s) => s.name).join(', ')})`,
+    );
+  }
+  return SCENARIOS.filter((s) => names.includes(s.name)).map(checkScenario);
+}
+
+function save(dir, doc) {
+  writeDocument(dir, doc);
+  writeMarkdown(dir, doc);
+  writeHtml(dir, doc);
+}
+
+/**
+ * Runs `scenarios` (objects, see scenario.js) with `opts` against the lab of `env`, writing into
+ * `dir`. Resolves { dir, doc }.
+ */
+async function runReliability({ scenarios, opts, env = process.env, dir, runId, log = console.log, signal }) {
+  const labDir = defaultLabDir(env);
+  const state = readLabState(labDir);
+  if (!state) throw new Error(`no lab is running in ${labDir}: start it with 'npm run lab:up'`);
+  const { target } = resolveTarget({ target: 'lab' }, env);
+  const k6 = requireTool('k6');
+  const doc = createDocument({ runId, opts, state });
+  const ctx = {
+    env,
+    target,
+    k6,
+    dir,
+    opts,
+    log,
+    signal,
+    rawFile: (name) => path.join(dir, 'raw', name),
+    // Scenarios read the lab afresh: an earlier one may have replaced a pid (a reload, a restart).
+    state: () => readLabState(labDir),
+  };
+  try {
+    for (const [i, scenario] of scenarios.entries()) {
+      signal?.throwIfAborted();
+      log(`\n[${i + 1}/${scenarios.length}] ${scenario.title} (promise: ${scenario.promise})`);
+      log(`  ${scenario.describe(opts)}`);
+      const begin = Date.now();
+      const startedAt = new Date(begin).toISOString();
+      const observation = await scenario.inject(ctx);
+      const verdict = scenario.verdict(observation, opts);
+      addScenario(doc, scenario, {
+        opts,
+        startedAt,
+        seconds: (Date.now() - begin) / 1000,
+        observation,
+        verdict,
+      });
+      save(dir, doc);
+      log(
+        `  ${verdict.pass ? 'PASS' : 'FAIL'}${verdict.reasons.length ? `: ${verdict.reasons.join('; ')}` : ''}`,
+      );
+      for (const note of verdict.notes || []) log(`  note: ${note}`);
+    }
+    finish(doc, { complete: true });
+    save(dir, doc);
+    return { dir, doc };
+  } catch (err) {
+    finish(doc, { complete: false });
+    save(dir, doc);
+    err.run = { dir, doc };
+    throw err;
+  }
+}
+
+module.exports = { runReliability, selectScenarios, SCENARIOS };

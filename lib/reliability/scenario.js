@@ -1,0 +1,50 @@
+'use strict';
+// What every reliability scenario is: a small object with three jobs, so the runner, the
+// results and the report treat them all alike.
+//
+//   {
+//     name: 'router-reload',               the key in --scenarios and reliability.json
+//     title: 'Router reload under load',
+//     promise: 'zero failed requests',     what the verdict holds it to, in words
+//     describe(opts) → text                what it will inject and under which load
+//     async inject(ctx) → observation      load + fault; ctx: { state() (lab.json now), env, target, k6, rawFile(name),
+//                                          opts, log, signal }; it must leave the lab as it
+//                                          found it, also when `signal` aborts it
+//     verdict(observation, opts) → { pass, reasons: [text], notes: [text] }
+//     extras?(result) → [{ title, head, rows } | { title, text }]   optional: its own tables
+//                                          and texts in reliability.md and reliability.html
+//   }
+//
+// An observation is { cases: [case] }, one case per variant (a termination, a policy), or
+// { cases: [], skipped: 'why' } when the lab cannot run it (the verdict passes with a note):
+//   { name, injected: [{ atMs, what }], load: {...}, errors: { kind: count }, recoveryMs,
+//     dataLost, figures: {...} }
+// atMs counts from the start of the case's load; null means "does not apply".
+
+const FIELDS = ['name', 'title', 'promise', 'describe', 'inject', 'verdict'];
+
+/** Throws naming the scenario and the missing field: a programming error, found at start. */
+function checkScenario(scenario) {
+  for (const field of FIELDS) {
+    const want = ['describe', 'inject', 'verdict'].includes(field) ? 'function' : 'string';
+    if (typeof scenario[field] !== want) {
+      throw new Error(`reliability scenario ${scenario.name || '?'}: '${field}' must be a ${want}`);
+    }
+  }
+  return scenario;
+}
+
+/** A case of an observation, with every field present. */
+function observedCase({
+  name,
+  injected = [],
+  load = null,
+  errors = {},
+  recoveryMs = null,
+  dataLost = null,
+  figures = {},
+}) {
+  return { name, injected, load, errors, recoveryMs, dataLost, figures };
+}
+
+module.exports = { checkScenario, observedCase };

@@ -1,0 +1,86 @@
+'use strict';
+// reliability.json against its schema (lib/reliability/schema.json), both ways, and the two
+// renderers on the same document: no lab needed.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const {
+  createDocument,
+  addScenario,
+  finish,
+  writeDocument,
+  readDocument,
+  checkDocument,
+} = require('../../lib/reliability/document');
+const { renderMarkdown } = require('../../lib/reliability/markdown');
+const { renderHtml } = require('../../lib/reliability/html');
+const routerReload = require('../../lib/reliability/router-reload');
+const { observedCase } = require('../../lib/reliability/scenario');
+
+const STATE = {
+  labDir: '/tmp/lab',
+  instances: [{ name: 'data-service-1' }],
+  redis: { mode: 'standalone', fsync: 'everysec' },
+  router: { threads: 2, maxconn: 50000 },
+};
+const OPTS = { rate: 50, reloads: 2, reloadIntervalMs: 300, terminations: ['edge'] };
+
+function sampleDocument({ failed = 0 } = {}) {
+  const doc = createDocument({ runId: 'r1', opts: OPTS, state: STATE });
+  const observation = {
+    cases: [
+      observedCase({
+        name: 'edge:keepalive',
+        injected: [{ atMs: 1500, what: 'reload 1/2' }],
+        load: { workload: 'GET /api/pages/1k via edge', requests: 500, failed, p50: 1, p99: 3, max: 9 },
+        errors: failed ? { 'no response (refused, reset, timeout)': failed } : {},
+        figures: { handover: true, reloads: 2 },
+      }),
+    ],
+  };
+  addScenario(doc, routerReload, {
+    opts: OPTS,
+    startedAt: new Date().toISOString(),
+    seconds: 5,
+    observation,
+    verdict: routerReload.verdict(observation),
+  });
+  return finish(doc, { complete: true });
+}
+
+test('a document is written and read back through the schema', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-doc-'));
+  try {
+    const doc = sampleDocument();
+    writeDocument(dir, doc);
+    expect(readDocument(dir)).toEqual(doc);
+    expect(doc).toMatchObject({ version: 1, complete: true, pass: true });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a document of another version, or of another shape, is refused with the place named', () => {
+  expect(() => checkDocument({ ...sampleDocument(), version: 2 }, 'x.json')).toThrow(
+    /x.json is reliability version 2; this code reads 1/,
+  );
+  const bad = sampleDocument();
+  delete bad.scenarios[0].cases[0].recoveryMs;
+  expect(() => checkDocument(bad, 'x.json')).toThrow(
+    /x.json does not match lib\/reliability\/schema.json: \/scenarios\/0\/cases\/0 must have required property 'recoveryMs'/,
+  );
+});
+
+test('Markdown and HTML show the verdict, the case and the reasons of a broken promise', () => {
+  const doc = sampleDocument({ failed: 3 });
+  expect(doc.pass).toBe(false);
+  const md = renderMarkdown(doc);
+  expect(md).toMatch(/^# Reliability run r1: a promise was broken/);
+  expect(md).toMatch(/\| edge:keepalive \| reload 1\/2 at 1500 ms \|/);
+  expect(md).toContain(
+    '**edge:keepalive: 3 of 500 requests failed (3 no response (refused, reset, timeout))**',
+  );
+  const html = renderHtml(doc);
+  expect(html).toContain('<div class="alert"><strong>FAIL</strong>');
+  expect(html).not.toMatch(/undefined|NaN/);
+});

@@ -1,0 +1,61 @@
+'use strict';
+// Exhaustion against a real lab: the router reloaded with a maxconn far below the offered
+// connections (HAProxy's own counters show the limit), close mode at a steady rate with the
+// TIME_WAIT connections counted; each case ends in a diagnosis naming the cause and the fix, and
+// the router is back at its own maxconn afterwards.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const lab = require('../../lib/lab/index');
+const { showInfo } = require('../../lib/lab/runtime-api');
+const { adminSocket } = require('../../lib/lab/reload');
+const { runReliability, selectScenarios } = require('../../lib/reliability/run');
+const { useLab, quietLog } = require('../lab/helpers');
+
+jest.setTimeout(120000);
+
+describe('exhaustion (real HAProxy, real k6)', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-exhaustion-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a reload may change maxconn only, to a valid value', async () => {
+    await expect(lab.reload({ env: lab$.env, overrides: { threads: 1 } })).rejects.toThrow(
+      /cannot change 'threads'/,
+    );
+    await expect(lab.reload({ env: lab$.env, overrides: { maxconn: 0 } })).rejects.toThrow(
+      /cannot set maxconn to 0/,
+    );
+  });
+
+  test('maxconn reached and explained; TIME_WAIT counted and explained; maxconn restored', async () => {
+    const original = lab.readLabState(lab$.env.LAB_DIR).router.maxconn;
+    const opts = { exhaustMaxconn: 5, exhaustConnections: 40, exhaustRate: 300, exhaustSeconds: 3 };
+    const { doc } = await runReliability({
+      scenarios: selectScenarios(['exhaustion']),
+      opts,
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    const [scenario] = doc.scenarios;
+    const [maxconn, ports] = scenario.cases;
+    expect(maxconn.figures.router).toMatchObject({ maxconn: 5, currConnsPeak: 5 });
+    expect(maxconn.figures.diagnosis).toMatch(/^router maxconn reached: HAProxy held 5 connections/);
+    expect(maxconn.figures.diagnosis).toMatch(/spec\.tuningOptions\.maxConnections/);
+    expect(maxconn.load.requests).toBeGreaterThan(100);
+    expect(ports.figures.ports.range).toBeGreaterThan(0);
+    expect(ports.figures.ports.timeWaitPeak).toBeGreaterThan(0);
+    expect(ports.figures.diagnosis).toMatch(/cannot assign requested address/);
+    expect(ports.figures.diagnosis).toMatch(/ip_local_port_range/);
+    expect(scenario.verdict.pass).toBe(true);
+    // The lab as it was: its own maxconn, in lab.json and in the running HAProxy.
+    const state = lab.readLabState(lab$.env.LAB_DIR);
+    expect(state.router.maxconn).toBe(original);
+    expect(Number((await showInfo(adminSocket(lab$.env.LAB_DIR))).Maxconn)).toBe(original);
+    expect(fs.readFileSync(path.join(dir, 'reliability.md'), 'utf8')).toMatch(
+      /\*\*router maxconn\.\*\* router maxconn reached/,
+    );
+  });
+});

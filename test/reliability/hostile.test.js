@@ -1,0 +1,75 @@
+'use strict';
+// Hostile and malformed clients against a real lab, each beside a steady k6 load through the
+// edge Route that must stay error-free, with the resident memory of every lab process checked.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runReliability, selectScenarios } = require('../../lib/reliability/run');
+const { ATTACKS } = require('../../lib/reliability/attacks');
+const hostile = require('../../lib/reliability/hostile');
+const { useLab, quietLog } = require('../lab/helpers');
+
+jest.setTimeout(180000);
+
+describe('hostile clients (real HAProxy, real service, real k6)', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-hostile-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('every attack, short form: no error in the steady load, every bad client refused, memory bounded', async () => {
+    const opts = { rate: 50, attacks: ATTACKS.map((a) => a.name), attackMs: 2000 };
+    const { doc } = await runReliability({
+      scenarios: selectScenarios(['hostile']),
+      opts,
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    const [scenario] = doc.scenarios;
+    const byName = Object.fromEntries(scenario.cases.map((c) => [c.name, c]));
+    expect(Object.keys(byName)).toEqual(opts.attacks);
+    for (const c of scenario.cases) {
+      expect({ attack: c.name, errors: c.errors }).toEqual({ attack: c.name, errors: {} });
+      expect(c.load.requests).toBeGreaterThan(100);
+      for (const m of Object.values(c.figures.rss)) expect(m.gone).toBe(false);
+    }
+    const seen = (name) => byName[name].figures.attack;
+    expect(seen('oversized').statuses).toEqual({ 400: 20, 431: 20 });
+    expect(seen('tls-to-plain')).toMatchObject({ tlsSessions: 0, closedByPeer: 20 });
+    expect(seen('sni').statuses).toEqual({ 200: 10, 503: 10 });
+    expect(seen('http10-pipelining').statuses).toEqual({ 200: 60 });
+    expect(seen('invalid-flood').statuses['200']).toBeUndefined();
+    expect(seen('slowloris-router').statuses).toEqual({});
+    expect(scenario.verdict).toMatchObject({ pass: true, reasons: [] });
+  });
+});
+
+describe('the hostile verdict', () => {
+  const observed = (over) => ({
+    cases: [
+      {
+        name: 'slowloris-router',
+        errors: {},
+        load: { requests: 100, failed: 0 },
+        figures: {
+          attack: { connections: 40, stillOpenAtEnd: 0 },
+          rss: { router: { beforeMb: 20, afterMb: 22, growthMb: 2, gone: false } },
+          expected: [],
+        },
+        ...over,
+      },
+    ],
+  });
+  test('fails on a lost request, a process gone or grown, or a bad client served', () => {
+    expect(hostile.verdict(observed({})).pass).toBe(true);
+    const lost = hostile.verdict(observed({ errors: { 'HTTP 503': 1 }, load: { requests: 100, failed: 1 } }));
+    expect(lost.reasons).toEqual(['slowloris-router: the steady load lost 1 of 100 requests (1 HTTP 503)']);
+    const grown = observed({});
+    grown.cases[0].figures.rss.router = { beforeMb: 20, afterMb: 120, growthMb: 100, gone: false };
+    expect(hostile.verdict(grown).reasons[0]).toMatch(/router grew by 100 MB/);
+    const served = observed({});
+    served.cases[0].figures.expected = ['3 slow requests were answered 2xx: they were never complete'];
+    expect(hostile.verdict(served).pass).toBe(false);
+  });
+});

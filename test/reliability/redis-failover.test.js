@@ -1,0 +1,93 @@
+'use strict';
+// Redis Cluster failover against a real lab (LAB_REDIS=cluster: 6 real redis-server processes):
+// a primary SIGKILLed under the records workload; only 503s while its replica is promoted, the
+// error window measured through the router, and the killed node back as the primary afterwards.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const lab = require('../../lib/lab/index');
+const { redisCli } = require('../../lib/core/redis-server');
+const { runReliability, selectScenarios } = require('../../lib/reliability/run');
+const { keySlot } = require('../../lib/reliability/redis-failover');
+const { useLab, quietLog } = require('../lab/helpers');
+
+jest.setTimeout(180000);
+
+test("key slots are Redis Cluster's (CRC16 XMODEM mod 16384)", () => {
+  // Values from CLUSTER KEYSLOT.
+  expect(keySlot('foo')).toBe(12182);
+  expect(keySlot('hello')).toBe(866);
+});
+
+describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS: 'cluster' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-failover-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a primary killed: 503s only, the window measured, the node handed its role back', async () => {
+    const { ports } = lab.readLabState(lab$.env.LAB_DIR).redis;
+    const rolesBefore = await Promise.all(ports.map((p) => redisCli(p, undefined, 'role')));
+    const { doc } = await runReliability({
+      scenarios: selectScenarios(['redis-failover', 'durability']),
+      opts: { rate: 50, failoverWindowMs: 6000, writers: 2, outageMs: 500 },
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    const failover = doc.scenarios.find((s) => s.name === 'redis-failover');
+    const [c] = failover.cases;
+    expect(Object.keys(c.load.errors).filter((s) => s !== '503')).toEqual([]);
+    expect(c.figures.errorWindowMs).toBeGreaterThan(1000); // at least the cluster-node-timeout (2 s) in practice
+    expect(c.figures.errorWindowMs).toBeLessThan(15000);
+    expect(failover.verdict.pass).toBe(true);
+    const rolesAfter = await Promise.all(ports.map((p) => redisCli(p, undefined, 'role')));
+    expect(rolesAfter.map((r) => r.split('\n')[0])).toEqual(rolesBefore.map((r) => r.split('\n')[0]));
+    // Durability through a failover, without WAIT: whatever was lost is reported, not promised.
+    const durability = doc.scenarios.find((s) => s.name === 'durability');
+    const [d] = durability.cases;
+    expect(d.name).toBe('cluster failover, REDIS_WAIT_REPLICAS=0');
+    expect(d.dataLost.acknowledged).toBeGreaterThan(50);
+    expect(durability.verdict.pass).toBe(true);
+    expect(durability.verdict.notes[0]).toMatch(
+      /acknowledged writes lost in the failover \(asynchronous replication/,
+    );
+    // A standalone-only scenario on a cluster lab is skipped, not failed.
+    const again = await runReliability({
+      scenarios: selectScenarios(['redis-kill']),
+      opts: { rate: 10, outageMs: 500 },
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    expect(again.doc.scenarios[0]).toMatchObject({
+      cases: [],
+      verdict: { pass: true, notes: [expect.stringMatching(/^skipped: needs LAB_REDIS=standalone/)] },
+    });
+  });
+});
+
+describe('durability through a failover with LAB_REDIS_WAIT_REPLICAS=1', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS: 'cluster', LAB_REDIS_WAIT_REPLICAS: '1' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-failover-wait-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('every write a replica confirmed survives the primary’s death', async () => {
+    expect(lab.readLabState(lab$.env.LAB_DIR).redis.waitReplicas).toBe(1);
+    const { doc } = await runReliability({
+      scenarios: selectScenarios(['durability']),
+      opts: { writers: 2, outageMs: 500 },
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    const [scenario] = doc.scenarios;
+    const [c] = scenario.cases;
+    expect(c.name).toBe('cluster failover, REDIS_WAIT_REPLICAS=1');
+    expect(c.dataLost).toMatchObject({ count: 0 });
+    expect(c.dataLost.acknowledged).toBeGreaterThan(50);
+    expect(scenario.verdict).toMatchObject({ pass: true, reasons: [] });
+  });
+});

@@ -1,0 +1,116 @@
+'use strict';
+// Redis faults against a real lab (LAB_REDIS_FSYNC=always): redis-server SIGKILLed under load
+// and started again from its append-only file. The service answers 503 while Redis is down and
+// recovers by itself; every write it acknowledged is still there; and the durability check
+// fails when an acknowledged record is lost on purpose.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const lab = require('../../lib/lab/index');
+const { redisCli } = require('../../lib/core/redis-server');
+const { redisNodeRunning } = require('../../lib/lab/redis-node');
+const { untilWritesSucceed } = require('../../lib/reliability/redis-outage');
+const { runReliability, selectScenarios } = require('../../lib/reliability/run');
+const durability = require('../../lib/reliability/durability');
+const { useLab, quietLog } = require('../lab/helpers');
+
+jest.setTimeout(120000);
+
+const OPTS = { rate: 50, outageMs: 500, writers: 2 };
+
+describe('Redis faults (real redis-server with an AOF, real HAProxy, real k6)', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS_FSYNC: 'always' });
+  const { env } = lab$;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-redis-faults-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const run = (names, opts = OPTS, { signal } = {}) =>
+    runReliability({
+      scenarios: selectScenarios(names),
+      opts,
+      env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+      signal,
+    });
+
+  test('LAB_REDIS_FSYNC sets the AOF policy of the lab’s Redis, and lab.json records it', async () => {
+    const state = lab.readLabState(env.LAB_DIR);
+    expect(state.redis.fsync).toBe('always');
+    expect(await redisCli(state.redis.ports[0], undefined, 'config', 'get', 'appendfsync')).toMatch(/always/);
+    expect(await redisCli(state.redis.ports[0], undefined, 'config', 'get', 'appendonly')).toMatch(/yes/);
+  });
+
+  test('redis-kill: only 503s, no request hangs, writes recover by themselves', async () => {
+    const before = lab.readLabState(env.LAB_DIR).redis.pids[0];
+    const { doc } = await run(['redis-kill']);
+    const [scenario] = doc.scenarios;
+    const [c] = scenario.cases;
+    expect(c.injected.map((i) => i.what)).toEqual([
+      expect.stringMatching(/^SIGKILL redis-1/),
+      expect.stringMatching(/^redis-1 started again/),
+    ]);
+    expect(Object.keys(c.load.errors).filter((s) => s !== '503')).toEqual([]);
+    expect(c.recoveryMs).not.toBeNull();
+    expect(scenario.verdict).toMatchObject({ pass: true, reasons: [] });
+    expect(lab.readLabState(env.LAB_DIR).redis.pids[0]).not.toBe(before);
+  });
+
+  test('durability (always): every acknowledged write is read back after the crash', async () => {
+    const { doc } = await run(['durability']);
+    const [c] = doc.scenarios[0].cases;
+    expect(c.dataLost.acknowledged).toBeGreaterThan(100);
+    expect(c.figures.acknowledgedBeforeKill).toBeGreaterThan(50);
+    expect(c.dataLost).toMatchObject({ count: 0, ids: [] });
+    expect(doc.scenarios[0].verdict.pass).toBe(true);
+  });
+
+  test('durability FAILS when one acknowledged record is lost on purpose, and names it', async () => {
+    const { doc } = await run(['durability'], { ...OPTS, dropAcknowledged: 1 });
+    const [scenario] = doc.scenarios;
+    const [c] = scenario.cases;
+    expect(c.dataLost.count).toBe(1);
+    expect(scenario.verdict.pass).toBe(false);
+    expect(scenario.verdict.reasons[0]).toContain(
+      `1 of ${c.dataLost.acknowledged} acknowledged writes lost (${c.dataLost.ids[0]})`,
+    );
+    expect(doc.pass).toBe(false);
+  });
+
+  test('Ctrl-C during the outage stops the writers and starts Redis again', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1800); // after the SIGKILL (1500 ms), before the restart
+    await expect(
+      run(['durability'], { ...OPTS, outageMs: 3000 }, { signal: controller.signal }),
+    ).rejects.toThrow(/abort/i);
+    expect(redisNodeRunning(env.LAB_DIR, 0)).toBe(true);
+    expect(
+      await untilWritesSucceed(lab.readLabState(env.LAB_DIR), { from: Date.now(), timeoutMs: 10000 }),
+    ).not.toBeNull();
+  });
+});
+
+describe('the durability verdict, per fsync policy', () => {
+  const observed = (fsync, lost) => ({
+    cases: [
+      {
+        name: `appendfsync ${fsync}`,
+        figures: { fsync },
+        dataLost: { acknowledged: 1000, unknown: 0, ids: lost.count ? ['a'] : [], ...lost },
+      },
+    ],
+  });
+  test('always allows nothing; everysec the last second; no promises nothing; no AOF fails', () => {
+    expect(durability.verdict(observed('always', { count: 0, windowMs: 0 })).pass).toBe(true);
+    expect(durability.verdict(observed('always', { count: 1, windowMs: 5 })).pass).toBe(false);
+    expect(durability.verdict(observed('everysec', { count: 3, windowMs: 900 })).pass).toBe(true);
+    const late = durability.verdict(observed('everysec', { count: 3, windowMs: 1500 }));
+    expect(late.pass).toBe(false);
+    expect(late.reasons[0]).toMatch(
+      /oldest acknowledged 1500 ms before the crash; the policy allows 1000 ms/,
+    );
+    expect(durability.verdict(observed('no', { count: 50, windowMs: 20000 })).pass).toBe(true);
+    expect(durability.verdict(observed(null, { count: 0, windowMs: 0 })).pass).toBe(false);
+  });
+});

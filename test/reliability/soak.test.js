@@ -1,0 +1,69 @@
+'use strict';
+// The soak's short form against a real lab: every termination at once in consecutive k6
+// windows, latency percentiles per window and the resident memory of every lab process.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runReliability, selectScenarios } = require('../../lib/reliability/run');
+const soak = require('../../lib/reliability/soak');
+const { useLab, quietLog } = require('../lab/helpers');
+
+jest.setTimeout(120000);
+
+describe('soak (real HAProxy, real k6)', () => {
+  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-soak-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('6 s in two windows through every termination: no error, percentiles per window, RSS per process', async () => {
+    const opts = { soakSeconds: 6, soakRate: 30, terminations: ['http', 'edge', 'passthrough', 'reencrypt'] };
+    const { doc } = await runReliability({
+      scenarios: selectScenarios(['soak']),
+      opts,
+      env: lab$.env,
+      dir,
+      runId: 'test',
+      log: quietLog(),
+    });
+    const [scenario] = doc.scenarios;
+    expect(scenario.cases.map((c) => c.name)).toEqual(opts.terminations.map((t) => `${t}:keepalive`));
+    for (const c of scenario.cases) {
+      expect(c.errors).toEqual({});
+      expect(c.load.requests).toBeGreaterThan(100);
+      expect(c.figures.p99).toHaveLength(2);
+      expect(c.figures.p99.every((v) => v > 0)).toBe(true);
+    }
+    const { rssSeriesMb, rss } = scenario.cases[0].figures;
+    expect(Object.keys(rssSeriesMb)).toEqual(['router', 'data-service-1', 'redis-1']);
+    for (const series of Object.values(rssSeriesMb)) expect(series.every((mb) => mb > 1)).toBe(true);
+    expect(rss.router.gone).toBe(false);
+    expect(scenario.verdict.pass).toBe(true);
+    const md = fs.readFileSync(path.join(dir, 'reliability.md'), 'utf8');
+    expect(md).toMatch(/Latency p50 \/ p99 per 3 s window/);
+    expect(md).toMatch(/\| router \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.-]+ \|/);
+  });
+});
+
+describe('the soak verdict and windows', () => {
+  const observed = ({ failed = 0, p99 = [5, 6], growthMb = 1 } = {}) => ({
+    cases: [
+      {
+        name: 'edge:keepalive',
+        errors: failed ? { 'HTTP 502': failed } : {},
+        load: { requests: 1000, failed, droppedIterations: 0 },
+        figures: { p99, rss: { router: { beforeMb: 20, afterMb: 20 + growthMb, growthMb, gone: false } } },
+      },
+    ],
+  });
+  test('errors and memory growth fail it; a drift is a note', () => {
+    expect(soak.verdict(observed())).toMatchObject({ pass: true, notes: [] });
+    expect(soak.verdict(observed({ failed: 2 })).reasons[0]).toMatch(
+      /2 of 1000 requests failed \(2 HTTP 502\)/,
+    );
+    expect(soak.verdict(observed({ growthMb: 100 })).reasons[0]).toMatch(/router grew by 100 MB/);
+    expect(soak.verdict(observed({ p99: [5, 30] })).notes[0]).toMatch(/p99 rose from 5 ms .* to 30 ms/);
+  });
+  test('a minute per window in long soaks, 10 s in short ones, always two at least', () => {
+    expect([600, 120, 60, 20, 6].map(soak.windowSeconds)).toEqual([60, 10, 10, 10, 3]);
+  });
+});
