@@ -8,8 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');
 const { allowedCoreList } = require('../../lib/core/cpus');
-const { exerciseBlocks, needsOf } = require('../../lib/guide/exercise');
-const { ExerciseLab, runPage } = require('./runner');
+const { exerciseBlocks, blockCommands, needsOf } = require('../../lib/guide/exercise');
+const { ExerciseLab, runPage, labCommand } = require('./runner');
 
 jest.setTimeout(600000);
 
@@ -143,8 +143,9 @@ const LESSONS = {
     },
   },
   'exercise-bank-workload.md': {
-    // At 5000 TPS on a small machine k6 drops iterations: its thresholds fail, exit 99.
-    mayFail: [/RATE=5000/],
+    // On a small shared machine k6 drops iterations (at 5000 TPS always, at 1000 often): its
+    // thresholds fail, exit 99. That is the lesson, not a fault.
+    mayFail: [/k6 run .*k6\/data-service\.js/],
     check: ({ lab }) => {
       const summary = JSON.parse(fs.readFileSync(path.join(lab.resultsDir, 'bank-5000.json'), 'utf8'));
       const med = (name) => summary.metrics[name].values.med;
@@ -178,7 +179,9 @@ const LESSONS = {
     check: ({ lab }) => {
       const c = cell(lab.results('reload'), 'edge:1k:keepalive');
       expect({ errorRate: c.errorRate, errors: c.errors }).toEqual({ errorRate: 0, errors: {} });
-      expect(lab.state && fs.existsSync(path.join(lab.labDir, 'lab.json'))).toBe(true);
+      // The router really reloaded, ten times, under that load.
+      const now = JSON.parse(fs.readFileSync(path.join(lab.labDir, 'lab.json'), 'utf8'));
+      expect(now.router.reloads).toBeGreaterThanOrEqual(10);
     },
   },
 };
@@ -191,7 +194,22 @@ test('the guide’s index lists every exercise page', () => {
   expect([...INDEX_ORDER].sort()).toEqual(pages.sort());
 });
 
-for (const page of INDEX_ORDER) {
+/**
+ * The order the test runs them: the index's, except that pages on the default lab come first, so
+ * that the suite restarts the lab only for the pages that set knobs.
+ */
+function setsKnobs(page) {
+  return exerciseBlocks(read(page))
+    .filter((b) => !unmet(b))
+    .flatMap((b) => blockCommands(b.text))
+    .some(({ text }) => {
+      const lab = labCommand(text);
+      return Boolean(lab && Object.keys(lab.knobs).length);
+    });
+}
+const RUN_ORDER = [...INDEX_ORDER.filter((p) => !setsKnobs(p)), ...INDEX_ORDER.filter(setsKnobs)];
+
+for (const page of RUN_ORDER) {
   const blocks = exerciseBlocks(read(page));
   const runnable = blocks.filter((b) => !unmet(b));
   for (const b of blocks.filter(unmet)) {

@@ -62,27 +62,42 @@ const known = {
   exists: (file) => fs.existsSync(path.join(ROOT, file)),
 };
 
-/** A block whose needs say it waits for a script not merged yet (needs=script:<name>). */
+/** Scripts a block waits for (needs=script:<name>) that package.json does not have yet. */
 const waitsFor = (block) =>
   needsOf(block.attrs)
     .filter((n) => n.kind === 'script' && !known.scripts.has(n.value))
     .map((n) => n.value);
 
+const shBlocks = (page) =>
+  fencedBlocks(fs.readFileSync(path.join(ROOT, page), 'utf8')).filter((b) => b.lang === 'sh');
+
 test.each(PAGES)('%s: every shell command names existing scripts, options, knobs and files', (page) => {
   const markdown = fs.readFileSync(path.join(ROOT, page), 'utf8');
   const problems = [];
-  for (const block of fencedBlocks(markdown).filter((b) => b.lang === 'sh')) {
-    if (waitsFor(block).length) continue; // its own test says it is skipped, and why
+  const waiting = new Set();
+  for (const block of shBlocks(page)) {
+    // Such a block is checked once its script exists; the skipped test below names it.
+    const waits = waitsFor(block);
+    if (waits.length) {
+      waits.forEach((script) => waiting.add(script));
+      continue;
+    }
     for (const { text } of blockCommands(block.text)) {
       for (const p of commandProblems(text, known)) problems.push(`line ${block.line}: ${p} (in: ${text})`);
     }
   }
   for (const text of inlineCommands(markdown)) {
-    if (/npm run lab:reload|npm run reliability/.test(text) && !known.scripts.has('lab:reload')) continue;
+    if ([...waiting].some((script) => text.startsWith(`npm run ${script}`))) continue;
     for (const p of commandProblems(text, known)) problems.push(`inline: ${p} (in: ${text})`);
   }
   expect(problems).toEqual([]);
 });
+
+for (const page of PAGES) {
+  for (const block of shBlocks(page).filter((b) => waitsFor(b).length)) {
+    test.skip(`${page} (block on line ${block.line}) not checked: needs npm run ${waitsFor(block).join(', ')}, which this checkout does not have yet`, () => {});
+  }
+}
 
 test.each(PAGES)('%s: every relative link points at a file', (page) => {
   const markdown = fs.readFileSync(path.join(ROOT, page), 'utf8');
