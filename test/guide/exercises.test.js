@@ -169,7 +169,9 @@ const LESSONS = {
     check: ({ run }) => {
       const table = command(run, /npm run sizing -- results\/sizing --tps 5000$/);
       expect(table.stdout).toMatch(/Sizing for 5000 TPS/);
-      const sized = JSON.parse(command(run, /--json/).stdout);
+      // npm prints its own '> script' banner first; the JSON follows it.
+      const { stdout } = command(run, /--json/);
+      const sized = JSON.parse(stdout.slice(stdout.indexOf('{')));
       expect(sized.tps).toBe(5000);
       const cores = (name) => sized.cells.find((c) => c.name === name).routerCores;
       expect(cores('edge:1k:close:full')).toBeGreaterThan(cores('edge:1k:keepalive'));
