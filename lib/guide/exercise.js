@@ -215,7 +215,7 @@ function quickForm(text, attrs = {}) {
 function relocate(text, { labDir, resultsDir, ports = {} }) {
   let out = text
     .replace(/(^|[\s=(/'"])\.lab\//g, (_, before) => `${before === '/' ? '/' : before}${labDir}/`)
-    .replace(/(^|[\s='"])results\//g, (_, before) => `${before}${resultsDir}/`);
+    .replace(/(^|[\s='"])results(?=[/\s'";&|)]|$)/g, (_, before) => `${before}${resultsDir}`);
   for (const [from, to] of Object.entries(ports)) {
     out = out.replace(new RegExp(`:${from}(?=[/\\s'"]|$)`, 'g'), `:${to}`);
   }

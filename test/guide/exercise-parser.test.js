@@ -149,3 +149,9 @@ test('names: what does not exist is named; what exists passes', () => {
     '../README.md',
   ]);
 });
+
+test('relocation takes results/ and a bare results directory, not a name that ends in results', () => {
+  expect(
+    relocate('mkdir -p results; ls results/x myresults/y', { labDir: '/tmp/L', resultsDir: '/tmp/R' }),
+  ).toBe('mkdir -p /tmp/R; ls /tmp/R/x myresults/y');
+});
