@@ -63,7 +63,19 @@ const command = (run, pattern, nth = 0) => {
  */
 const LESSONS = {
   'exercise-termination-cost.md': {
-    check: ({ lab }) => {
+    check: ({ run, lab }) => {
+      // Where TLS ends, as the service sees it: plain HTTP behind http and edge, TLS behind
+      // re-encrypt (the router's session) and passthrough (the client's).
+      const seen = (route) => JSON.parse(command(run, new RegExp(`curl .*data-service-${route}-`)).stdout);
+      const http = seen('http');
+      const edge = seen('edge');
+      const reencrypt = seen('reencrypt');
+      const passthrough = seen('passthrough');
+      expect([http.tls, edge.tls, reencrypt.tls, passthrough.tls]).toEqual([false, false, true, true]);
+      expect(edge.forwarded['x-forwarded-proto']).toBe('https');
+      expect(reencrypt.tlsServername).toBe('data-service.router-lab.svc');
+      expect(passthrough.tlsServername).toMatch(/^data-service-passthrough-router-lab\./);
+      expect(passthrough.forwarded).toEqual({});
       const r = lab.results('termination-cost');
       // TLS at the router (and its internal hop) costs more of the router's CPU than plain HTTP.
       expect(routerUs(cell(r, 'edge:1k:keepalive'))).toBeGreaterThan(routerUs(cell(r, 'http:1k:keepalive')));
