@@ -171,6 +171,39 @@ function simpleCommands(text) {
   return [...result, ...inner.flatMap(simpleCommands)];
 }
 
+/** A command line split at `;` outside quotes. */
+function splitSemicolons(text) {
+  const parts = [''];
+  let quote = null;
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === ';') {
+      parts.push('');
+      continue;
+    }
+    parts[parts.length - 1] += c;
+  }
+  return parts.map((p) => p.trim()).filter(Boolean);
+}
+
+/**
+ * `for t in 1 2 4; do A $t; B; done` → ['A 1', 'B', 'A 2', 'B', …]: the loop's commands, one by
+ * one, so that a runner can treat each (a lab:up among them) on its own. null for anything else;
+ * a list made at run time (`$(…)`) is refused.
+ */
+function expandFor(text) {
+  const loop = /^for ([A-Za-z_][A-Za-z0-9_]*) in (.+?); do (.+); done$/.exec(text.trim());
+  if (!loop) return null;
+  const [, name, list, body] = loop;
+  if (/[$`]/.test(list)) throw new Error(`a loop over a list made at run time cannot be unrolled: ${text}`);
+  const variable = new RegExp(`\\$(\\{${name}\\}|${name}\\b)`, 'g');
+  return shellWords(list).flatMap((value) =>
+    splitSemicolons(body).map((cmd) => cmd.replace(variable, value)),
+  );
+}
+
 /** `npm run <script> [-- args]` → { script, args }; anything else → null. */
 function npmRun(argv) {
   if (argv[0] !== 'npm' || argv[1] !== 'run' || !argv[2]) return null;
@@ -240,6 +273,7 @@ module.exports = {
   blockCommands,
   shellWords,
   simpleCommands,
+  expandFor,
   npmRun,
   flagsOf,
   quickForm,

@@ -6,6 +6,7 @@ const {
   exerciseBlocks,
   blockCommands,
   simpleCommands,
+  expandFor,
   npmRun,
   quickForm,
   relocate,
@@ -154,4 +155,21 @@ test('relocation takes results/ and a bare results directory, not a name that en
   expect(
     relocate('mkdir -p results; ls results/x myresults/y', { labDir: '/tmp/L', resultsDir: '/tmp/R' }),
   ).toBe('mkdir -p /tmp/R; ls /tmp/R/x myresults/y');
+});
+
+test('a loop around lab:up unrolls into its commands, the variable replaced', () => {
+  expect(
+    expandFor(
+      'for t in 1 4; do LAB_ROUTER_THREADS=$t npm run lab:up; npm run matrix -- --out results/t-${t}; npm run lab:down; done',
+    ),
+  ).toEqual([
+    'LAB_ROUTER_THREADS=1 npm run lab:up',
+    'npm run matrix -- --out results/t-1',
+    'npm run lab:down',
+    'LAB_ROUTER_THREADS=4 npm run lab:up',
+    'npm run matrix -- --out results/t-4',
+    'npm run lab:down',
+  ]);
+  expect(expandFor('npm run lab:up')).toBeNull();
+  expect(() => expandFor('for i in $(seq 3); do echo $i; done')).toThrow(/made at run time/);
 });

@@ -10,7 +10,14 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, TOOLS_BIN } = require('../../lib/core/paths');
 const lab = require('../../lib/lab/index');
-const { blockCommands, simpleCommands, npmRun, quickForm, relocate } = require('../../lib/guide/exercise');
+const {
+  blockCommands,
+  simpleCommands,
+  expandFor,
+  npmRun,
+  quickForm,
+  relocate,
+} = require('../../lib/guide/exercise');
 
 const PORT_KNOBS = [
   'LAB_HTTP_PORT',
@@ -144,7 +151,13 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
   let background = [];
   let first = true;
   for (const block of blocks) {
-    for (const { text, background: inBackground } of blockCommands(block.text)) {
+    // A loop around lab:up (one lab per thread count, say) runs as its commands, one by one.
+    const commands = blockCommands(block.text).flatMap((c) =>
+      /npm run lab:(up|down)\b/.test(c.text) && expandFor(c.text)
+        ? expandFor(c.text).map((text) => ({ text, background: false }))
+        : [c],
+    );
+    for (const { text, background: inBackground } of commands) {
       const lifecycle = labCommand(text);
       if (first && !(lifecycle && lifecycle.script === 'lab:up')) await exerciseLab.ensure({});
       first = false;
