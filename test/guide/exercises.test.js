@@ -1,0 +1,245 @@
+'use strict';
+// The lab guide, run: every exercise's `sh exercise` blocks, read from its page, in their quick
+// form against one real lab (temporary LAB_DIR, free ports), in the order of the guide's index.
+// Each page's lesson is then asserted from what its commands wrote (results.json, k6 summaries,
+// their output, the router's log). A block whose needs this machine lacks is skipped with the
+// page's own reason. The commands are never copied here: a page and this test cannot diverge.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT } = require('../../lib/core/paths');
+const { allowedCoreList } = require('../../lib/core/cpus');
+const { exerciseBlocks, blockCommands, needsOf } = require('../../lib/guide/exercise');
+const { scriptEntry } = require('../../lib/guide/names');
+const { ExerciseLab, runPage, labCommand } = require('./runner');
+
+jest.setTimeout(600000);
+
+const DOCS = path.join(ROOT, 'docs');
+const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const read = (page) => fs.readFileSync(path.join(DOCS, page), 'utf8');
+
+/** The exercise pages in the order the guide's index gives them. */
+const INDEX_ORDER = [
+  ...new Set([...read('README.md').matchAll(/\]\((exercise-[a-z0-9-]+\.md)\)/g)].map((m) => m[1])),
+];
+
+/** Why this machine cannot run a block, or null. */
+function unmet(block) {
+  const why = block.attrs.why ? `: ${block.attrs.why}` : '';
+  for (const need of needsOf(block.attrs)) {
+    if (need.kind === 'cores') {
+      const have = allowedCoreList().length;
+      if (have < Number(need.value)) return `needs ${need.value} cores, this machine allows ${have}${why}`;
+    } else if (need.kind === 'root') {
+      return `changes a setting of the whole machine (root), run by hand only${why}`;
+    } else if (need.kind === 'cluster') {
+      return `needs an OpenShift cluster; checked offline only (test/guide/openshift-offline.test.js)${why}`;
+    } else if (need.kind === 'script') {
+      // Both the npm script and the file it runs: a branch not merged yet brings them together.
+      const entry = scriptEntry(scripts[need.value] || '') || `bin/${need.value.replace(':', '-')}.js`;
+      if (!scripts[need.value] || !fs.existsSync(path.join(ROOT, entry))) {
+        return `needs npm run ${need.value} (${entry}), which this checkout does not have yet${why}`;
+      }
+    } else return `unknown need ${need.kind}`;
+  }
+  return null;
+}
+
+const cell = (results, name) => {
+  const found = results.cells.find((c) => c.name === name);
+  if (!found) throw new Error(`${results.id}: no cell ${name} (has ${results.cells.map((c) => c.name)})`);
+  return found;
+};
+const routerUs = (c) => c.cost.router.perRequestUs.median;
+const command = (run, pattern, nth = 0) => {
+  const found = run.filter((c) => pattern.test(c.text))[nth];
+  if (!found) throw new Error(`no command ${pattern} (number ${nth + 1}) in this page`);
+  return found;
+};
+
+/**
+ * Each page's lesson, from what its commands wrote. `mayFail`: commands whose non-zero exit is
+ * part of the lesson. Pages without an entry must still run without a failing command.
+ */
+const LESSONS = {
+  'exercise-termination-cost.md': {
+    check: ({ run, lab }) => {
+      // Where TLS ends, as the service sees it: plain HTTP behind http and edge, TLS behind
+      // re-encrypt (the router's session) and passthrough (the client's).
+      const seen = (route) => JSON.parse(command(run, new RegExp(`curl .*data-service-${route}-`)).stdout);
+      const http = seen('http');
+      const edge = seen('edge');
+      const reencrypt = seen('reencrypt');
+      const passthrough = seen('passthrough');
+      expect([http.tls, edge.tls, reencrypt.tls, passthrough.tls]).toEqual([false, false, true, true]);
+      expect(edge.forwarded['x-forwarded-proto']).toBe('https');
+      expect(reencrypt.tlsServername).toBe('data-service.router-lab.svc');
+      expect(passthrough.tlsServername).toMatch(/^data-service-passthrough-router-lab\./);
+      expect(passthrough.forwarded).toEqual({});
+      const r = lab.results('termination-cost');
+      // TLS at the router (and its internal hop) costs more of the router's CPU than plain HTTP.
+      expect(routerUs(cell(r, 'edge:1k:keepalive'))).toBeGreaterThan(routerUs(cell(r, 'http:1k:keepalive')));
+    },
+  },
+  'exercise-keepalive-vs-close.md': {
+    check: ({ lab }) => {
+      const r = lab.results('keepalive-vs-close');
+      for (const [keep, close] of [['edge:1k:keepalive', 'edge:1k:close:full']]) {
+        const k = cell(r, keep);
+        const c = cell(r, close);
+        expect({ close, fewerOkRps: c.okRps < k.okRps, moreRouterUs: routerUs(c) > routerUs(k) }).toEqual({
+          close,
+          fewerOkRps: true,
+          moreRouterUs: true,
+        });
+      }
+    },
+  },
+  'exercise-load-generator.md': {
+    check: ({ lab }) => {
+      const c = cell(lab.results('generator'), 'http:1k:keepalive');
+      expect(c.limitedBy.by.split('+')).toContain('generator');
+      expect(c.crossCheck.rps).toBeGreaterThan(c.crossCheck.k6Rps);
+    },
+  },
+  'exercise-latency-decomposition.md': {
+    check: ({ lab }) => {
+      const r = lab.results('latency');
+      for (const c of r.cells) {
+        // The service's own time is a small part of what the client lived through.
+        expect({ cell: c.name, farBelow: c.serviceTimeMs.p50 * 5 < c.p50 }).toEqual({
+          cell: c.name,
+          farBelow: true,
+        });
+      }
+      // Fewer VUs queue less: end to end falls towards the service time.
+      const few = cell(lab.results('latency-vus4'), 'http:1k:keepalive');
+      expect(few.p50).toBeLessThan(cell(r, 'http:1k:keepalive').p50);
+    },
+  },
+  'exercise-maxconn.md': {
+    check: ({ lab }) => {
+      const under = cell(lab.results('maxconn-under'), 'http:1k:close');
+      const over = cell(lab.results('maxconn-over'), 'http:1k:close');
+      expect(lab.state.router.maxconn).toBe(50);
+      // 200 clients, room for 50: the router never held more, nobody got an error, they queued.
+      expect(over.router.counters.currentConnections.max).toBeLessThanOrEqual(50);
+      expect({ under: under.errorRate, over: over.errorRate }).toEqual({ under: 0, over: 0 });
+      expect(over.p50).toBeGreaterThan(under.p50);
+      const log = fs.readFileSync(path.join(lab.labDir, 'logs', 'router.log'), 'utf8');
+      expect(log.split('\n').filter((l) => /alert|error|emerg/i.test(l))).toEqual([]);
+    },
+  },
+  'exercise-ephemeral-ports.md': {
+    check: ({ run }) => {
+      const timeWait = Number(command(run, /^ss -tan state time-wait/).stdout.trim());
+      expect(timeWait).toBeGreaterThan(500);
+    },
+  },
+  'exercise-passthrough-balance.md': {
+    check: ({ run }) => {
+      const instances = (nth) =>
+        command(run, /^for i in/, nth)
+          .stdout.trim()
+          .split('\n')
+          .filter(Boolean);
+      const source = instances(0);
+      const random = instances(1);
+      expect(source).toHaveLength(10);
+      expect(new Set(source).size).toBe(1); // one client IP: one instance
+      expect(new Set(random).size).toBeGreaterThan(1); // 10 draws from 3: all alike ~ 1 in 20000
+    },
+  },
+  'exercise-rolling-restart.md': {
+    check: ({ lab }) => {
+      const c = cell(lab.results('rollout'), 'edge:1k:keepalive');
+      expect({ errorRate: c.errorRate, errors: c.errors }).toEqual({ errorRate: 0, errors: {} });
+      expect(c.requests).toBeGreaterThan(0);
+    },
+  },
+  'exercise-bank-workload.md': {
+    // On a small shared machine k6 drops iterations (at 5000 TPS always, at 1000 often): its
+    // thresholds fail, exit 99. That is the lesson, not a fault.
+    mayFail: [/k6 run .*k6\/data-service\.js/],
+    check: ({ lab }) => {
+      const summary = JSON.parse(fs.readFileSync(path.join(lab.resultsDir, 'bank-5000.json'), 'utf8'));
+      const med = (name) => summary.metrics[name].values.med;
+      expect(med('service_time') * 5).toBeLessThan(med('http_req_duration'));
+    },
+  },
+  'exercise-router-key.md': {
+    check: ({ lab }) => {
+      const rsa = lab.results('key-rsa2048');
+      const ecdsa = lab.results('key-ecdsa-p256');
+      expect([rsa.handshakeFloor.key, ecdsa.handshakeFloor.key]).toEqual(['rsa2048', 'ecdsa-p256']);
+      // An ECDSA P-256 signature is far cheaper than an RSA 2048 one, at the floor and at the router.
+      expect(ecdsa.handshakeFloor.signUs).toBeLessThan(rsa.handshakeFloor.signUs);
+      const full = (r) => cell(r, 'edge:1k:close:full');
+      expect(routerUs(full(ecdsa))).toBeLessThan(routerUs(full(rsa)));
+      // No router does a full handshake in less CPU than the floor.
+      for (const r of [rsa, ecdsa]) expect(full(r).floorMultiple.median).toBeGreaterThanOrEqual(1);
+    },
+  },
+  'exercise-sizing.md': {
+    check: ({ run }) => {
+      const table = command(run, /npm run sizing -- results\/sizing --tps 5000$/);
+      expect(table.stdout).toMatch(/Sizing for 5000 TPS/);
+      // npm prints its own '> script' banner first; the JSON follows it.
+      const { stdout } = command(run, /--json/);
+      const sized = JSON.parse(stdout.slice(stdout.indexOf('{')));
+      expect(sized.tps).toBe(5000);
+      const cores = (name) => sized.cells.find((c) => c.name === name).routerCores;
+      expect(cores('edge:1k:close:full')).toBeGreaterThan(cores('edge:1k:keepalive'));
+    },
+  },
+  'exercise-router-reload.md': {
+    check: ({ lab }) => {
+      const c = cell(lab.results('reload'), 'edge:1k:keepalive');
+      expect({ errorRate: c.errorRate, errors: c.errors }).toEqual({ errorRate: 0, errors: {} });
+      // The router really reloaded, ten times, under that load.
+      const now = JSON.parse(fs.readFileSync(path.join(lab.labDir, 'lab.json'), 'utf8'));
+      expect(now.router.reloads).toBeGreaterThanOrEqual(10);
+    },
+  },
+};
+
+const lab = new ExerciseLab();
+afterAll(() => lab.end());
+
+test('the guide’s index lists every exercise page', () => {
+  const pages = fs.readdirSync(DOCS).filter((f) => /^exercise-.*\.md$/.test(f));
+  expect([...INDEX_ORDER].sort()).toEqual(pages.sort());
+});
+
+/**
+ * The order the test runs them: the index's, except that pages on the default lab come first, so
+ * that the suite restarts the lab only for the pages that set knobs.
+ */
+function setsKnobs(page) {
+  return exerciseBlocks(read(page))
+    .filter((b) => !unmet(b))
+    .flatMap((b) => blockCommands(b.text))
+    .some(({ text }) => {
+      const lab = labCommand(text);
+      return Boolean(lab && Object.keys(lab.knobs).length);
+    });
+}
+const RUN_ORDER = [...INDEX_ORDER.filter((p) => !setsKnobs(p)), ...INDEX_ORDER.filter(setsKnobs)];
+
+for (const page of RUN_ORDER) {
+  const blocks = exerciseBlocks(read(page));
+  const runnable = blocks.filter((b) => !unmet(b));
+  for (const b of blocks.filter(unmet)) {
+    test.skip(`${page} (block on line ${b.line}) skipped: ${unmet(b)}`, () => {});
+  }
+  if (!runnable.length) continue;
+  const lesson = LESSONS[page] || { check: () => {} };
+  test(`${page}: its commands run, quick, and its lesson holds`, async () => {
+    const run = await runPage(runnable, lab);
+    const failed = run.filter((c) => c.code !== 0 && !(lesson.mayFail || []).some((re) => re.test(c.text)));
+    expect(
+      failed.map((c) => `${c.ran} → exit ${c.code}\n${c.stdout.slice(-1500)}\n${c.stderr.slice(-1500)}`),
+    ).toEqual([]);
+    await lesson.check({ run, lab });
+  });
+}

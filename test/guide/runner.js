@@ -1,0 +1,185 @@
+'use strict';
+// Runs the guide's exercise blocks as a student would, shortened, against one real lab in a
+// temporary LAB_DIR on free ports. The commands are the pages' own text (lib/guide/exercise.js):
+// each runs in bash from the repository, in its quick form, with `.lab/`, `results/` and the
+// default ports moved to the test's. `npm run lab:up` and `lab:down` are the lab's own up() and
+// down(), kept for the next page while its knobs match, so that the suite starts few labs.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { ROOT, TOOLS_BIN } = require('../../lib/core/paths');
+const lab = require('../../lib/lab/index');
+const {
+  blockCommands,
+  simpleCommands,
+  expandFor,
+  npmRun,
+  quickForm,
+  relocate,
+} = require('../../lib/guide/exercise');
+
+const PORT_KNOBS = [
+  'LAB_HTTP_PORT',
+  'LAB_HTTPS_PORT',
+  'LAB_STATS_PORT',
+  'LAB_SERVICE_BASE_PORT',
+  'LAB_REDIS_PORT',
+];
+
+/** process.env without any LAB_* of the shell that runs the tests. */
+const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LAB_')));
+
+/** The lab knobs a command sets (LAB_* assignments before `npm run lab:up`), ports excluded. */
+const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('LAB_')));
+
+class ExerciseLab {
+  constructor() {
+    this.labDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-lab-'));
+    this.resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-results-'));
+    this.knobs = null;
+    this.state = null;
+    this.log = [];
+  }
+
+  env(knobs = this.knobs || {}) {
+    const ports = this.state
+      ? {
+          LAB_HTTP_PORT: String(this.state.router.httpPort),
+          LAB_HTTPS_PORT: String(this.state.router.httpsPort),
+          LAB_STATS_PORT: String(this.state.router.statsPort),
+        }
+      : {};
+    return {
+      ...cleanEnv(),
+      PATH: `${TOOLS_BIN}:${process.env.PATH}`,
+      LAB_DIR: this.labDir,
+      ...Object.fromEntries(PORT_KNOBS.map((k) => [k, '0'])),
+      ...knobs,
+      ...ports,
+    };
+  }
+
+  /** A lab with exactly these knobs: the running one if it has them, else a fresh one. */
+  async ensure(knobs) {
+    const same = this.state && JSON.stringify(this.knobs) === JSON.stringify(knobs);
+    if (same) return this.state;
+    await this.stop();
+    this.knobs = knobs;
+    const log = (line) => this.log.push(line);
+    try {
+      this.state = await lab.up({ env: this.env(knobs), log });
+    } catch (err) {
+      throw new Error(`lab:up with ${JSON.stringify(knobs)} failed: ${err.message}\n${this.log.join('\n')}`, {
+        cause: err,
+      });
+    }
+    return this.state;
+  }
+
+  async stop() {
+    if (!this.state) return;
+    this.state = null;
+    await lab.down({ env: this.env(), log: () => {} });
+  }
+
+  async end() {
+    try {
+      await this.stop();
+    } finally {
+      fs.rmSync(this.labDir, { recursive: true, force: true });
+      fs.rmSync(this.resultsDir, { recursive: true, force: true });
+    }
+  }
+
+  /** results.json of a run the page wrote to results/<name>. */
+  results(name) {
+    return JSON.parse(fs.readFileSync(path.join(this.resultsDir, name, 'results.json'), 'utf8'));
+  }
+
+  /** The text a page's command becomes here (quick form, relocated). */
+  localize(text, attrs) {
+    const { router } = this.state;
+    return relocate(quickForm(text, attrs), {
+      labDir: this.labDir,
+      resultsDir: this.resultsDir,
+      ports: { 9080: router.httpPort, 9443: router.httpsPort, 1936: router.statsPort },
+    });
+  }
+}
+
+/** Runs one command line in bash; resolves { code, stdout, stderr, ms }. Killed after timeoutMs. */
+function bash(text, env, timeoutMs) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn('bash', ['-c', text], { cwd: ROOT, env, detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${timeoutMs} ms)`;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** The one lab command a line is, if it is one: { script, knobs }. */
+function labCommand(text) {
+  const simple = simpleCommands(text);
+  const npm = simple.map((c) => ({ ...c, npm: npmRun(c.argv) }));
+  const lifecycle = npm.filter((c) => c.npm && ['lab:up', 'lab:down'].includes(c.npm.script));
+  if (!lifecycle.length) return null;
+  if (simple.length !== 1) throw new Error(`lab:up and lab:down must be commands of their own: ${text}`);
+  return { script: lifecycle[0].npm.script, knobs: knobsOf(lifecycle[0].env) };
+}
+
+/**
+ * Runs a page's runnable blocks in order; resolves the commands as run: { text, ran, code, stdout,
+ * stderr, ms }. The page's first command decides its lab: its own lab:up, else the default lab.
+ */
+async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
+  const done = [];
+  let background = [];
+  let first = true;
+  for (const block of blocks) {
+    // A loop around lab:up (one lab per thread count, say) runs as its commands, one by one.
+    const commands = blockCommands(block.text).flatMap((c) =>
+      /npm run lab:(up|down)\b/.test(c.text) && expandFor(c.text)
+        ? expandFor(c.text).map((text) => ({ text, background: false }))
+        : [c],
+    );
+    for (const { text, background: inBackground } of commands) {
+      const lifecycle = labCommand(text);
+      if (first && !(lifecycle && lifecycle.script === 'lab:up')) await exerciseLab.ensure({});
+      first = false;
+      if (lifecycle) {
+        // lab:down is kept for later: the next lab:up with the same knobs uses the same lab.
+        if (lifecycle.script === 'lab:up') await exerciseLab.ensure(lifecycle.knobs);
+        done.push({ text, ran: `(lab ${lifecycle.script})`, code: 0, stdout: '', stderr: '', ms: 0 });
+        continue;
+      }
+      if (text === 'wait') {
+        done.push(...(await Promise.all(background)));
+        background = [];
+        continue;
+      }
+      const ran = exerciseLab.localize(text, block.attrs);
+      const running = bash(ran, exerciseLab.env(), timeoutMs).then((r) => ({ text, ran, ...r }));
+      if (inBackground) background.push(running);
+      else done.push(await running);
+    }
+  }
+  done.push(...(await Promise.all(background)));
+  return done;
+}
+
+module.exports = { ExerciseLab, runPage, labCommand };
