@@ -192,6 +192,16 @@ const LESSONS = {
       expect(cores('edge:1k:close:full')).toBeGreaterThan(cores('edge:1k:keepalive'));
     },
   },
+  'exercise-reliability.md': {
+    check: ({ lab }) => {
+      const doc = JSON.parse(
+        fs.readFileSync(path.join(lab.resultsDir, 'reliability', 'reliability.json'), 'utf8'),
+      );
+      const verdicts = Object.fromEntries(doc.scenarios.map((s) => [s.name, s.verdict.pass]));
+      // A reload that hands its sockets over loses nothing; a killed Redis costs 503s only.
+      expect(verdicts).toEqual({ 'router-reload': true, 'redis-kill': true });
+    },
+  },
   'exercise-router-reload.md': {
     check: ({ lab }) => {
       const c = cell(lab.results('reload'), 'edge:1k:keepalive');
