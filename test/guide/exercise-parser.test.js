@@ -84,9 +84,9 @@ test('simple commands: environment prefix, pipes and substitutions, quotes kept 
 
 test('the quick form appends --quick (or the block’s own) to lab and matrix runs, a short DURATION to k6', () => {
   expect(quickForm("npm run matrix -- --cells 'http:1k:close' --out results/a")).toBe(
-    "npm run matrix -- --cells 'http:1k:close' --out results/a --quick",
+    "npm run matrix -- --cells 'http:1k:close' --out results/a --quick --warmup 0 --cooldown 0",
   );
-  expect(quickForm('npm run lab')).toBe('npm run lab -- --quick');
+  expect(quickForm('npm run lab')).toBe('npm run lab -- --quick --warmup 0 --cooldown 0');
   expect(
     quickForm('LAB_MAXCONN=50 npm run lab:up && npm run lab -- --vus 4', { quick: '--quick --cells x' }),
   ).toBe('LAB_MAXCONN=50 npm run lab:up && npm run lab -- --vus 4 --quick --cells x');

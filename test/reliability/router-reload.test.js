@@ -65,12 +65,14 @@ describe('router reload (real HAProxy, real k6)', () => {
     expect(Number((await showInfo(adminSocket(env.LAB_DIR))).Pid)).toBe(state.router.pid);
   });
 
-  test('reloads under a steady load through every termination, keep-alive and close: zero failed', async () => {
+  // Two terminations, for the suite's time: edge (the router ends TLS, HTTP mode) and passthrough
+  // (a TCP tunnel); npm run reliability -- --quick runs all four.
+  test('reloads under a steady load through edge and passthrough, keep-alive and close: zero failed', async () => {
     const opts = {
       rate: 50,
       reloads: 2,
       reloadIntervalMs: 300,
-      terminations: ['http', 'edge', 'passthrough', 'reencrypt'],
+      terminations: ['edge', 'passthrough'],
     };
     const lines = [];
     const { doc } = await runReliability({
@@ -82,7 +84,7 @@ describe('router reload (real HAProxy, real k6)', () => {
       log: (line) => lines.push(line),
     });
     const [scenario] = doc.scenarios;
-    expect(scenario.cases.map((c) => c.name)).toHaveLength(8);
+    expect(scenario.cases.map((c) => c.name)).toHaveLength(4);
     for (const c of scenario.cases) {
       expect(c.injected).toHaveLength(2);
       expect(c.load.requests).toBeGreaterThan(50);
