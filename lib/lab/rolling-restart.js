@@ -59,15 +59,7 @@ async function rollout({ env = process.env, log = console.log, signal, viaReload
         : `  out of rotation after ${outAt - begin} ms, exited after ${Date.now() - begin} ms`,
     );
     log(`  starting it again on :${instance.port} and :${instance.tlsPort}`);
-    const [started] = await startServices(labDir, {
-      instances: [instance],
-      redis: state.redis,
-      certs: state.certs,
-      logLevel: state.logLevel,
-      drainDelayMs: state.drainDelayMs,
-      cpus: instance.cpus,
-      signal,
-    });
+    const started = await startInstanceAgain(state, instance, { signal });
     if (viaReload) {
       await reload({ env, signal });
       log(`  back in the router's configuration (reload with it)`);
@@ -92,4 +84,18 @@ async function rollout({ env = process.env, log = console.log, signal, viaReload
   return readLabState(labDir);
 }
 
-module.exports = { rollout, instanceServerStates };
+/** Starts one of the lab's data-service instances again, as lab.json (`state`) describes it. */
+async function startInstanceAgain(state, instance, { signal } = {}) {
+  const [started] = await startServices(state.labDir, {
+    instances: [instance],
+    redis: state.redis,
+    certs: state.certs,
+    logLevel: state.logLevel,
+    drainDelayMs: state.drainDelayMs,
+    cpus: instance.cpus,
+    signal,
+  });
+  return started;
+}
+
+module.exports = { rollout, instanceServerStates, startInstanceAgain };

@@ -5,13 +5,12 @@
 // drain, start, back in by a reload) while a steady load runs through every termination at once.
 // The promise is zero failed requests.
 const { setTimeout: sleep } = require('node:timers/promises');
-const { rollout } = require('../lab/rolling-restart');
+const { rollout, startInstanceAgain } = require('../lab/rolling-restart');
 const { reload } = require('../lab/reload');
-const { startServices } = require('../lab/stack');
 const { listRecords, processState } = require('../lab/pids');
 const { writeLabState } = require('../lab/state');
 const { steadyPages } = require('./load');
-const { checkScenario, observedCase } = require('./scenario');
+const { checkScenario, observedCase, lostRequests } = require('./scenario');
 
 const LEAD_MS = 1500;
 /** Besides its drain delay, what one instance's turn takes: two reloads, a start, checks. */
@@ -29,14 +28,7 @@ async function repairInstances(ctx) {
     const record = records.find((r) => r.name === instance.name);
     if (record && processState(record) === 'running') continue;
     ctx.log(`    starting ${instance.name} again (the rollout was interrupted)`);
-    const [started] = await startServices(state.labDir, {
-      instances: [instance],
-      redis: state.redis,
-      certs: state.certs,
-      logLevel: state.logLevel,
-      drainDelayMs: state.drainDelayMs,
-      cpus: instance.cpus,
-    });
+    const started = await startInstanceAgain(state, instance);
     instance.pid = started.pid;
   }
   writeLabState(state.labDir, { ...ctx.state(), instances: state.instances });
@@ -112,12 +104,8 @@ module.exports = checkScenario({
     const reasons = [];
     const notes = [];
     for (const c of observation.cases) {
-      if (c.load.failed) {
-        const kinds = Object.entries(c.errors).map(([k, n]) => `${n} ${k}`);
-        reasons.push(
-          `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`,
-        );
-      }
+      const lost = lostRequests(c);
+      if (lost) reasons.push(lost);
       if (!c.figures.coveredByLoad)
         notes.push(`${c.name}: the load ended before the rollout: its end was not observed`);
     }

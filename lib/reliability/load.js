@@ -129,4 +129,26 @@ async function steadyRecords({ k6, target, termination, rate, durationSeconds, s
   };
 }
 
-module.exports = { steadyPages, steadyRecords, errorKinds, recordsGenerator };
+/**
+ * A fault injected while a steady load runs: `load(signal)` starts the load, `fault(signal)` then
+ * runs beside it. A fault that fails stops the load at once (and waits for it); Ctrl-C (`signal`)
+ * stops both. Resolves { load, fault }: what each resolved with.
+ */
+async function underLoad({ signal: parent, load, fault }) {
+  const local = new AbortController();
+  const signal = AbortSignal.any([parent, local.signal].filter(Boolean));
+  const loading = load(signal);
+  // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
+  loading.catch(() => {});
+  let outcome;
+  try {
+    outcome = await fault(signal);
+  } catch (err) {
+    local.abort();
+    await loading.catch(() => {});
+    throw err;
+  }
+  return { load: await loading, fault: outcome };
+}
+
+module.exports = { steadyPages, steadyRecords, errorKinds, recordsGenerator, underLoad };

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const { redisCli } = require('../core/redis-server');
 const { request } = require('../lab/client');
 const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
-const { steadyRecords } = require('./load');
+const { steadyRecords, underLoad } = require('./load');
 const { recordsUrl } = require('./redis-outage');
 const { checkScenario, observedCase } = require('./scenario');
 
@@ -148,29 +148,21 @@ module.exports = checkScenario({
     const state = ctx.state();
     if (state.redis.mode !== 'cluster') return { cases: [], skipped: 'needs a lab with LAB_REDIS=cluster' };
     const seconds = Math.ceil((LEAD_MS + opts.failoverWindowMs + TAIL_MS) / 1000);
-    const local = new AbortController();
-    const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
     const start = Date.now();
-    const loading = steadyRecords({
-      k6: ctx.k6,
-      target: ctx.target,
-      termination: 'http',
-      rate: opts.rate,
-      durationSeconds: seconds,
-      summaryPath: ctx.rawFile('redis-failover-http.json'),
-      signal,
+    const { load, fault: outage } = await underLoad({
+      signal: ctx.signal,
+      load: (signal) =>
+        steadyRecords({
+          k6: ctx.k6,
+          target: ctx.target,
+          termination: 'http',
+          rate: opts.rate,
+          durationSeconds: seconds,
+          summaryPath: ctx.rawFile('redis-failover-http.json'),
+          signal,
+        }),
+      fault: (signal) => clusterOutage(ctx, { start, leadMs: LEAD_MS, signal }),
     });
-    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
-    loading.catch(() => {});
-    let outage;
-    try {
-      outage = await clusterOutage(ctx, { start, leadMs: LEAD_MS, signal });
-    } catch (err) {
-      local.abort();
-      await loading.catch(() => {});
-      throw err;
-    }
-    const load = await loading;
     return {
       cases: [
         observedCase({

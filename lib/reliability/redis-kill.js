@@ -4,7 +4,7 @@
 // it has taken every instance out), no request hangs beyond the service's Redis timeout, and the
 // service recovers by itself (no restart of the instances).
 const { loadConfig } = require('../../data-service/src/config');
-const { steadyRecords } = require('./load');
+const { steadyRecords, underLoad } = require('./load');
 const { redisOutage } = require('./redis-outage');
 const { checkScenario, observedCase } = require('./scenario');
 
@@ -28,29 +28,21 @@ module.exports = checkScenario({
       return { cases: [], skipped: 'needs LAB_REDIS=standalone (a cluster: redis-failover)' };
     const seconds = Math.ceil((LEAD_MS + opts.outageMs + TAIL_MS) / 1000);
     ctx.log(`  http: ${opts.rate} req/s for ${seconds} s, Redis down for ${opts.outageMs} ms`);
-    const local = new AbortController();
-    const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
     const start = Date.now();
-    const loading = steadyRecords({
-      k6: ctx.k6,
-      target: ctx.target,
-      termination: 'http',
-      rate: opts.rate,
-      durationSeconds: seconds,
-      summaryPath: ctx.rawFile('redis-kill-http.json'),
-      signal,
+    const { load, fault: outage } = await underLoad({
+      signal: ctx.signal,
+      load: (signal) =>
+        steadyRecords({
+          k6: ctx.k6,
+          target: ctx.target,
+          termination: 'http',
+          rate: opts.rate,
+          durationSeconds: seconds,
+          summaryPath: ctx.rawFile('redis-kill-http.json'),
+          signal,
+        }),
+      fault: (signal) => redisOutage({ ...ctx, signal }, { start, leadMs: LEAD_MS, outageMs: opts.outageMs }),
     });
-    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
-    loading.catch(() => {});
-    let outage;
-    try {
-      outage = await redisOutage({ ...ctx, signal }, { start, leadMs: LEAD_MS, outageMs: opts.outageMs });
-    } catch (err) {
-      local.abort();
-      await loading.catch(() => {});
-      throw err;
-    }
-    const load = await loading;
     return {
       cases: [
         observedCase({

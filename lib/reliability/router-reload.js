@@ -5,7 +5,7 @@
 // requests: the listening sockets are handed over (-x), never closed.
 const { setTimeout: sleep } = require('node:timers/promises');
 const { reload } = require('../lab/reload');
-const { steadyPages } = require('./load');
+const { steadyPages, underLoad } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
 
 /** Time before the first reload: k6 is started and at its rate. */
@@ -38,39 +38,32 @@ async function reloadCase(ctx, termination, connection, { handover = true } = {}
     `  ${name}: ${opts.rate} req/s for ${seconds} s, ${opts.reloads} reloads every ${opts.reloadIntervalMs} ms`,
   );
   // A failed reload stops this case's load at once; Ctrl-C stops both.
-  const local = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
   const start = Date.now();
-  const loading = steadyPages({
-    k6: ctx.k6,
-    target: ctx.target,
-    termination,
-    connection,
-    rate: opts.rate,
-    durationSeconds: seconds,
-    summaryPath: ctx.rawFile(
-      `router-reload-${termination}-${connection}${handover ? '' : '-no-handover'}.json`,
-    ),
-    signal,
+  const { load, fault: reloads } = await underLoad({
+    signal: ctx.signal,
+    load: (signal) =>
+      steadyPages({
+        k6: ctx.k6,
+        target: ctx.target,
+        termination,
+        connection,
+        rate: opts.rate,
+        durationSeconds: seconds,
+        summaryPath: ctx.rawFile(
+          `router-reload-${termination}-${connection}${handover ? '' : '-no-handover'}.json`,
+        ),
+        signal,
+      }),
+    fault: (signal) =>
+      reloadChurn({
+        env: ctx.env,
+        count: opts.reloads,
+        intervalMs: opts.reloadIntervalMs,
+        start,
+        signal,
+        handover,
+      }),
   });
-  // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
-  loading.catch(() => {});
-  let reloads;
-  try {
-    reloads = await reloadChurn({
-      env: ctx.env,
-      count: opts.reloads,
-      intervalMs: opts.reloadIntervalMs,
-      start,
-      signal,
-      handover,
-    });
-  } catch (err) {
-    local.abort();
-    await loading.catch(() => {});
-    throw err;
-  }
-  const load = await loading;
   const reloadMs = reloads.map((r) => r.ms);
   return observedCase({
     name,

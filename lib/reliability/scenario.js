@@ -47,4 +47,11 @@ function observedCase({
   return { name, injected, load, errors, recoveryMs, dataLost, figures };
 }
 
-module.exports = { checkScenario, observedCase };
+/** A case whose load lost requests, in words ('… 3 of 900 requests failed (2 502, 1 0)'), or null. */
+function lostRequests(c) {
+  if (!c.load.failed) return null;
+  const kinds = Object.entries(c.errors).map(([k, n]) => `${n} ${k}`);
+  return `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`;
+}
+
+module.exports = { checkScenario, observedCase, lostRequests };

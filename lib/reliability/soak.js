@@ -5,7 +5,7 @@
 // process is read at each window boundary, and its growth over the run reported.
 const { steadyPages } = require('./load');
 const { labPids, rssOf, rssGrowth, mb } = require('./memory');
-const { checkScenario, observedCase } = require('./scenario');
+const { checkScenario, observedCase, lostRequests } = require('./scenario');
 
 const RSS_GROWTH_LIMIT_MB = 64;
 /** A window's p99 this many times the first one's: the latency drifts. */
@@ -120,12 +120,8 @@ module.exports = checkScenario({
     const reasons = [];
     const notes = [];
     for (const c of observation.cases) {
-      if (c.load.failed) {
-        const kinds = Object.entries(c.errors).map(([k, n]) => `${n} ${k}`);
-        reasons.push(
-          `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`,
-        );
-      }
+      const lost = lostRequests(c);
+      if (lost) reasons.push(lost);
       const [first, ...rest] = c.figures.p99;
       const worst = Math.max(...rest.filter((v) => v !== null), 0);
       if (first && worst > DRIFT_FACTOR * first) {
