@@ -89,12 +89,23 @@ async function waitForRole(port, pattern, { timeoutMs = 20000 } = {}) {
   throw new Error(`redis on port ${port} did not reach role ${pattern} in ${timeoutMs} ms`);
 }
 
-/** Starts the killed node again; it rejoins as a replica; CLUSTER FAILOVER gives its role back. */
-async function restore(labDir, primary) {
+/** Each node's role ('master' or 'slave'), in port order. */
+async function clusterRoles(ports) {
+  return Promise.all(ports.map(async (port) => (await redisCli(port, undefined, 'role')).split('\n')[0]));
+}
+
+/**
+ * Starts the killed node again; it rejoins as a replica; CLUSTER FAILOVER gives its role back.
+ * Done only when every node holds its role from before the kill again: the promoted replica
+ * learns it lost its slots by gossip, a moment after the restored node reports 'master'.
+ */
+async function restore(labDir, primary, ports, rolesBefore) {
   if (!redisNodeRunning(labDir, primary.index)) await restartRedisNode(labDir, primary.index);
   await waitForRole(primary.port, /^slave/);
   await redisCli(primary.port, undefined, 'cluster', 'failover');
-  await waitForRole(primary.port, /^master/);
+  await Promise.all(
+    ports.map((port, i) => waitForRole(port, rolesBefore[i] === 'master' ? /^master/ : /^slave/)),
+  );
 }
 
 /**
@@ -104,7 +115,9 @@ async function restore(labDir, primary) {
  */
 async function clusterOutage(ctx, { start, leadMs, signal = ctx.signal }) {
   const state = ctx.state();
-  const primary = await firstPrimary(state.redis.ports);
+  const { ports } = state.redis;
+  const rolesBefore = await clusterRoles(ports);
+  const primary = await firstPrimary(ports);
   const probeId = idInSlots(primary.slots);
   await sleep(leadMs, undefined, { signal });
   let killed = null;
@@ -132,7 +145,7 @@ async function clusterOutage(ctx, { start, leadMs, signal = ctx.signal }) {
       recoveryMs: windowMs,
     };
   } finally {
-    if (killed) await restore(state.labDir, primary);
+    if (killed) await restore(state.labDir, primary, ports, rolesBefore);
   }
 }
 
