@@ -1,25 +1,26 @@
 'use strict';
 // reliability.html: the run as one self-contained page (inline CSS, no script, no network), laid
 // out with the matrix report's styles and tables (lib/report/html.js). Same content as
-// reliability.md: a verdict per scenario, a row per case, each scenario's own tables.
+// reliability.md: a verdict per scenario, a row per case, each scenario's own tables. The same
+// body is the reliability section of the matrix report when both share a results directory.
 const fs = require('node:fs');
 const path = require('node:path');
 const { table, CSS } = require('../report/html');
 const { escapeXml: escape } = require('../report/charts');
-const { errorsText, injectedText, lostText } = require('./markdown');
+const { errorsText, injectedText, lostText, verdictText } = require('./markdown');
 const SCENARIOS = require('./scenarios');
 
 const HTML_FILE = 'reliability.html';
 
 const ms = (v) => (v === null || v === undefined ? '–' : `${v} ms`);
 
-function extraHtml(extra) {
+function extraHtml(extra, h) {
   if (extra.text !== undefined)
     return `<p><strong>${escape(extra.title)}.</strong> ${escape(extra.text)}</p>`;
-  return `<h3>${escape(extra.title)}</h3>${table({ head: extra.head, rows: extra.rows.map((r) => r.map(String)) })}`;
+  return `<h${h + 1}>${escape(extra.title)}</h${h + 1}>${table({ head: extra.head, rows: extra.rows.map((r) => r.map(String)) })}`;
 }
 
-function scenarioHtml(s) {
+function scenarioHtml(s, h) {
   const scenario = SCENARIOS.find((x) => x.name === s.name);
   const rows = s.cases.map((c) => {
     const load = c.load || {};
@@ -37,7 +38,7 @@ function scenarioHtml(s) {
     ? `<div class="ok"><strong>PASS</strong>: ${escape(s.promise)}.</div>`
     : `<div class="alert"><strong>FAIL</strong>: ${escape(s.promise)}.<ul>${s.verdict.reasons.map((r) => `<li>${escape(r)}</li>`).join('')}</ul></div>`;
   return [
-    `<h2>${escape(s.title)}</h2>`,
+    `<h${h}>${escape(s.title)}</h${h}>`,
     box,
     `<p>${escape(s.description)}. Load: ${escape(s.cases[0]?.load?.workload || '–')}.</p>`,
     table(
@@ -47,19 +48,16 @@ function scenarioHtml(s) {
       },
       { wrapLast: false },
     ),
-    ...(scenario && scenario.extras ? scenario.extras(s).map(extraHtml) : []),
+    ...(scenario && scenario.extras ? scenario.extras(s).map((extra) => extraHtml(extra, h)) : []),
     ...(s.verdict.notes.length
       ? [`<ul class="muted">${s.verdict.notes.map((n) => `<li>${escape(n)}</li>`).join('')}</ul>`]
       : []),
   ].join('\n');
 }
 
-function renderHtml(doc) {
-  const verdict = doc.pass ? 'every promise held' : doc.complete ? 'a promise was broken' : 'incomplete';
+/** The run's body below its title: the lab, the verdicts, a section per scenario at level `h`. */
+function reliabilityBody(doc, { h = 2 } = {}) {
   return [
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reliability ${escape(doc.runId)}</title>`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${CSS}</style></head><body>`,
-    `<h1>Reliability run ${escape(doc.runId)}: ${verdict}</h1>`,
     `<p class="muted">Lab: ${doc.lab.replicas} data-service instance(s), Redis ${escape(doc.lab.redis.mode)} ` +
       `(AOF fsync ${escape(doc.lab.redis.fsync ?? 'off')}), router ${doc.lab.router.threads} thread(s), maxconn ` +
       `${doc.lab.router.maxconn}. Started ${escape(doc.startedAt)}.</p>`,
@@ -70,7 +68,25 @@ function renderHtml(doc) {
       head: ['scenario', 'promise', 'verdict'],
       rows: doc.scenarios.map((s) => [s.title, s.promise, s.verdict.pass ? 'PASS' : 'FAIL']),
     }),
-    ...doc.scenarios.map(scenarioHtml),
+    ...doc.scenarios.map((s) => scenarioHtml(s, h)),
+  ];
+}
+
+/** The matrix report's section (lib/report/index.js): the same body, one heading level down. */
+function reliabilitySection(doc) {
+  return [
+    `<h2 id="reliability">Reliability under faults: ${verdictText(doc)}</h2>`,
+    `<p>From <a href="${HTML_FILE}">${HTML_FILE}</a> in this directory (<code>npm run reliability -- --out</code> this directory).</p>`,
+    ...reliabilityBody(doc, { h: 3 }),
+  ];
+}
+
+function renderHtml(doc) {
+  return [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reliability ${escape(doc.runId)}</title>`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${CSS}</style></head><body>`,
+    `<h1>Reliability run ${escape(doc.runId)}: ${verdictText(doc)}</h1>`,
+    ...reliabilityBody(doc),
     '</body></html>',
   ].join('\n');
 }
@@ -81,4 +97,4 @@ function writeHtml(dir, doc) {
   return file;
 }
 
-module.exports = { HTML_FILE, renderHtml, writeHtml };
+module.exports = { HTML_FILE, renderHtml, writeHtml, reliabilitySection };

@@ -76,20 +76,42 @@ function scenarioSection(s, scenario) {
   return lines.join('\n');
 }
 
+const verdictText = (doc) =>
+  doc.pass ? 'every promise held' : doc.complete ? 'a promise was broken' : 'incomplete';
+
+/** The verdict of each scenario, one row each. */
+function verdictTable(doc) {
+  return [
+    '| scenario | promise | verdict |',
+    '| --- | --- | --- |',
+    ...doc.scenarios.map((s) => `| ${s.title} | ${s.promise} | ${s.verdict.pass ? 'PASS' : 'FAIL'} |`),
+  ];
+}
+
 function renderMarkdown(doc) {
   const head = [
-    `# Reliability run ${doc.runId}: ${doc.pass ? 'every promise held' : doc.complete ? 'a promise was broken' : 'incomplete'}`,
+    `# Reliability run ${doc.runId}: ${verdictText(doc)}`,
     '',
     `Lab: ${doc.lab.replicas} data-service instance(s), Redis ${doc.lab.redis.mode} (AOF fsync ${doc.lab.redis.fsync ?? 'off'}), ` +
       `router ${doc.lab.router.threads} thread(s), maxconn ${doc.lab.router.maxconn}. ` +
       `Started ${doc.startedAt}${doc.complete ? '' : ' (interrupted: only the scenarios below ran)'}.`,
     '',
-    '| scenario | promise | verdict |',
-    '| --- | --- | --- |',
-    ...doc.scenarios.map((s) => `| ${s.title} | ${s.promise} | ${s.verdict.pass ? 'PASS' : 'FAIL'} |`),
+    ...verdictTable(doc),
   ];
   const byName = (name) => SCENARIOS.find((s) => s.name === name);
   return `${[head.join('\n'), ...doc.scenarios.map((s) => scenarioSection(s, byName(s.name)))].join('\n\n')}\n`;
+}
+
+/** The matrix report's section (lib/report/index.js): the verdicts, and where the rest is. */
+function reliabilitySection(doc) {
+  return [
+    `## Reliability under faults: ${verdictText(doc)}`,
+    '',
+    ...verdictTable(doc),
+    '',
+    `Each scenario's cases, errors, recovery and data lost: [${MD_FILE}](${MD_FILE}).`,
+    '',
+  ];
 }
 
 function writeMarkdown(dir, doc) {
@@ -98,4 +120,13 @@ function writeMarkdown(dir, doc) {
   return file;
 }
 
-module.exports = { MD_FILE, renderMarkdown, writeMarkdown, errorsText, injectedText, lostText };
+module.exports = {
+  MD_FILE,
+  renderMarkdown,
+  writeMarkdown,
+  reliabilitySection,
+  verdictText,
+  errorsText,
+  injectedText,
+  lostText,
+};

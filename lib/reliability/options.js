@@ -23,7 +23,7 @@ const SETTINGS = [
     flag: '--out',
     type: 'string',
     arg: 'DIR',
-    help: 'where to write reliability.json, reliability.md and raw/ (default results/<run id>)',
+    help: "where to write reliability.json, reliability.md and raw/ (default results/<run id>); a matrix run's directory gets a reliability section in its report",
   },
   {
     name: 'scenarios',

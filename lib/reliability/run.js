@@ -3,6 +3,7 @@
 // console, reliability.json and reliability.md written after each scenario. An abort (Ctrl-C)
 // stops the scenario in progress, which undoes its fault; what finished is kept, marked
 // incomplete, and the AbortError carries the run ({ dir, doc }).
+const fs = require('node:fs');
 const path = require('node:path');
 const { labDir: defaultLabDir } = require('../core/paths');
 const { requireTool } = require('../core/tools');
@@ -12,6 +13,8 @@ const { checkScenario } = require('./scenario');
 const { createDocument, addScenario, finish, writeDocument } = require('./document');
 const { writeMarkdown } = require('./markdown');
 const { writeHtml } = require('./html');
+const { renderReport } = require('../report/index');
+const { RESULTS_FILE } = require('../results-model/document');
 const SCENARIOS = require('./scenarios');
 
 /** The scenarios named in `names`, in the order of the catalogue. */
@@ -25,10 +28,21 @@ function selectScenarios(names) {
   return SCENARIOS.filter((s) => names.includes(s.name)).map(checkScenario);
 }
 
-function save(dir, doc) {
+/**
+ * Writes the run's files; when `dir` holds a matrix run (results.json), its report is rendered
+ * again with the reliability section. A report that cannot be rendered is said, not fatal: the
+ * reliability files are written first.
+ */
+function save(dir, doc, log) {
   writeDocument(dir, doc);
   writeMarkdown(dir, doc);
   writeHtml(dir, doc);
+  if (!fs.existsSync(path.join(dir, RESULTS_FILE))) return;
+  try {
+    renderReport(dir);
+  } catch (err) {
+    log(`  report.html not updated with the reliability section: ${err.message}`);
+  }
 }
 
 /**
@@ -70,18 +84,18 @@ async function runReliability({ scenarios, opts, env = process.env, dir, runId, 
         observation,
         verdict,
       });
-      save(dir, doc);
+      save(dir, doc, log);
       log(
         `  ${verdict.pass ? 'PASS' : 'FAIL'}${verdict.reasons.length ? `: ${verdict.reasons.join('; ')}` : ''}`,
       );
       for (const note of verdict.notes || []) log(`  note: ${note}`);
     }
     finish(doc, { complete: true });
-    save(dir, doc);
+    save(dir, doc, log);
     return { dir, doc };
   } catch (err) {
     finish(doc, { complete: false });
-    save(dir, doc);
+    save(dir, doc, log);
     err.run = { dir, doc };
     throw err;
   }

@@ -75,7 +75,8 @@ function limitsBox(results) {
   return `<div class="alert">${body.join('')}</div>`;
 }
 
-function renderHtml(results) {
+/** `sections`: more HTML from the same directory's runs (the reliability section), before Environment. */
+function renderHtml(results, { sections = [] } = {}) {
   const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
   const parts = [];
   parts.push(
@@ -171,6 +172,7 @@ function renderHtml(results) {
     `<p><strong>${escape(bank.title)}</strong> <span class="conditions">— ${escape(bank.conditions)}</span>: target ${bank.targetTps} TPS, ` +
       `service time about ${bank.serviceTimeMs} ms, end to end ${bank.endToEndMs.min}–${bank.endToEndMs.max} ms; ${escape(bank.finding)}.</p>`,
   );
+  parts.push(...sections);
   parts.push('<h2>Environment</h2>', table(t.environmentRows(results), { wrapLast: true }));
   parts.push('</body></html>');
   return `${parts.join('\n')}\n`;

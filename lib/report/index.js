@@ -1,19 +1,30 @@
 'use strict';
 // Renders report.md and report.html of a results directory from its results.json, which
-// lib/results-model/document.js reads and checks against the schema first.
+// lib/results-model/document.js reads and checks against the schema first. A reliability run
+// written into the same directory (reliability.json) becomes a section of both.
 const fs = require('node:fs');
 const path = require('node:path');
 const { readResults } = require('../results-model/document');
+const { readDocument, JSON_FILE } = require('../reliability/document');
+const reliabilityMd = require('../reliability/markdown');
+const reliabilityHtml = require('../reliability/html');
 const { renderMarkdown } = require('./markdown');
 const { renderHtml } = require('./html');
 
 /** Writes report.md and report.html next to results.json; returns their paths. */
 function renderReport(dir) {
   const results = readResults(dir);
+  const reliability = fs.existsSync(path.join(dir, JSON_FILE)) ? readDocument(dir) : null;
   const md = path.join(dir, 'report.md');
   const html = path.join(dir, 'report.html');
-  fs.writeFileSync(md, renderMarkdown(results));
-  fs.writeFileSync(html, renderHtml(results));
+  fs.writeFileSync(
+    md,
+    renderMarkdown(results, { sections: reliability ? reliabilityMd.reliabilitySection(reliability) : [] }),
+  );
+  fs.writeFileSync(
+    html,
+    renderHtml(results, { sections: reliability ? reliabilityHtml.reliabilitySection(reliability) : [] }),
+  );
   return { md, html, results };
 }
 

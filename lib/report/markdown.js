@@ -34,7 +34,8 @@ function banner(results) {
   return out;
 }
 
-function renderMarkdown(results) {
+/** `sections`: more lines from the same directory's runs (the reliability section), before Environment. */
+function renderMarkdown(results, { sections = [] } = {}) {
   const out = [];
   out.push(`# Router matrix ${results.id}`, '');
   if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
@@ -117,6 +118,7 @@ function renderMarkdown(results) {
     `**${bank.title}** — ${bank.conditions}: target ${bank.targetTps} TPS, service time about ${bank.serviceTimeMs} ms, end to end ${bank.endToEndMs.min}–${bank.endToEndMs.max} ms; ${bank.finding}.`,
     '',
   );
+  out.push(...sections);
   out.push('## Environment', '', t.markdownTable(t.environmentRows(results)), '');
   return `${out.join('\n')}\n`;
 }

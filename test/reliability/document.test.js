@@ -16,6 +16,7 @@ const { renderMarkdown } = require('../../lib/reliability/markdown');
 const { renderHtml } = require('../../lib/reliability/html');
 const routerReload = require('../../lib/reliability/router-reload');
 const { observedCase } = require('../../lib/reliability/scenario');
+const { renderReport } = require('../../lib/report/index');
 
 const STATE = {
   labDir: '/tmp/lab',
@@ -83,4 +84,28 @@ test('Markdown and HTML show the verdict, the case and the reasons of a broken p
   const html = renderHtml(doc);
   expect(html).toContain('<div class="alert"><strong>FAIL</strong>');
   expect(html).not.toMatch(/undefined|NaN/);
+});
+
+test("a reliability run in a matrix run's directory is a section of its report", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-doc-'));
+  try {
+    fs.copyFileSync(
+      path.join(__dirname, '../fixtures/matrix-results/results.json'),
+      path.join(dir, 'results.json'),
+    );
+    const before = renderReport(dir);
+    expect(fs.readFileSync(before.html, 'utf8')).not.toContain('Reliability under faults');
+    writeDocument(dir, sampleDocument({ failed: 3 }));
+    const { md, html } = renderReport(dir);
+    const page = fs.readFileSync(html, 'utf8');
+    expect(page).toContain('<h2 id="reliability">Reliability under faults: a promise was broken</h2>');
+    expect(page).toMatch(/<h3>Router reload under load<\/h3>\s*<div class="alert"><strong>FAIL<\/strong>/);
+    expect(page.indexOf('id="reliability"')).toBeLessThan(page.indexOf('<h2>Environment</h2>'));
+    const text = fs.readFileSync(md, 'utf8');
+    expect(text).toContain('## Reliability under faults: a promise was broken');
+    expect(text).toContain('| Router reload under load | ');
+    expect(text).toContain('[reliability.md](reliability.md)');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
