@@ -5,6 +5,8 @@
 //   3. they stop accepting, close idle keep-alive connections, and answer in-flight requests
 //      with Connection: close; after SHUTDOWN_TIMEOUT_MS the stragglers are cut;
 //   4. Redis is quit; the caller exits 0.
+// SIGINT (Ctrl-C at a terminal; lab:down, once the router has stopped) skips step 2: no router
+// is sending traffic, so there is nothing to drain from.
 const { closeRedis } = require('./redis');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,8 +30,9 @@ function createShutdown({ servers, redis, lifecycle, logger, drainDelayMs, shutd
   let running;
   async function sequence(signal) {
     lifecycle.shuttingDown = true;
-    logger.info({ signal, drainDelayMs }, 'shutting down: readiness is 503, draining');
-    if (drainDelayMs > 0) await sleep(drainDelayMs);
+    const drainMs = signal === 'SIGINT' ? 0 : drainDelayMs;
+    logger.info({ signal, drainDelayMs: drainMs }, 'shutting down: readiness is 503, draining');
+    if (drainMs > 0) await sleep(drainMs);
 
     lifecycle.closing = true;
     logger.info({ shutdownTimeoutMs }, 'closing listeners; finishing in-flight requests');

@@ -171,3 +171,21 @@ test('idle keep-alive connections are closed when the listeners close', async ()
   expect(await service.exited).toEqual({ code: 0, signal: null });
   agent.destroy();
 });
+
+test('SIGINT (no router left to drain from) skips the drain delay, and still answers in flight', async () => {
+  const service = await startService({ REDIS_URL: redis.url, DRAIN_DELAY_MS: '5000' });
+  const inFlight = slowPost(service.port);
+  await sleep(200);
+  const intAt = Date.now();
+  service.child.kill('SIGINT');
+  await sleep(100);
+  inFlight.finish();
+  expect((await inFlight.response).status).toBe(201);
+  expect(await service.exited).toEqual({ code: 0, signal: null });
+  // Well under the 5 s a SIGTERM would have drained.
+  expect(Date.now() - intAt).toBeLessThan(2500);
+  expect(service.logs().find((l) => l.msg === 'shutting down: readiness is 503, draining')).toMatchObject({
+    signal: 'SIGINT',
+    drainDelayMs: 0,
+  });
+});

@@ -21,6 +21,9 @@ const { reload, forgetDrainedRouters } = require('./reload');
 
 /** Order in which lab:down stops things: traffic first, then the services, then their data. */
 const STOP_ORDER = ['router', 'service', 'redis'];
+// The router is gone by the time the services stop: SIGINT tells them no router can still be
+// sending traffic, so they skip their drain delay (data-service/src/shutdown.js).
+const STOP_SIGNAL = { service: 'SIGINT' };
 
 const noop = () => {};
 
@@ -44,15 +47,17 @@ function fingerprint(opts) {
 /** Stops every recorded process of the lab in labDir, router first. */
 async function stopAll(labDir, log = noop, { timeoutMs = 15000 } = {}) {
   const records = listRecords(labDir);
+  const roleOf = (r) => r.role || r.name.replace(/-\d+$/, '').replace('data-service', 'service');
   const rank = (r) => {
-    const role = r.role || r.name.replace(/-\d+$/, '').replace('data-service', 'service');
-    const i = STOP_ORDER.indexOf(role);
+    const i = STOP_ORDER.indexOf(roleOf(r));
     return i === -1 ? STOP_ORDER.length : i;
   };
   const stopped = [];
   for (let level = 0; level <= STOP_ORDER.length; level++) {
     const batch = records.filter((r) => rank(r) === level);
-    const results = await Promise.all(batch.map((r) => stopRecorded(labDir, r, { timeoutMs })));
+    const results = await Promise.all(
+      batch.map((r) => stopRecorded(labDir, r, { timeoutMs, signal: STOP_SIGNAL[roleOf(r)] })),
+    );
     batch.forEach((r, i) => {
       stopped.push({ name: r.name, pid: r.pid, result: results[i] });
       const how = {

@@ -69,10 +69,10 @@ function forget(labDir, name) {
 }
 
 /** Stops one recorded process if it is still ours; forgets it either way. Returns what happened. */
-async function stopRecorded(labDir, record, { timeoutMs = 15000 } = {}) {
+async function stopRecorded(labDir, record, { timeoutMs = 15000, signal = 'SIGTERM' } = {}) {
   const state = processState(record);
   let result = state;
-  if (state === 'running') result = await stopProcess(record.pid, { timeoutMs });
+  if (state === 'running') result = await stopProcess(record.pid, { signal, timeoutMs });
   forget(labDir, record.name);
   return result;
 }

@@ -125,9 +125,10 @@ function fitMaxconn(requested, limits = fileLimits()) {
 }
 
 /** The ephemeral port range and what it means for connection-per-request load. */
-function checkEphemeralPorts() {
-  const rangeText = sysctl('net.ipv4.ip_local_port_range');
-  const twReuseText = sysctl('net.ipv4.tcp_tw_reuse');
+function checkEphemeralPorts({
+  rangeText = sysctl('net.ipv4.ip_local_port_range'),
+  twReuseText = sysctl('net.ipv4.tcp_tw_reuse'),
+} = {}) {
   if (rangeText === null || twReuseText === null) {
     return { notes: ['ephemeral port range: not readable here (no /proc/sys); see docs/lab.md'] };
   }

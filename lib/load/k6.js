@@ -90,12 +90,37 @@ const k6Generator = {
 };
 
 /**
- * Runs k6 once for a cell. `watch` names other pids to sample ({ router: pid, … }), `cpus` pins
- * k6, `counters` reads the router's meanwhile, `signal` stops it. Resolves { code, summary, cpu,
- * counters, allowedCores, output, elapsedMs }.
+ * The distinct reasons in k6's "Request Failed" warnings (`output` is its last 64 kB), the
+ * request's method and URL left out: ['dial tcp 127.0.0.1:9080: connect: cannot assign requested
+ * address']. What the client saw, in the words it saw it; at most `limit`, the most frequent first.
  */
-function runK6Sample({ watch, cpus, counters, signal, ...input }) {
-  return runTool(k6Generator, input, { watch, cpus, counters, signal });
+function requestFailures(output, limit = 5) {
+  const counts = new Map();
+  for (const [, quoted] of output.matchAll(/msg="Request Failed" error="((?:[^"\\]|\\.)*)"/g)) {
+    const text = quoted.replace(/\\(.)/g, '$1').replace(/^[A-Za-z]+ "[^"]*": /, '');
+    counts.set(text, (counts.get(text) || 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([text]) => text);
 }
 
-module.exports = { SCRIPT, THRESHOLDS_CROSSED, targetEnv, k6Args, k6Generator, runK6Sample };
+/**
+ * Runs k6 once for a cell. `watch` names other pids to sample ({ router: pid, … }), `cpus` pins
+ * k6, `counters` reads the router's meanwhile, `netns` runs it in a namespace, `signal` stops it. Resolves { code, summary, cpu,
+ * counters, allowedCores, output, elapsedMs }.
+ */
+function runK6Sample({ watch, cpus, counters, netns, signal, ...input }) {
+  return runTool(k6Generator, input, { watch, cpus, counters, netns, signal });
+}
+
+module.exports = {
+  SCRIPT,
+  THRESHOLDS_CROSSED,
+  targetEnv,
+  k6Args,
+  k6Generator,
+  runK6Sample,
+  requestFailures,
+};

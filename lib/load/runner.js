@@ -14,10 +14,11 @@
 //
 // `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere
 // while the tool runs (the router's own counters, ./router-counters.js), handed to parse as
-// run.counters.
+// run.counters. `netns`: run the tool inside that network namespace (lib/core/netns.js).
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
 const { pinned, keepOutput } = require('../core/processes');
+const { inNetns } = require('../core/netns');
 const { parseCpuList } = require('../core/cpus');
 const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
 
@@ -27,11 +28,15 @@ const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
  * stops it and rejects with Node's AbortError; `counters` (see above) are read meanwhile. Resolves
  * with what `parse` returns.
  */
-async function runTool(definition, input, { watch = {}, cpus = null, counters = null, signal } = {}) {
+async function runTool(
+  definition,
+  input,
+  { watch = {}, cpus = null, counters = null, netns = null, signal } = {},
+) {
   signal?.throwIfAborted();
   const what = definition.describe ? definition.describe(input) : definition.name;
   const { file, args, env = process.env } = definition.command(input);
-  const [command, argv] = pinned(file, args, cpus);
+  const [command, argv] = inNetns(netns, pinned(file, args, cpus));
   const started = Date.now();
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = keepOutput(child);

@@ -4,31 +4,38 @@
 //   maxconn while many clients keep connections open; HAProxy's own counters show the limit
 //   reached, the clients see waiting (the kernel's accept queue), not errors;
 // - close mode at a high rate: every request a new connection, whose local port then waits
-//   60 s in TIME_WAIT; the client's TIME_WAIT sockets are counted against the ephemeral range.
+//   60 s in TIME_WAIT; the client's TIME_WAIT sockets are counted against the ephemeral range;
+// - the same from inside a network namespace of its own (root only) with a narrow range and no
+//   TIME_WAIT reuse: there the ports do run out, as they did for the bank, and connect() fails
+//   with EADDRNOTAVAIL while the router sees only the connections that got a port.
 // Each case ends in a diagnosis in the words a user would search for, with the tuning that fixes
 // it. The promise is that: the cause named, and the router still up. The lab is reloaded back to
 // its own maxconn afterwards, also on Ctrl-C.
+const os = require('node:os');
+const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { readProcFile, sysctl } = require('../core/proc');
 const { isAlive } = require('../core/processes');
 const { reload, adminSocket } = require('../lab/reload');
 const { showStat, showInfo } = require('../lab/runtime-api');
 const { checkEphemeralPorts } = require('../lab/preflight');
+const { netnsSupport, createNetns, readInNetns } = require('../core/netns');
+const { bridgeIntoNetns } = require('../core/port-bridge');
 const { steadyPages } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
 
 const TIME_WAIT = '06';
 
 /**
- * Connections to `port` in TIME_WAIT: { client } (held by the clients' side, remote port `port`)
- * and { router } (held by the router's side, local port `port`). On loopback both ends are on
- * this host, and either one blocks the same 4-tuple, so both count against the client's ports.
+ * Connections to `port` in TIME_WAIT in `tables` (the text of /proc/net/tcp and tcp6): { client }
+ * (held by the clients' side, remote port `port`) and { router } (held by the router's side,
+ * local port `port`). On loopback both ends are on this host.
  */
-function timeWaitTo(port) {
+function timeWaitIn(tables, port) {
   const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
   const counts = { client: 0, router: 0 };
-  for (const file of ['net/tcp', 'net/tcp6']) {
-    for (const line of (readProcFile('self', file) || '').split('\n').slice(1)) {
+  for (const table of tables) {
+    for (const line of (table || '').split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
       if (f[3] !== TIME_WAIT) continue;
       if (f[2] && f[2].endsWith(hex)) counts.client++;
@@ -36,6 +43,19 @@ function timeWaitTo(port) {
     }
   }
   return counts;
+}
+
+/** TIME_WAIT connections to `port` as this process sees them. */
+function timeWaitTo(port) {
+  return timeWaitIn(
+    ['net/tcp', 'net/tcp6'].map((file) => readProcFile('self', file)),
+    port,
+  );
+}
+
+/** TIME_WAIT connections to `port` inside namespace `netns`. */
+async function timeWaitInNetns(netns, port) {
+  return timeWaitIn([await readInNetns(netns, '/proc/net/tcp')], port);
 }
 
 /** Samples `read()` every `everyMs` until `until` settles; resolves the largest value seen. */
@@ -131,6 +151,26 @@ async function maxconnCase(ctx) {
   }
 }
 
+const PORTS_FIX =
+  'Fix: keep-alive (one connection for many requests); widen the range ' +
+  '(sysctl -w net.ipv4.ip_local_port_range="1024 65535"); net.ipv4.tcp_tw_reuse=1 for outgoing ' +
+  'connections; more client addresses (k6 --local-ips) or more load-generator hosts.';
+
+/** The exhaustion, in the words a user would search for. */
+function exhaustedText({ timeWaitPeak, range, noResponse }) {
+  return (
+    `ephemeral port exhaustion ("cannot assign requested address", EADDRNOTAVAIL, the bank's "no free ports"): ` +
+    `the client held ${timeWaitPeak} connections to the router in TIME_WAIT against ${range} local ports, and ` +
+    `${noResponse} requests could not even connect. It is the client's limit, not the router's. ${PORTS_FIX}`
+  );
+}
+
+/** What lab:up's preflight says of a port range: its warning, or else its note. */
+function preflightSays(sysctls) {
+  const check = checkEphemeralPorts(sysctls);
+  return check.warnings?.[0] ?? check.notes?.[0] ?? null;
+}
+
 async function portsCase(ctx) {
   const { opts } = ctx;
   const state = ctx.state();
@@ -152,34 +192,26 @@ async function portsCase(ctx) {
     summaryPath: ctx.rawFile('exhaustion-ports.json'),
     signal: ctx.signal,
   });
-  const timeWaitPeak = await peak(async () => {
-    const tw = timeWaitTo(port);
-    return tw.client + tw.router;
-  }, loading);
+  // The client's side only: a TIME_WAIT the router holds keeps none of the client's ports.
+  const timeWaitPeak = await peak(async () => timeWaitTo(port).client, loading);
   const load = await loading;
   const noResponse = load.errors['0'] || 0;
   const exhausted = noResponse > 0 && timeWaitPeak >= 0.9 * range;
   const newPerSecond = load.rps;
   const lastsSeconds = newPerSecond ? Math.round(range / newPerSecond) : null;
-  const fix =
-    'Fix: keep-alive (one connection for many requests); widen the range ' +
-    '(sysctl -w net.ipv4.ip_local_port_range="1024 65535"); net.ipv4.tcp_tw_reuse=1 for outgoing ' +
-    'connections; more client addresses (k6 --local-ips) or more load-generator hosts.';
   const diagnosis = exhausted
-    ? `ephemeral port exhaustion ("cannot assign requested address", EADDRNOTAVAIL, the bank's "no free ports"): ` +
-      `${timeWaitPeak} connections to the router sat in TIME_WAIT against ${range} local ports, and ${noResponse} requests ` +
-      `could not even connect. It is the client's limit, not the router's. ${fix}`
+    ? exhaustedText({ timeWaitPeak, range, noResponse })
     : `no ephemeral port exhaustion at ${newPerSecond} new connections/s: the client held at most ` +
-      `${timeWaitPeak} connections to the router in TIME_WAIT (either side), against ${range} local ports. ` +
+      `${timeWaitPeak} connections to the router in TIME_WAIT, against ${range} local ports. ` +
       (twReuse === '2' || twReuse === '1'
         ? `tcp_tw_reuse=${twReuse} lets new connections${twReuse === '2' ? ' on loopback' : ''} reuse TIME_WAIT ports. `
         : '') +
       `Without reuse, every closed connection holds its port 60 s, so about ${Math.floor(range / 60)} new ` +
       `connections/s to one router address and port exhaust them` +
       (lastsSeconds ? ` (at this rate, in ${Math.min(60, lastsSeconds)} s)` : '') +
-      `, and connect() fails with "cannot assign requested address" (EADDRNOTAVAIL). ${fix}`;
+      `, and connect() fails with "cannot assign requested address" (EADDRNOTAVAIL). ${PORTS_FIX}`;
   ctx.log(
-    `    TIME_WAIT peak ${timeWaitPeak} (before ${before.client + before.router}); ${noResponse} requests without response`,
+    `    client TIME_WAIT peak ${timeWaitPeak} (before ${before.client}); ${noResponse} requests without response`,
   );
   return observedCase({
     name: 'ephemeral ports (close mode)',
@@ -196,12 +228,107 @@ async function portsCase(ctx) {
         timeWaitBefore: before,
         timeWaitAfter: timeWaitTo(port),
       },
-      preflight: checkEphemeralPorts().notes?.[0] ?? checkEphemeralPorts().warnings?.[0] ?? null,
+      preflight: preflightSays(),
       diagnosis,
       exhausted,
       routerAlive: isAlive(ctx.state().router.pid),
     },
   });
+}
+
+/** The namespace's ephemeral range: spent within a second at the exhaustion rate. */
+const NETNS_PORTS = { low: 50000, high: 50199 };
+
+/**
+ * The same close-mode load from inside a network namespace of its own, where the range is
+ * NETNS_PORTS and TIME_WAIT ports are not reused: the ports run out. The router is reached
+ * through a port bridge (lib/core/port-bridge.js); its own count of accepted connections shows
+ * that the failed requests never reached it. Null (and why) where namespaces cannot be made.
+ */
+async function narrowPortsCase(ctx) {
+  const support = netnsSupport();
+  if (!support.ok)
+    return { skipped: `ephemeral ports run out on purpose: not reproduced here (${support.why})` };
+  const { opts } = ctx;
+  const state = ctx.state();
+  const port = state.router.httpPort;
+  const range = NETNS_PORTS.high - NETNS_PORTS.low + 1;
+  const name = `rlab-ports-${process.pid}`;
+  ctx.log(
+    `  ephemeral ports run out: close mode at ${opts.exhaustRate} req/s from network namespace ${name}, ` +
+      `${range} ports, tcp_tw_reuse=0`,
+  );
+  const netns = await createNetns(name, {
+    'net.ipv4.ip_local_port_range': `${NETNS_PORTS.low} ${NETNS_PORTS.high}`,
+    'net.ipv4.tcp_tw_reuse': '0',
+  });
+  let bridge = null;
+  try {
+    bridge = await bridgeIntoNetns({
+      netns: name,
+      port,
+      socketPath: path.join(os.tmpdir(), `${name}.sock`),
+    });
+    const socket = adminSocket(state.labDir);
+    const acceptedBefore = Number((await showInfo(socket)).CumConns);
+    const loading = steadyPages({
+      k6: ctx.k6,
+      target: ctx.target,
+      termination: 'http',
+      connection: 'close',
+      rate: opts.exhaustRate,
+      durationSeconds: opts.exhaustSeconds,
+      summaryPath: ctx.rawFile('exhaustion-ports-netns.json'),
+      netns: name,
+      signal: ctx.signal,
+    });
+    const timeWaitPeak = await peak(async () => (await timeWaitInNetns(name, port)).client, loading);
+    const load = await loading;
+    // Less the one connection of each `show info`.
+    const accepted = Number((await showInfo(socket)).CumConns) - acceptedBefore - 1;
+    const noResponse = load.errors['0'] || 0;
+    const cannotAssign = load.clientErrors.some((e) => /cannot assign requested address/.test(e));
+    const exhausted = noResponse > 0 && cannotAssign && timeWaitPeak >= 0.9 * range;
+    const seen =
+      `The router accepted ${accepted} connections for the ${load.requests} requests: the ` +
+      `${noResponse} that failed never reached it.`;
+    const diagnosis = exhausted
+      ? `${exhaustedText({ timeWaitPeak, range, noResponse })} ${seen} k6 said: ${load.clientErrors[0]}.`
+      : null;
+    ctx.log(
+      `    client TIME_WAIT peak ${timeWaitPeak} of ${range} ports; ${noResponse} requests without response` +
+        `${cannotAssign ? ' ("cannot assign requested address")' : ''}; the router accepted ${accepted} connections`,
+    );
+    const sysctls = {
+      rangeText: await readInNetns(name, '/proc/sys/net/ipv4/ip_local_port_range'),
+      twReuseText: await readInNetns(name, '/proc/sys/net/ipv4/tcp_tw_reuse'),
+    };
+    return observedCase({
+      name: `ephemeral ports run out (namespace: ${range} ports, tcp_tw_reuse=0)`,
+      injected: [
+        {
+          atMs: 0,
+          what: `close mode at ${opts.exhaustRate} req/s from a network namespace with ${range} ephemeral ports and no TIME_WAIT reuse`,
+        },
+      ],
+      load,
+      errors: load.errorKinds,
+      figures: {
+        ports: { range, low: NETNS_PORTS.low, high: NETNS_PORTS.high, tcpTwReuse: '0', timeWaitPeak },
+        router: { acceptedConnections: accepted },
+        preflight: preflightSays({
+          rangeText: sysctls.rangeText.trim(),
+          twReuseText: sysctls.twReuseText.trim(),
+        }),
+        diagnosis,
+        exhausted,
+        routerAlive: isAlive(ctx.state().router.pid),
+      },
+    });
+  } finally {
+    await bridge?.close();
+    await netns.remove();
+  }
 }
 
 module.exports = checkScenario({
@@ -211,12 +338,16 @@ module.exports = checkScenario({
     'the cause named in the words a user would search for, with the tuning that fixes it; the router stays up',
   describe: (opts) =>
     `router maxconn ${opts.exhaustMaxconn} against ${opts.exhaustConnections} clients (a connection per request); ` +
-    `close mode at ${opts.exhaustRate} req/s; ${opts.exhaustSeconds} s each through the http Route`,
+    `close mode at ${opts.exhaustRate} req/s, from this host and (as root) from a network namespace with ` +
+    `${NETNS_PORTS.high - NETNS_PORTS.low + 1} ephemeral ports; ${opts.exhaustSeconds} s each through the http Route`,
   async inject(ctx) {
     const cases = [await maxconnCase(ctx)];
     ctx.signal?.throwIfAborted();
     cases.push(await portsCase(ctx));
-    return { cases };
+    ctx.signal?.throwIfAborted();
+    const narrow = await narrowPortsCase(ctx);
+    if (narrow.skipped) return { cases, notes: [narrow.skipped] };
+    return { cases: [...cases, narrow] };
   },
   /** Its diagnoses in full (reliability.md and .html). */
   extras(result) {
@@ -224,12 +355,15 @@ module.exports = checkScenario({
   },
   verdict(observation) {
     const reasons = [];
-    const notes = [];
+    const notes = [...(observation.notes || [])];
     for (const c of observation.cases) {
       if (!c.figures.routerAlive) reasons.push(`${c.name}: the router is gone`);
       if (!c.figures.diagnosis) {
+        const peakText = c.figures.ports
+          ? `the client held at most ${c.figures.ports.timeWaitPeak} of ${c.figures.ports.range} ports in TIME_WAIT`
+          : `HAProxy peaked at ${c.figures.router?.currConnsPeak} connections`;
         reasons.push(
-          `${c.name}: the limit was not reached (HAProxy peaked at ${c.figures.router?.currConnsPeak} connections): nothing reproduced, nothing explained`,
+          `${c.name}: the limit was not reached (${peakText}): nothing reproduced, nothing explained`,
         );
       }
       if (c.figures.preflight) notes.push(`${c.name}: preflight says: ${c.figures.preflight}`);

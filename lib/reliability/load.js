@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../core/paths');
-const { runK6Sample, targetEnv, THRESHOLDS_CROSSED } = require('../load/k6');
+const { runK6Sample, targetEnv, THRESHOLDS_CROSSED, requestFailures } = require('../load/k6');
 const { runTool } = require('../load/runner');
 const { reduceSummaries, errorsByStatus } = require('../results-model/reduce');
 const { parseCellName, cellName } = require('../../k6/lib/cells');
@@ -31,8 +31,10 @@ const round = (v) => (v === null || v === undefined ? null : Number(v.toFixed(2)
 
 /**
  * Steady GET /api/pages/1k through one Route: `termination`, `connection` (keepalive|close),
- * `rate` requests/s (or, without a rate, `vus` clients back to back) for `durationSeconds`. Resolves { requests, failed, errors, rps, p50, p99,
- * max } (latency of successful requests, ms, connection set-up included).
+ * `rate` requests/s (or, without a rate, `vus` clients back to back) for `durationSeconds`, from
+ * inside network namespace `netns` when given. Resolves { requests, failed, errors, rps, p50, p99,
+ * max, clientErrors } (latency of successful requests, ms, connection set-up included;
+ * clientErrors: k6's reasons for requests without a response).
  */
 async function steadyPages({
   k6,
@@ -43,6 +45,7 @@ async function steadyPages({
   vus,
   durationSeconds,
   summaryPath,
+  netns,
   signal,
 }) {
   // k6 does a full TLS handshake on each new connection (the session part of a close TLS cell).
@@ -51,7 +54,7 @@ async function steadyPages({
   // `vus` without a rate: a closed model, `vus` clients back to back.
   const opts = rate ? { vus: vusFor(rate), rate, maxVus: vusFor(rate) * 4 } : { vus };
   fs.mkdirSync(path.dirname(summaryPath), { recursive: true });
-  const sample = await runK6Sample({ k6, cell, opts, target, durationSeconds, summaryPath, signal });
+  const sample = await runK6Sample({ k6, cell, opts, target, durationSeconds, summaryPath, netns, signal });
   const r = reduceSummaries([sample.summary], { combine: 'sequential' });
   const failed = Object.values(r.errors).reduce((a, b) => a + b, 0);
   return {
@@ -62,6 +65,7 @@ async function steadyPages({
     failed,
     errors: r.errors,
     errorKinds: errorKinds(r.errors),
+    clientErrors: requestFailures(sample.output),
     rps: r.rps,
     droppedIterations: r.load.droppedIterations,
     p50: r.p50,

@@ -1,8 +1,10 @@
 'use strict';
 // Exhaustion against a real lab: the router reloaded with a maxconn far below the offered
 // connections (HAProxy's own counters show the limit), close mode at a steady rate with the
-// TIME_WAIT connections counted; each case ends in a diagnosis naming the cause and the fix, and
-// the router is back at its own maxconn afterwards.
+// TIME_WAIT connections counted; as root, the ports run out for real inside a network namespace
+// of the scenario's own. Each case ends in a diagnosis naming the cause and the fix, and the lab
+// is as it was afterwards: its own maxconn, no namespace left.
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -11,6 +13,7 @@ const { showInfo } = require('../../lib/lab/runtime-api');
 const { adminSocket } = require('../../lib/lab/reload');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const { useLab, quietLog } = require('../lab/helpers');
+const { netnsSupport } = require('../../lib/core/netns');
 
 jest.setTimeout(120000);
 
@@ -40,7 +43,7 @@ describe('exhaustion (real HAProxy, real k6)', () => {
       log: quietLog(),
     });
     const [scenario] = doc.scenarios;
-    const [maxconn, ports] = scenario.cases;
+    const [maxconn, ports, narrow] = scenario.cases;
     expect(maxconn.figures.router).toMatchObject({ maxconn: 5, currConnsPeak: 5 });
     expect(maxconn.figures.diagnosis).toMatch(/^router maxconn reached: HAProxy held 5 connections/);
     expect(maxconn.figures.diagnosis).toMatch(/spec\.tuningOptions\.maxConnections/);
@@ -49,6 +52,28 @@ describe('exhaustion (real HAProxy, real k6)', () => {
     expect(ports.figures.ports.timeWaitPeak).toBeGreaterThan(0);
     expect(ports.figures.diagnosis).toMatch(/cannot assign requested address/);
     expect(ports.figures.diagnosis).toMatch(/ip_local_port_range/);
+    if (netnsSupport().ok) {
+      // The bank's failure, reproduced: connect() fails on the client, the router never sees it.
+      expect(narrow.name).toBe('ephemeral ports run out (namespace: 200 ports, tcp_tw_reuse=0)');
+      expect(narrow.figures.exhausted).toBe(true);
+      expect(Object.keys(narrow.errors)).toEqual(['no response (refused, reset, timeout)']);
+      expect(narrow.load.failed).toBeGreaterThan(narrow.load.requests / 2);
+      expect(narrow.load.clientErrors[0]).toMatch(/connect: cannot assign requested address$/);
+      expect(narrow.figures.ports.timeWaitPeak).toBeGreaterThanOrEqual(180);
+      expect(narrow.figures.router.acceptedConnections).toBeLessThan(
+        narrow.load.requests - narrow.load.failed + 20,
+      );
+      expect(narrow.figures.diagnosis).toMatch(/the \d+ that failed never reached it/);
+      expect(narrow.figures.preflight).toMatch(
+        /^ephemeral ports 50000-50199 \(200\); tcp_tw_reuse=0 .*The range is narrow/,
+      );
+      expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toMatch(/rlab-ports-/);
+    } else {
+      expect(narrow).toBeUndefined();
+      expect(scenario.verdict.notes[0]).toMatch(
+        /^ephemeral ports run out on purpose: not reproduced here \(needs root/,
+      );
+    }
     expect(scenario.verdict.pass).toBe(true);
     // The lab as it was: its own maxconn, in lab.json and in the running HAProxy.
     const state = lab.readLabState(lab$.env.LAB_DIR);
