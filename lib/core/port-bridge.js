@@ -3,8 +3,10 @@
 // socket lives in the file system, which namespaces share: inside, a child process listens on
 // 127.0.0.1:<port> and pipes each connection to the unix socket; outside, this process pipes
 // each unix connection to 127.0.0.1:<port>. One connection in is one connection on every hop,
-// each closed when the other side closes, so close mode stays close mode and the client's
-// ephemeral ports are spent inside the namespace.
+// so close mode stays close mode and the client's ephemeral ports are spent inside the
+// namespace. Inside, the client closes first, as it does against a router that answers
+// `Connection: close`: the bridge's own hop would otherwise add a delay in which the bridge
+// closes first, and the client's port would skip TIME_WAIT.
 //
 // Run as a script (the inside half): node port-bridge.js <port> <unix socket path>
 const fs = require('node:fs');
@@ -27,9 +29,32 @@ function splice(a, b) {
   b.on('error', end);
 }
 
-/** A server whose every connection is piped to a new connection to `connectTo`. */
-function forward(connectTo) {
-  return net.createServer((inbound) => splice(inbound, net.connect(connectTo)));
+/** How long a client may keep its side open once the far end has closed. */
+const CLIENT_CLOSE_MS = 1000;
+
+/**
+ * A server whose every connection is piped to a new connection to `connectTo`. `clientClosesFirst`:
+ * when the far end closes, the inbound side is ended only after the client has closed its own,
+ * or CLIENT_CLOSE_MS later.
+ */
+function forward(connectTo, { clientClosesFirst = false } = {}) {
+  return net.createServer({ allowHalfOpen: clientClosesFirst }, (inbound) => {
+    const outbound = net.connect(connectTo);
+    if (!clientClosesFirst) {
+      splice(inbound, outbound);
+      return;
+    }
+    inbound.pipe(outbound);
+    outbound.pipe(inbound, { end: false });
+    const end = () => {
+      inbound.destroy();
+      outbound.destroy();
+    };
+    inbound.on('error', end);
+    outbound.on('error', end);
+    inbound.on('end', () => inbound.end());
+    outbound.on('end', () => setTimeout(() => inbound.end(), CLIENT_CLOSE_MS).unref());
+  });
 }
 
 /**
@@ -72,7 +97,7 @@ async function bridgeIntoNetns({ netns, port, socketPath }) {
 
 if (require.main === module) {
   const [port, socketPath] = process.argv.slice(2);
-  forward(socketPath)
+  forward(socketPath, { clientClosesFirst: true })
     .listen(Number(port), '127.0.0.1', () => console.log(READY))
     .on('error', (err) => {
       console.error(err.message);

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');
 const { allowedCoreList } = require('../../lib/core/cpus');
+const { netnsSupport } = require('../../lib/core/netns');
 const { exerciseBlocks, blockCommands, needsOf } = require('../../lib/guide/exercise');
 const { scriptEntry } = require('../../lib/guide/names');
 const { ExerciseLab, runPage, labCommand } = require('./runner');
@@ -131,9 +132,21 @@ const LESSONS = {
     },
   },
   'exercise-ephemeral-ports.md': {
-    check: ({ run }) => {
+    check: ({ run, lab }) => {
       const timeWait = Number(command(run, /^ss -tan state time-wait/).stdout.trim());
       expect(timeWait).toBeGreaterThan(500);
+      const doc = JSON.parse(fs.readFileSync(path.join(lab.resultsDir, 'ports', 'reliability.json'), 'utf8'));
+      const [scenario] = doc.scenarios;
+      expect(scenario.verdict.pass).toBe(true);
+      const runOut = scenario.cases.find((c) => c.name.startsWith('ephemeral ports run out'));
+      if (netnsSupport().ok) {
+        // The client's kernel refused the connections; the router never saw them.
+        expect(runOut.figures.exhausted).toBe(true);
+        expect(runOut.load.clientErrors[0]).toMatch(/cannot assign requested address/);
+        expect(runOut.figures.router.acceptedConnections).toBeLessThan(runOut.load.requests / 2);
+      } else {
+        expect(scenario.verdict.notes[0]).toMatch(/not reproduced here \(needs root/);
+      }
     },
   },
   'exercise-passthrough-balance.md': {
