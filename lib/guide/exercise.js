@@ -4,7 +4,7 @@
 // page shows them and the exercise runner (test/guide/) runs the very same text, shortened as the
 // block's attributes say. Pure: text in, structures out (no files, no processes).
 //
-//   ```sh exercise                       run by the runner, each matrix/lab command with --quick
+//   ```sh exercise                       run by the runner, each matrix/lab/reliability command with --quick
 //   ```sh exercise quick="--quick --cells http:1k:keepalive"   ...with these arguments instead
 //   ```sh exercise needs=cores:4         run only where this many cores are allowed; else skipped
 //   ```sh exercise needs=root            never run by the runner (changes the host); checked only
@@ -215,27 +215,34 @@ function npmRun(argv) {
 /** The `--flag` names among a command's arguments (`--flag=value` counts as --flag). */
 const flagsOf = (args) => args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.split('=')[0]);
 
-/** What the runner appends to shorten a command, by kind (a block's `quick` replaces the first). */
+/** What the runner appends to shorten a command, by npm script or k6 (a block's `quick` replaces the scripts'). */
 // No warm-up or cool-down: a lesson compares cells, and the suite has ten minutes on two cores.
-const DEFAULT_QUICK = { matrix: '--quick --warmup 0 --cooldown 0', k6: '-e DURATION=5s' };
+const MATRIX_QUICK = '--quick --warmup 0 --cooldown 0';
+const DEFAULT_QUICK = {
+  lab: MATRIX_QUICK,
+  matrix: MATRIX_QUICK,
+  reliability: '--quick',
+  k6: '-e DURATION=5s',
+};
 
 /** Scripts whose runs the quick form shortens. */
-const SHORTENED_SCRIPTS = ['lab', 'matrix'];
+const SHORTENED_SCRIPTS = ['lab', 'matrix', 'reliability'];
 
 /**
  * The quick form of one command line, as the runner runs it: `--quick` (or the block's `quick`)
- * after every `npm run lab|matrix` (adding `--` where missing; a later option wins over an
- * earlier one), and `-e DURATION=5s` after every `k6 run … <script>`. Everything else unchanged.
+ * after every `npm run lab|matrix|reliability` (adding `--` where missing; a later option wins
+ * over an earlier one), and `-e DURATION=5s` after every `k6 run … <script>`. Everything else
+ * unchanged.
  */
 function quickForm(text, attrs = {}) {
-  const matrixQuick = attrs.quick || DEFAULT_QUICK.matrix;
   // One simple command at a time, so `a && b` and `cmd &` keep their shape.
   return text.replace(/(^|;|&&|\|\||\bdo\b)(\s*)([^;&|]*)/g, (all, sep, space, cmd) => {
     const script = /\bnpm run ([a-z:]+)(\s+--(\s|$))?/.exec(cmd);
     const trimmed = cmd.replace(/\s+$/, '');
     const tail = cmd.slice(trimmed.length);
     if (script && SHORTENED_SCRIPTS.includes(script[1])) {
-      return `${sep}${space}${trimmed}${script[2] ? '' : ' --'} ${matrixQuick}${tail}`;
+      const quick = attrs.quick || DEFAULT_QUICK[script[1]];
+      return `${sep}${space}${trimmed}${script[2] ? '' : ' --'} ${quick}${tail}`;
     }
     if (/\bk6 run\b/.test(cmd)) return `${sep}${space}${trimmed} ${DEFAULT_QUICK.k6}${tail}`;
     return all;

@@ -82,7 +82,7 @@ test('simple commands: environment prefix, pipes and substitutions, quotes kept 
   expect(npmRun(['k6', 'run'])).toBeNull();
 });
 
-test('the quick form appends --quick (or the block’s own) to lab and matrix runs, a short DURATION to k6', () => {
+test('the quick form appends --quick (or the block’s own) to lab, matrix and reliability runs, a short DURATION to k6', () => {
   expect(quickForm("npm run matrix -- --cells 'http:1k:close' --out results/a")).toBe(
     "npm run matrix -- --cells 'http:1k:close' --out results/a --quick --warmup 0 --cooldown 0",
   );
@@ -94,6 +94,12 @@ test('the quick form appends --quick (or the block’s own) to lab and matrix ru
     quickForm('SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run -e RATE=5000 -e DURATION=1m k6/data-service.js'),
   ).toBe(
     'SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run -e RATE=5000 -e DURATION=1m k6/data-service.js -e DURATION=5s',
+  );
+  expect(quickForm('npm run reliability -- --scenarios exhaustion')).toBe(
+    'npm run reliability -- --scenarios exhaustion --quick',
+  );
+  expect(quickForm('npm run reliability', { quick: '--quick --exhaust-seconds 3' })).toBe(
+    'npm run reliability -- --quick --exhaust-seconds 3',
   );
   expect(quickForm('npm run sizing -- results/a --tps 5000')).toBe('npm run sizing -- results/a --tps 5000');
 });
