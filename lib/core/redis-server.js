@@ -36,6 +36,10 @@ function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0
     'no',
     '--logfile',
     '',
+    // One replica per primary: nothing to wait for before a full sync (the default waits 5 s for
+    // more replicas), so a (re)joining replica is in sync at once. redis/config/ says the same.
+    '--repl-diskless-sync-delay',
+    '0',
   ];
   if (password) args.push('--requirepass', password, '--masterauth', password);
   if (cluster) {

@@ -216,13 +216,14 @@ function npmRun(argv) {
 const flagsOf = (args) => args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.split('=')[0]);
 
 /** What the runner appends to shorten a command, by npm script or k6 (a block's `quick` replaces the scripts'). */
-// No warm-up or cool-down: a lesson compares cells, and the suite has ten minutes on two cores.
-const MATRIX_QUICK = '--quick --warmup 0 --cooldown 0';
+// No warm-up or cool-down, 2 s samples: a lesson compares cells, and the suite has ten minutes on
+// two cores.
+const MATRIX_QUICK = '--quick --warmup 0 --cooldown 0 --duration 2';
 const DEFAULT_QUICK = {
   lab: MATRIX_QUICK,
   matrix: MATRIX_QUICK,
   reliability: '--quick',
-  k6: '-e DURATION=5s',
+  k6: '-e DURATION=3s',
 };
 
 /** Scripts whose runs the quick form shortens. */
@@ -231,7 +232,7 @@ const SHORTENED_SCRIPTS = ['lab', 'matrix', 'reliability'];
 /**
  * The quick form of one command line, as the runner runs it: `--quick` (or the block's `quick`)
  * after every `npm run lab|matrix|reliability` (adding `--` where missing; a later option wins
- * over an earlier one), and `-e DURATION=5s` after every `k6 run … <script>`. Everything else
+ * over an earlier one), and `-e DURATION=3s` after every `k6 run … <script>`. Everything else
  * unchanged.
  */
 function quickForm(text, attrs = {}) {

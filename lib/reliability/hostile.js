@@ -9,8 +9,9 @@ const { ATTACKS, summarize } = require('./attacks');
 const { labPids, rssOf, rssGrowth } = require('./memory');
 const { checkScenario, observedCase } = require('./scenario');
 
-const LEAD_MS = 1000;
-const TAIL_MS = 1000;
+/** The steady load runs alone before and after each attack: long enough for k6 to be at its rate. */
+const LEAD_MS = 500;
+const TAIL_MS = 500;
 /** More than buffers for the attack's connections (HAProxy: 2 × 32 KiB each): a leak. */
 const RSS_GROWTH_LIMIT_MB = 64;
 

@@ -102,7 +102,17 @@ async function clusterRoles(ports) {
 async function restore(labDir, primary, ports, rolesBefore) {
   if (!redisNodeRunning(labDir, primary.index)) await restartRedisNode(labDir, primary.index);
   await waitForRole(primary.port, /^slave/);
-  await redisCli(primary.port, undefined, 'cluster', 'failover');
+  // A manual failover gives up after 5 s when the replica cannot catch up (writes keep coming):
+  // asked again, it completes.
+  for (let attempt = 1; ; attempt++) {
+    await redisCli(primary.port, undefined, 'cluster', 'failover');
+    try {
+      await waitForRole(primary.port, /^master/, { timeoutMs: 7000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
   await Promise.all(
     ports.map((port, i) => waitForRole(port, rolesBefore[i] === 'master' ? /^master/ : /^slave/)),
   );

@@ -84,16 +84,16 @@ test('simple commands: environment prefix, pipes and substitutions, quotes kept 
 
 test('the quick form appends --quick (or the block’s own) to lab, matrix and reliability runs, a short DURATION to k6', () => {
   expect(quickForm("npm run matrix -- --cells 'http:1k:close' --out results/a")).toBe(
-    "npm run matrix -- --cells 'http:1k:close' --out results/a --quick --warmup 0 --cooldown 0",
+    "npm run matrix -- --cells 'http:1k:close' --out results/a --quick --warmup 0 --cooldown 0 --duration 2",
   );
-  expect(quickForm('npm run lab')).toBe('npm run lab -- --quick --warmup 0 --cooldown 0');
+  expect(quickForm('npm run lab')).toBe('npm run lab -- --quick --warmup 0 --cooldown 0 --duration 2');
   expect(
     quickForm('LAB_MAXCONN=50 npm run lab:up && npm run lab -- --vus 4', { quick: '--quick --cells x' }),
   ).toBe('LAB_MAXCONN=50 npm run lab:up && npm run lab -- --vus 4 --quick --cells x');
   expect(
     quickForm('SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run -e RATE=5000 -e DURATION=1m k6/data-service.js'),
   ).toBe(
-    'SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run -e RATE=5000 -e DURATION=1m k6/data-service.js -e DURATION=5s',
+    'SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run -e RATE=5000 -e DURATION=1m k6/data-service.js -e DURATION=3s',
   );
   expect(quickForm('npm run reliability -- --scenarios exhaustion')).toBe(
     'npm run reliability -- --scenarios exhaustion --quick',

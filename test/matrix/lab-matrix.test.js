@@ -57,7 +57,8 @@ afterAll(async () => {
 });
 
 // The quick matrix on 1k pages (every termination, connection and TLS session: the 4k pages add
-// nothing the cells here do not show), without warm-up, for the suite's time on two cores.
+// nothing the cells here do not show), without warm-up and with 2 s samples, for the suite's time
+// on two cores.
 test('--quick measures every 1k cell it can here without errors and writes the results directory', async () => {
   const out = path.join(outRoot, 'quick');
   const started = Date.now();
@@ -69,6 +70,8 @@ test('--quick measures every 1k cell it can here without errors and writes the r
     '0',
     '--cooldown',
     '0',
+    '--duration',
+    '2',
     '--out',
     out,
   ]);
