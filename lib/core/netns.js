@@ -6,6 +6,7 @@
 // ./port-bridge.js.
 const { execFile, execFileSync } = require('node:child_process');
 const { promisify } = require('node:util');
+const { isAlive } = require('./processes');
 
 const run = promisify(execFile);
 
@@ -51,9 +52,23 @@ async function createNetns(name, sysctls = {}) {
   return { name, remove };
 }
 
+/**
+ * Removes namespaces named `<prefix><pid>` whose process is gone (a run killed before it could
+ * clean up). Resolves the names removed.
+ */
+async function removeStaleNetns(prefix) {
+  const { stdout } = await run('ip', ['netns', 'list']);
+  const stale = stdout
+    .split('\n')
+    .map((line) => line.split(/\s+/)[0])
+    .filter((name) => name.startsWith(prefix) && !isAlive(Number(name.slice(prefix.length))));
+  for (const name of stale) await run('ip', ['netns', 'delete', name]).catch(() => {});
+  return stale;
+}
+
 /** A file of /proc as a process inside namespace `name` sees it (/proc/net, /proc/sys/net). */
 async function readInNetns(name, file) {
   return (await run('ip', ['netns', 'exec', name, 'cat', file])).stdout;
 }
 
-module.exports = { netnsSupport, inNetns, createNetns, readInNetns };
+module.exports = { netnsSupport, inNetns, createNetns, removeStaleNetns, readInNetns };

@@ -4,9 +4,8 @@
 // 127.0.0.1:<port> and pipes each connection to the unix socket; outside, this process pipes
 // each unix connection to 127.0.0.1:<port>. One connection in is one connection on every hop,
 // so close mode stays close mode and the client's ephemeral ports are spent inside the
-// namespace. Inside, the client closes first, as it does against a router that answers
-// `Connection: close`: the bridge's own hop would otherwise add a delay in which the bridge
-// closes first, and the client's port would skip TIME_WAIT.
+// namespace. Inside, the client is left to close first, as load tools that close their own
+// connections do, so that the TIME_WAIT, and the port it holds, is the client's.
 //
 // Run as a script (the inside half): node port-bridge.js <port> <unix socket path>
 const fs = require('node:fs');
@@ -17,43 +16,38 @@ const { inNetns } = require('./netns');
 
 const READY = 'bridge listening';
 
-/** Pipes `a` and `b` both ways; an error or a reset on either side ends both. */
-function splice(a, b) {
-  a.pipe(b);
-  b.pipe(a);
-  const end = () => {
-    a.destroy();
-    b.destroy();
-  };
-  a.on('error', end);
-  b.on('error', end);
-}
-
 /** How long a client may keep its side open once the far end has closed. */
 const CLIENT_CLOSE_MS = 1000;
 
 /**
- * A server whose every connection is piped to a new connection to `connectTo`. `clientClosesFirst`:
- * when the far end closes, the inbound side is ended only after the client has closed its own,
- * or CLIENT_CLOSE_MS later.
+ * A server whose every connection is piped to a new connection to `connectTo` (net.connect
+ * options), each direction ended when its sender ends it (half-close kept, as TCP has it).
+ * `clientClosesFirst`: once the far end is done, the inbound side is ended only after the
+ * client's own FIN, or CLIENT_CLOSE_MS later.
  */
 function forward(connectTo, { clientClosesFirst = false } = {}) {
-  return net.createServer({ allowHalfOpen: clientClosesFirst }, (inbound) => {
-    const outbound = net.connect(connectTo);
-    if (!clientClosesFirst) {
-      splice(inbound, outbound);
-      return;
-    }
+  return net.createServer({ allowHalfOpen: true }, (inbound) => {
+    const outbound = net.connect({ ...connectTo, allowHalfOpen: true });
     inbound.pipe(outbound);
-    outbound.pipe(inbound, { end: false });
-    const end = () => {
+    outbound.pipe(inbound, { end: !clientClosesFirst });
+    const destroy = () => {
       inbound.destroy();
       outbound.destroy();
     };
-    inbound.on('error', end);
-    outbound.on('error', end);
-    inbound.on('end', () => inbound.end());
-    outbound.on('end', () => setTimeout(() => inbound.end(), CLIENT_CLOSE_MS).unref());
+    inbound.on('error', destroy);
+    outbound.on('error', destroy);
+    if (!clientClosesFirst) return;
+    let clientDone = false;
+    let farDone = false;
+    inbound.on('end', () => {
+      clientDone = true;
+      if (farDone) inbound.end();
+    });
+    outbound.on('end', () => {
+      farDone = true;
+      if (clientDone) inbound.end();
+      else setTimeout(() => inbound.end(), CLIENT_CLOSE_MS).unref();
+    });
   });
 }
 
@@ -97,7 +91,7 @@ async function bridgeIntoNetns({ netns, port, socketPath }) {
 
 if (require.main === module) {
   const [port, socketPath] = process.argv.slice(2);
-  forward(socketPath, { clientClosesFirst: true })
+  forward({ path: socketPath }, { clientClosesFirst: true })
     .listen(Number(port), '127.0.0.1', () => console.log(READY))
     .on('error', (err) => {
       console.error(err.message);

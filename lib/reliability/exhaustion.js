@@ -19,7 +19,7 @@ const { isAlive } = require('../core/processes');
 const { reload, adminSocket } = require('../lab/reload');
 const { showStat, showInfo } = require('../lab/runtime-api');
 const { checkEphemeralPorts } = require('../lab/preflight');
-const { netnsSupport, createNetns, readInNetns } = require('../core/netns');
+const { netnsSupport, createNetns, removeStaleNetns, readInNetns } = require('../core/netns');
 const { bridgeIntoNetns } = require('../core/port-bridge');
 const { steadyPages } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
@@ -171,6 +171,21 @@ function preflightSays(sysctls) {
   return check.warnings?.[0] ?? check.notes?.[0] ?? null;
 }
 
+/** The ports cases' load: close mode at --exhaust-rate through the http Route, from `netns` if given. */
+function closeModeLoad(ctx, file, { netns } = {}) {
+  return steadyPages({
+    k6: ctx.k6,
+    target: ctx.target,
+    termination: 'http',
+    connection: 'close',
+    rate: ctx.opts.exhaustRate,
+    durationSeconds: ctx.opts.exhaustSeconds,
+    summaryPath: ctx.rawFile(file),
+    netns,
+    signal: ctx.signal,
+  });
+}
+
 async function portsCase(ctx) {
   const { opts } = ctx;
   const state = ctx.state();
@@ -182,16 +197,7 @@ async function portsCase(ctx) {
     `  ephemeral ports: close mode at ${opts.exhaustRate} req/s via http; ${range} ports, tcp_tw_reuse=${twReuse}`,
   );
   const before = timeWaitTo(port);
-  const loading = steadyPages({
-    k6: ctx.k6,
-    target: ctx.target,
-    termination: 'http',
-    connection: 'close',
-    rate: opts.exhaustRate,
-    durationSeconds: opts.exhaustSeconds,
-    summaryPath: ctx.rawFile('exhaustion-ports.json'),
-    signal: ctx.signal,
-  });
+  const loading = closeModeLoad(ctx, 'exhaustion-ports.json');
   // The client's side counts against its ports; a TIME_WAIT the router holds (it closed first)
   // is on the router's listening port and keeps none of them.
   const clientPeak = peak(async () => timeWaitTo(port).client, loading);
@@ -247,6 +253,8 @@ async function portsCase(ctx) {
   });
 }
 
+/** The namespace's name, before the pid of the run that made it. */
+const NETNS_PREFIX = 'rlab-ports-';
 /** The namespace's ephemeral range: spent within a second at the exhaustion rate. */
 const NETNS_PORTS = { low: 50000, high: 50199 };
 
@@ -266,7 +274,8 @@ async function narrowPortsCase(ctx) {
   const state = ctx.state();
   const port = state.router.httpPort;
   const range = NETNS_PORTS.high - NETNS_PORTS.low + 1;
-  const name = `rlab-ports-${process.pid}`;
+  const name = `${NETNS_PREFIX}${process.pid}`;
+  await removeStaleNetns(NETNS_PREFIX);
   ctx.log(
     `  ephemeral ports run out: close mode at ${opts.exhaustRate} req/s from network namespace ${name}, ` +
       `${range} ports, tcp_tw_reuse=0`,
@@ -284,17 +293,7 @@ async function narrowPortsCase(ctx) {
     });
     const socket = adminSocket(state.labDir);
     const acceptedBefore = Number((await showInfo(socket)).CumConns);
-    const loading = steadyPages({
-      k6: ctx.k6,
-      target: ctx.target,
-      termination: 'http',
-      connection: 'close',
-      rate: opts.exhaustRate,
-      durationSeconds: opts.exhaustSeconds,
-      summaryPath: ctx.rawFile('exhaustion-ports-netns.json'),
-      netns: name,
-      signal: ctx.signal,
-    });
+    const loading = closeModeLoad(ctx, 'exhaustion-ports-netns.json', { netns: name });
     const timeWaitPeak = await peak(async () => (await timeWaitInNetns(name, port)).client, loading);
     const load = await loading;
     // Less the one connection of each `show info`.
