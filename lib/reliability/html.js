@@ -64,10 +64,14 @@ function reliabilityBody(doc, { h = 2 } = {}) {
     doc.complete
       ? ''
       : '<div class="alert"><strong>This run was interrupted:</strong> only the scenarios below ran.</div>',
-    table({
-      head: ['scenario', 'promise', 'verdict'],
-      rows: doc.scenarios.map((s) => [s.title, s.promise, s.verdict.pass ? 'PASS' : 'FAIL']),
-    }),
+    // The promise last, wrapped: it is a sentence.
+    table(
+      {
+        head: ['scenario', 'verdict', 'promise'],
+        rows: doc.scenarios.map((s) => [s.title, s.verdict.pass ? 'PASS' : 'FAIL', s.promise]),
+      },
+      { wrapLast: true },
+    ),
     ...doc.scenarios.map((s) => scenarioHtml(s, h)),
   ];
 }
