@@ -9,7 +9,7 @@ const { rollout, startInstanceAgain } = require('../lab/rolling-restart');
 const { reload } = require('../lab/reload');
 const { listRecords, processState } = require('../lab/pids');
 const { writeLabState } = require('../lab/state');
-const { steadyPages } = require('./load');
+const { steadyPagesEach, underLoad } = require('./load');
 const { checkScenario, observedCase, lostRequests } = require('./scenario');
 
 const LEAD_MS = 1500;
@@ -48,46 +48,45 @@ module.exports = checkScenario({
     const expectMs = LEAD_MS + state.instances.length * (state.drainDelayMs + PER_INSTANCE_MS);
     const seconds = Math.ceil((expectMs + LEAD_MS) / 1000);
     ctx.log(`  ${state.instances.length} instance(s), ${opts.rate} req/s per termination for ${seconds} s`);
-    const local = new AbortController();
-    const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
     const start = Date.now();
-    const loads = Promise.all(
-      opts.terminations.map((termination) =>
-        steadyPages({
-          k6: ctx.k6,
-          target: ctx.target,
-          termination,
-          connection: 'keepalive',
-          rate: opts.rate,
-          durationSeconds: seconds,
-          summaryPath: ctx.rawFile(`endpoints-${termination}.json`),
-          signal,
-        }),
-      ),
-    );
-    // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
-    loads.catch(() => {});
     const injected = [];
+    let outcome;
     try {
-      await sleep(LEAD_MS, undefined, { signal });
-      await rollout({
-        env: ctx.env,
-        signal,
-        viaReload: true,
-        log: (line) => {
-          injected.push({ atMs: Date.now() - start, what: line.replace(/^[•\s]+/, '') });
-          ctx.log(`    ${line.trim()}`);
+      outcome = await underLoad({
+        signal: ctx.signal,
+        load: async (signal) => {
+          const loads = await steadyPagesEach(ctx, {
+            terminations: opts.terminations,
+            rate: opts.rate,
+            durationSeconds: seconds,
+            prefix: 'endpoints',
+            signal,
+          });
+          return { loads, endedMs: Date.now() - start };
+        },
+        fault: async (signal) => {
+          await sleep(LEAD_MS, undefined, { signal });
+          await rollout({
+            env: ctx.env,
+            signal,
+            viaReload: true,
+            log: (line) => {
+              injected.push({ atMs: Date.now() - start, what: line.replace(/^[•\s]+/, '') });
+              ctx.log(`    ${line.trim()}`);
+            },
+          });
+          return Date.now() - start;
         },
       });
     } catch (err) {
-      local.abort();
-      await loads.catch(() => {});
+      // The load is stopped by now; the lab gets back every instance the rollout had taken out.
       await repairInstances(ctx);
       throw err;
     }
-    const rolledMs = Date.now() - start;
-    const results = await loads;
-    const loadMs = Date.now() - start;
+    const {
+      load: { loads: results, endedMs: loadMs },
+      fault: rolledMs,
+    } = outcome;
     return {
       cases: results.map((load, i) =>
         observedCase({

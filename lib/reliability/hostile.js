@@ -4,7 +4,7 @@
 // down, and none may grow its resident memory by more than RSS_GROWTH_LIMIT_MB during a case.
 const { setMaxListeners } = require('node:events');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { steadyPages } = require('./load');
+const { steadyPages, underLoad } = require('./load');
 const { ATTACKS, summarize } = require('./attacks');
 const { labPids, rssOf, rssGrowth } = require('./memory');
 const { checkScenario, observedCase } = require('./scenario');
@@ -22,34 +22,28 @@ async function attackCase(ctx, attack) {
   const before = rssOf(pids);
   const seconds = Math.ceil((LEAD_MS + opts.attackMs + TAIL_MS) / 1000);
   ctx.log(`  ${attack.name}: ${attack.what}, beside ${opts.rate} req/s via edge`);
-  const local = new AbortController();
-  const signal = AbortSignal.any([ctx.signal, local.signal].filter(Boolean));
-  setMaxListeners(0, signal); // every connection of an attack listens for the abort
   const start = Date.now();
-  const loading = steadyPages({
-    k6: ctx.k6,
-    target: ctx.target,
-    termination: 'edge',
-    connection: 'keepalive',
-    rate: opts.rate,
-    durationSeconds: seconds,
-    summaryPath: ctx.rawFile(`hostile-${attack.name}.json`),
-    signal,
-  });
-  // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
-  loading.catch(() => {});
-  let seen;
   let atMs;
-  try {
-    await sleep(LEAD_MS, undefined, { signal });
-    atMs = Date.now() - start;
-    seen = summarize(await attack.run({ state, durationMs: opts.attackMs, signal }));
-  } catch (err) {
-    local.abort();
-    await loading.catch(() => {});
-    throw err;
-  }
-  const load = await loading;
+  const { load, fault: seen } = await underLoad({
+    signal: ctx.signal,
+    load: (signal) =>
+      steadyPages({
+        k6: ctx.k6,
+        target: ctx.target,
+        termination: 'edge',
+        connection: 'keepalive',
+        rate: opts.rate,
+        durationSeconds: seconds,
+        summaryPath: ctx.rawFile(`hostile-${attack.name}.json`),
+        signal,
+      }),
+    fault: async (signal) => {
+      setMaxListeners(0, signal); // every connection of an attack listens for the abort
+      await sleep(LEAD_MS, undefined, { signal });
+      atMs = Date.now() - start;
+      return summarize(await attack.run({ state, durationMs: opts.attackMs, signal }));
+    },
+  });
   return observedCase({
     name: attack.name,
     injected: [{ atMs, what: attack.what }],

@@ -134,6 +134,27 @@ async function steadyRecords({ k6, target, termination, rate, durationSeconds, s
 }
 
 /**
+ * steadyPages through each of `terminations` at once, keep-alive, at `rate` each; the summary of
+ * each goes to rawFile(`${prefix}-<termination>.json`). Resolves the loads in that order.
+ */
+function steadyPagesEach(ctx, { terminations, rate, durationSeconds, prefix, signal }) {
+  return Promise.all(
+    terminations.map((termination) =>
+      steadyPages({
+        k6: ctx.k6,
+        target: ctx.target,
+        termination,
+        connection: 'keepalive',
+        rate,
+        durationSeconds,
+        summaryPath: ctx.rawFile(`${prefix}-${termination}.json`),
+        signal,
+      }),
+    ),
+  );
+}
+
+/**
  * A fault injected while a steady load runs: `load(signal)` starts the load, `fault(signal)` then
  * runs beside it. A fault that fails stops the load at once (and waits for it); Ctrl-C (`signal`)
  * stops both. Resolves { load, fault }: what each resolved with.
@@ -155,4 +176,34 @@ async function underLoad({ signal: parent, load, fault }) {
   return { load: await loading, fault: outcome };
 }
 
-module.exports = { steadyPages, steadyRecords, errorKinds, recordsGenerator, underLoad };
+/**
+ * The Redis scenarios' shape: the records workload through the http Route at --rate for
+ * `durationSeconds` (summary in rawFile(`${name}-http.json`)), `fault(signal)` beside it.
+ * Resolves { load, fault } as underLoad does.
+ */
+function recordsUnderFault(ctx, { name, durationSeconds, fault }) {
+  return underLoad({
+    signal: ctx.signal,
+    load: (signal) =>
+      steadyRecords({
+        k6: ctx.k6,
+        target: ctx.target,
+        termination: 'http',
+        rate: ctx.opts.rate,
+        durationSeconds,
+        summaryPath: ctx.rawFile(`${name}-http.json`),
+        signal,
+      }),
+    fault,
+  });
+}
+
+module.exports = {
+  steadyPages,
+  steadyPagesEach,
+  steadyRecords,
+  errorKinds,
+  recordsGenerator,
+  underLoad,
+  recordsUnderFault,
+};

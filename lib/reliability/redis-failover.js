@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const { redisCli } = require('../core/redis-server');
 const { request } = require('../lab/client');
 const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
-const { steadyRecords, underLoad } = require('./load');
+const { recordsUnderFault } = require('./load');
 const { recordsUrl } = require('./redis-outage');
 const { checkScenario, observedCase } = require('./scenario');
 
@@ -172,18 +172,9 @@ module.exports = checkScenario({
     if (state.redis.mode !== 'cluster') return { cases: [], skipped: 'needs a lab with LAB_REDIS=cluster' };
     const seconds = Math.ceil((LEAD_MS + opts.failoverWindowMs + TAIL_MS) / 1000);
     const start = Date.now();
-    const { load, fault: outage } = await underLoad({
-      signal: ctx.signal,
-      load: (signal) =>
-        steadyRecords({
-          k6: ctx.k6,
-          target: ctx.target,
-          termination: 'http',
-          rate: opts.rate,
-          durationSeconds: seconds,
-          summaryPath: ctx.rawFile('redis-failover-http.json'),
-          signal,
-        }),
+    const { load, fault: outage } = await recordsUnderFault(ctx, {
+      name: 'redis-failover',
+      durationSeconds: seconds,
       fault: (signal) => clusterOutage(ctx, { start, leadMs: LEAD_MS, signal }),
     });
     return {

@@ -4,7 +4,7 @@
 // it has taken every instance out), no request hangs beyond the service's Redis timeout, and the
 // service recovers by itself (no restart of the instances).
 const { loadConfig } = require('../../data-service/src/config');
-const { steadyRecords, underLoad } = require('./load');
+const { recordsUnderFault } = require('./load');
 const { redisOutage } = require('./redis-outage');
 const { checkScenario, observedCase } = require('./scenario');
 
@@ -29,18 +29,9 @@ module.exports = checkScenario({
     const seconds = Math.ceil((LEAD_MS + opts.outageMs + TAIL_MS) / 1000);
     ctx.log(`  http: ${opts.rate} req/s for ${seconds} s, Redis down for ${opts.outageMs} ms`);
     const start = Date.now();
-    const { load, fault: outage } = await underLoad({
-      signal: ctx.signal,
-      load: (signal) =>
-        steadyRecords({
-          k6: ctx.k6,
-          target: ctx.target,
-          termination: 'http',
-          rate: opts.rate,
-          durationSeconds: seconds,
-          summaryPath: ctx.rawFile('redis-kill-http.json'),
-          signal,
-        }),
+    const { load, fault: outage } = await recordsUnderFault(ctx, {
+      name: 'redis-kill',
+      durationSeconds: seconds,
       fault: (signal) => redisOutage({ ...ctx, signal }, { start, leadMs: LEAD_MS, outageMs: opts.outageMs }),
     });
     return {

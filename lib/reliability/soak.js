@@ -3,7 +3,7 @@
 // consecutive k6 windows (a minute each; 10 s in runs of two minutes or less), so latency
 // percentiles come per window and show whether they drift. The resident memory of every lab
 // process is read at each window boundary, and its growth over the run reported.
-const { steadyPages } = require('./load');
+const { steadyPagesEach } = require('./load');
 const { labPids, rssOf, rssGrowth, mb } = require('./memory');
 const { checkScenario, observedCase, lostRequests } = require('./scenario');
 
@@ -36,20 +36,13 @@ module.exports = checkScenario({
     const windows = Object.fromEntries(opts.terminations.map((t) => [t, []]));
     for (let w = 1; w <= count; w++) {
       ctx.signal?.throwIfAborted();
-      const loads = await Promise.all(
-        opts.terminations.map((termination) =>
-          steadyPages({
-            k6: ctx.k6,
-            target: ctx.target,
-            termination,
-            connection: 'keepalive',
-            rate: opts.soakRate,
-            durationSeconds: win,
-            summaryPath: ctx.rawFile(`soak-${termination}-${w}.json`),
-            signal: ctx.signal,
-          }),
-        ),
-      );
+      const loads = await steadyPagesEach(ctx, {
+        terminations: opts.terminations,
+        rate: opts.soakRate,
+        durationSeconds: win,
+        prefix: `soak-${w}`,
+        signal: ctx.signal,
+      });
       samples.push(rssOf(pids));
       loads.forEach((load, i) => windows[opts.terminations[i]].push(load));
       const failed = loads.reduce((a, l) => a + l.failed, 0);

@@ -61,6 +61,13 @@ function useLab(overrides = {}) {
   return ctx;
 }
 
+/** For a describe block: a temp directory named after `prefix`, removed in afterAll. */
+function useTempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 const route = (state, termination) => state.routes.find((r) => r.termination === termination);
 
 /** The certificate the router presents for `servername` on the HTTPS port (no verification). */
@@ -159,6 +166,7 @@ async function aliveOrListening({ pids, ports }) {
 }
 
 module.exports = {
+  useTempDir,
   labEnv,
   useLab,
   quietLog,

@@ -3,7 +3,6 @@
 // --help, a bad option, and Ctrl-C in the middle of a Redis outage, which must stop the load,
 // start Redis again and leave the lab as it was.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { once } = require('node:events');
@@ -11,7 +10,7 @@ const lab = require('../../lib/lab/index');
 const { ROOT } = require('../../lib/core/paths');
 const { redisNodeRunning } = require('../../lib/lab/redis-node');
 const { untilWritesSucceed } = require('../../lib/reliability/redis-outage');
-const { useLab } = require('../lab/helpers');
+const { useLab, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(120000);
 
@@ -38,8 +37,7 @@ test('--help lists every scenario; a bad option is refused by name (exit 2)', ()
 
 describe('Ctrl-C during a fault', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1' });
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-cli-'));
-  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+  const out = useTempDir('rlab-cli-');
 
   test('stops the writers, starts the killed Redis again, keeps what finished, exits 130', async () => {
     const child = spawn(

@@ -2,19 +2,15 @@
 // Endpoint changes as the OpenShift router sees them, on a real lab: lab:rollout --via-reload
 // takes each instance out of HAProxy's configuration by a reload, restarts it and puts it back
 // by another, while k6 runs through every termination: no request may fail.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const lab = require('../../lib/lab/index');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
-const { useLab, quietLog } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
 describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_CHECK_INTERVAL_MS: '500' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-endpoints-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-endpoints-');
 
   test('each instance out and back in by reloads under load: zero failed, every instance replaced', async () => {
     const before = lab.readLabState(lab$.env.LAB_DIR);

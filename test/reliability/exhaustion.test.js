@@ -6,21 +6,19 @@
 // is as it was afterwards: its own maxconn, no namespace left.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const lab = require('../../lib/lab/index');
 const { showInfo } = require('../../lib/lab/runtime-api');
 const { adminSocket } = require('../../lib/lab/reload');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
-const { useLab, quietLog } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir } = require('../lab/helpers');
 const { netnsSupport } = require('../../lib/core/netns');
 
 jest.setTimeout(120000);
 
 describe('exhaustion (real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-exhaustion-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-exhaustion-');
 
   test('a reload may change maxconn only, to a valid value', async () => {
     await expect(lab.reload({ env: lab$.env, overrides: { threads: 1 } })).rejects.toThrow(

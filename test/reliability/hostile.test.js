@@ -1,20 +1,16 @@
 'use strict';
 // Hostile and malformed clients against a real lab, each beside a steady k6 load through the
 // edge Route that must stay error-free, with the resident memory of every lab process checked.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const { ATTACKS } = require('../../lib/reliability/attacks');
 const hostile = require('../../lib/reliability/hostile');
-const { useLab, quietLog } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
 describe('hostile clients (real HAProxy, real service, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-hostile-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-hostile-');
 
   test('every attack, short form: no error in the steady load, every bad client refused, memory bounded', async () => {
     const opts = { rate: 50, attacks: ATTACKS.map((a) => a.name), attackMs: 2000 };

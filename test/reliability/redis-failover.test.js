@@ -2,14 +2,11 @@
 // Redis Cluster failover against a real lab (LAB_REDIS=cluster: 6 real redis-server processes):
 // a primary SIGKILLed under the records workload; only 503s while its replica is promoted, the
 // error window measured through the router, and the killed node back as the primary afterwards.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const lab = require('../../lib/lab/index');
 const { redisCli } = require('../../lib/core/redis-server');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const { keySlot } = require('../../lib/reliability/redis-failover');
-const { useLab, quietLog } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
@@ -21,8 +18,7 @@ test("key slots are Redis Cluster's (CRC16 XMODEM mod 16384)", () => {
 
 describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS: 'cluster' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-failover-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-failover-');
 
   test('a primary killed: 503s only, the window measured, the node handed its role back', async () => {
     const { ports } = lab.readLabState(lab$.env.LAB_DIR).redis;
@@ -70,8 +66,7 @@ describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
 
 describe('durability through a failover with LAB_REDIS_WAIT_REPLICAS=1', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS: 'cluster', LAB_REDIS_WAIT_REPLICAS: '1' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-failover-wait-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-failover-wait-');
 
   test('every write a replica confirmed survives the primary’s death', async () => {
     expect(lab.readLabState(lab$.env.LAB_DIR).redis.waitReplicas).toBe(1);

@@ -3,16 +3,13 @@
 // and started again from its append-only file. The service answers 503 while Redis is down and
 // recovers by itself; every write it acknowledged is still there; and the durability check
 // fails when an acknowledged record is lost on purpose.
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const lab = require('../../lib/lab/index');
 const { redisCli } = require('../../lib/core/redis-server');
 const { redisNodeRunning } = require('../../lib/lab/redis-node');
 const { untilWritesSucceed } = require('../../lib/reliability/redis-outage');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const durability = require('../../lib/reliability/durability');
-const { useLab, quietLog } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(120000);
 
@@ -21,8 +18,7 @@ const OPTS = { rate: 50, outageMs: 500, writers: 2 };
 describe('Redis faults (real redis-server with an AOF, real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS_FSYNC: 'always' });
   const { env } = lab$;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-redis-faults-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-redis-faults-');
 
   const run = (names, opts = OPTS, { signal } = {}) =>
     runReliability({

@@ -3,7 +3,6 @@
 // sockets to the new process (-x) and the old one finishes (-sf), so a steady k6 load through
 // every termination, keep-alive and close, loses no request across reloads.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const tls = require('node:tls');
 const { once } = require('node:events');
@@ -15,15 +14,14 @@ const { adminSocket } = require('../../lib/lab/reload');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const routerReload = require('../../lib/reliability/router-reload');
 const { readDocument } = require('../../lib/reliability/document');
-const { useLab, whoami } = require('../lab/helpers');
+const { useLab, whoami, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
 describe('router reload (real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1' });
   const { env } = lab$;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-reliability-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-reliability-');
 
   test('a reload starts a new HAProxy that serves, and the old one exits once it has finished', async () => {
     const before = lab.readLabState(env.LAB_DIR).router.pid;

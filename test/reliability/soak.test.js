@@ -2,18 +2,16 @@
 // The soak's short form against a real lab: every termination at once in consecutive k6
 // windows, latency percentiles per window and the resident memory of every lab process.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const soak = require('../../lib/reliability/soak');
-const { useLab, quietLog } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(120000);
 
 describe('soak (real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-soak-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-soak-');
 
   test('6 s in two windows through every termination: no error, percentiles per window, RSS per process', async () => {
     const opts = { soakSeconds: 6, soakRate: 30, terminations: ['http', 'edge', 'passthrough', 'reencrypt'] };
