@@ -68,6 +68,15 @@ function useTempDir(prefix) {
   return dir;
 }
 
+/**
+ * Runs the reliability scenarios `names` with `opts` against the lab of `env`, writing into `dir`,
+ * quietly unless `log` is given. Resolves { dir, doc } as runReliability does.
+ */
+function runScenarios(names, opts, { env, dir, log = quietLog() }) {
+  const { runReliability, selectScenarios } = require('../../lib/reliability/run');
+  return runReliability({ scenarios: selectScenarios(names), opts, env, dir, runId: 'test', log });
+}
+
 const route = (state, termination) => state.routes.find((r) => r.termination === termination);
 
 /** The certificate the router presents for `servername` on the HTTPS port (no verification). */
@@ -167,6 +176,7 @@ async function aliveOrListening({ pids, ports }) {
 
 module.exports = {
   useTempDir,
+  runScenarios,
   labEnv,
   useLab,
   quietLog,

@@ -4,7 +4,7 @@
 // by another, while k6 runs through every termination: no request may fail.
 const lab = require('../../lib/lab/index');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
-const { useLab, quietLog, useTempDir } = require('../lab/helpers');
+const { useLab, quietLog, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
@@ -15,14 +15,7 @@ describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
   test('each instance out and back in by reloads under load: zero failed, every instance replaced', async () => {
     const before = lab.readLabState(lab$.env.LAB_DIR);
     const opts = { rate: 30, terminations: ['http', 'edge', 'passthrough', 'reencrypt'] };
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['endpoints']),
-      opts,
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const { doc } = await runScenarios(['endpoints'], opts, { env: lab$.env, dir });
     const [scenario] = doc.scenarios;
     for (const c of scenario.cases) {
       expect({ case: c.name, errors: c.errors }).toEqual({ case: c.name, errors: {} });

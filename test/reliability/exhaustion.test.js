@@ -10,8 +10,7 @@ const path = require('node:path');
 const lab = require('../../lib/lab/index');
 const { showInfo } = require('../../lib/lab/runtime-api');
 const { adminSocket } = require('../../lib/lab/reload');
-const { runReliability, selectScenarios } = require('../../lib/reliability/run');
-const { useLab, quietLog, useTempDir } = require('../lab/helpers');
+const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
 const { netnsSupport } = require('../../lib/core/netns');
 
 jest.setTimeout(120000);
@@ -32,14 +31,7 @@ describe('exhaustion (real HAProxy, real k6)', () => {
   test('maxconn reached and explained; TIME_WAIT counted and explained; maxconn restored', async () => {
     const original = lab.readLabState(lab$.env.LAB_DIR).router.maxconn;
     const opts = { exhaustMaxconn: 5, exhaustConnections: 40, exhaustRate: 300, exhaustSeconds: 3 };
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['exhaustion']),
-      opts,
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const { doc } = await runScenarios(['exhaustion'], opts, { env: lab$.env, dir });
     const [scenario] = doc.scenarios;
     const [maxconn, ports, narrow] = scenario.cases;
     expect(maxconn.figures.router).toMatchObject({ maxconn: 5, currConnsPeak: 5 });

@@ -1,10 +1,9 @@
 'use strict';
 // Hostile and malformed clients against a real lab, each beside a steady k6 load through the
 // edge Route that must stay error-free, with the resident memory of every lab process checked.
-const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const { ATTACKS } = require('../../lib/reliability/attacks');
 const hostile = require('../../lib/reliability/hostile');
-const { useLab, quietLog, useTempDir } = require('../lab/helpers');
+const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
@@ -14,14 +13,7 @@ describe('hostile clients (real HAProxy, real service, real k6)', () => {
 
   test('every attack, short form: no error in the steady load, every bad client refused, memory bounded', async () => {
     const opts = { rate: 50, attacks: ATTACKS.map((a) => a.name), attackMs: 2000 };
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['hostile']),
-      opts,
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const { doc } = await runScenarios(['hostile'], opts, { env: lab$.env, dir });
     const [scenario] = doc.scenarios;
     const byName = Object.fromEntries(scenario.cases.map((c) => [c.name, c]));
     expect(Object.keys(byName)).toEqual(opts.attacks);

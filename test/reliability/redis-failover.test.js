@@ -4,9 +4,8 @@
 // error window measured through the router, and the killed node back as the primary afterwards.
 const lab = require('../../lib/lab/index');
 const { redisCli } = require('../../lib/core/redis-server');
-const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const { keySlot } = require('../../lib/reliability/redis-failover');
-const { useLab, quietLog, useTempDir } = require('../lab/helpers');
+const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
@@ -23,14 +22,11 @@ describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
   test('a primary killed: 503s only, the window measured, the node handed its role back', async () => {
     const { ports } = lab.readLabState(lab$.env.LAB_DIR).redis;
     const rolesBefore = await Promise.all(ports.map((p) => redisCli(p, undefined, 'role')));
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['redis-failover', 'durability']),
-      opts: { rate: 50, failoverWindowMs: 6000, writers: 2, outageMs: 500 },
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const { doc } = await runScenarios(
+      ['redis-failover', 'durability'],
+      { rate: 50, failoverWindowMs: 6000, writers: 2, outageMs: 500 },
+      { env: lab$.env, dir },
+    );
     const failover = doc.scenarios.find((s) => s.name === 'redis-failover');
     const [c] = failover.cases;
     expect(Object.keys(c.load.errors).filter((s) => s !== '503')).toEqual([]);
@@ -49,14 +45,7 @@ describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
       /acknowledged writes lost in the failover \(asynchronous replication/,
     );
     // A standalone-only scenario on a cluster lab is skipped, not failed.
-    const again = await runReliability({
-      scenarios: selectScenarios(['redis-kill']),
-      opts: { rate: 10, outageMs: 500 },
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const again = await runScenarios(['redis-kill'], { rate: 10, outageMs: 500 }, { env: lab$.env, dir });
     expect(again.doc.scenarios[0]).toMatchObject({
       cases: [],
       verdict: { pass: true, notes: [expect.stringMatching(/^skipped: needs LAB_REDIS=standalone/)] },
@@ -70,14 +59,7 @@ describe('durability through a failover with LAB_REDIS_WAIT_REPLICAS=1', () => {
 
   test('every write a replica confirmed survives the primary’s death', async () => {
     expect(lab.readLabState(lab$.env.LAB_DIR).redis.waitReplicas).toBe(1);
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['durability']),
-      opts: { writers: 2, outageMs: 500 },
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const { doc } = await runScenarios(['durability'], { writers: 2, outageMs: 500 }, { env: lab$.env, dir });
     const [scenario] = doc.scenarios;
     const [c] = scenario.cases;
     expect(c.name).toBe('cluster failover, REDIS_WAIT_REPLICAS=1');

@@ -11,10 +11,9 @@ const { isAlive } = require('../../lib/core/processes');
 const { listRecords } = require('../../lib/lab/pids');
 const { showInfo } = require('../../lib/lab/runtime-api');
 const { adminSocket } = require('../../lib/lab/reload');
-const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const routerReload = require('../../lib/reliability/router-reload');
 const { readDocument } = require('../../lib/reliability/document');
-const { useLab, whoami, useTempDir } = require('../lab/helpers');
+const { useLab, whoami, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
@@ -73,12 +72,9 @@ describe('router reload (real HAProxy, real k6)', () => {
       terminations: ['passthrough'],
     };
     const lines = [];
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['router-reload']),
-      opts,
+    const { doc } = await runScenarios(['router-reload'], opts, {
       env,
       dir,
-      runId: 'test',
       log: (line) => lines.push(line),
     });
     const [scenario] = doc.scenarios;

@@ -3,9 +3,8 @@
 // windows, latency percentiles per window and the resident memory of every lab process.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const soak = require('../../lib/reliability/soak');
-const { useLab, quietLog, useTempDir } = require('../lab/helpers');
+const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(120000);
 
@@ -15,14 +14,7 @@ describe('soak (real HAProxy, real k6)', () => {
 
   test('6 s in two windows through every termination: no error, percentiles per window, RSS per process', async () => {
     const opts = { soakSeconds: 6, soakRate: 30, terminations: ['http', 'edge', 'passthrough', 'reencrypt'] };
-    const { doc } = await runReliability({
-      scenarios: selectScenarios(['soak']),
-      opts,
-      env: lab$.env,
-      dir,
-      runId: 'test',
-      log: quietLog(),
-    });
+    const { doc } = await runScenarios(['soak'], opts, { env: lab$.env, dir });
     const [scenario] = doc.scenarios;
     expect(scenario.cases.map((c) => c.name)).toEqual(opts.terminations.map((t) => `${t}:keepalive`));
     for (const c of scenario.cases) {
