@@ -108,10 +108,12 @@ async function formCluster(ports, { password, timeoutMs = 30000, signal } = {}) 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const infos = await Promise.all(ports.map((p) => cli(p, 'cluster', 'info')));
-    const replicas = await Promise.all(ports.map((p) => cli(p, 'role')));
+    const replication = await Promise.all(ports.map((p) => cli(p, 'info', 'replication')));
     const ok = infos.every((i) => /cluster_state:ok/.test(i));
-    const connected = replicas.filter((r) => r.startsWith('slave') && /connected/.test(r)).length;
-    if (ok && connected === 3) return;
+    // Online as each primary sees its replica: only then does WAIT count it (after a diskless
+    // sync, from the replica's first acknowledgement, up to a second after its link is up).
+    const online = replication.filter((r) => /role:master/.test(r) && /slave0:.*state=online/.test(r)).length;
+    if (ok && online === 3) return;
     if (Date.now() > deadline) {
       throw new Error(
         `the Redis cluster on ports ${ports.join(',')} did not become healthy in ${timeoutMs} ms`,
