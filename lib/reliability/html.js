@@ -46,7 +46,8 @@ function scenarioHtml(s, h) {
         head: ['case', 'injected', 'requests', 'errors', 'latency p50 / p99 / max', 'recovery', 'data lost'],
         rows,
       },
-      { wrapLast: false },
+      // What was injected is a sentence (a killed Redis, a rollout's steps): it wraps.
+      { wrap: [1] },
     ),
     ...(scenario && scenario.extras ? scenario.extras(s).map((extra) => extraHtml(extra, h)) : []),
     ...(s.verdict.notes.length
@@ -70,7 +71,7 @@ function reliabilityBody(doc, { h = 2 } = {}) {
         head: ['scenario', 'verdict', 'promise'],
         rows: doc.scenarios.map((s) => [s.title, s.verdict.pass ? 'PASS' : 'FAIL', s.promise]),
       },
-      { wrapLast: true },
+      { wrap: [-1] },
     ),
     ...doc.scenarios.map((s) => scenarioHtml(s, h)),
   ];

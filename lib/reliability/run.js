@@ -31,17 +31,18 @@ function selectScenarios(names) {
 /**
  * Writes the run's files; when `dir` holds a matrix run (results.json), its report is rendered
  * again with the reliability section. A report that cannot be rendered is said, not fatal: the
- * reliability files are written first.
+ * reliability files are written first. Resolves the reason the report was not rendered, if any.
  */
-function save(dir, doc, log) {
+function save(dir, doc) {
   writeDocument(dir, doc);
   writeMarkdown(dir, doc);
   writeHtml(dir, doc);
-  if (!fs.existsSync(path.join(dir, RESULTS_FILE))) return;
+  if (!fs.existsSync(path.join(dir, RESULTS_FILE))) return null;
   try {
     renderReport(dir);
+    return null;
   } catch (err) {
-    log(`  report.html not updated with the reliability section: ${err.message}`);
+    return `report.html not updated with the reliability section: ${err.message}`;
   }
 }
 
@@ -56,6 +57,13 @@ async function runReliability({ scenarios, opts, env = process.env, dir, runId, 
   const { target } = resolveTarget({ target: 'lab' }, env);
   const k6 = requireTool('k6');
   const doc = createDocument({ runId, opts, state });
+  // The report is rendered after every scenario: a reason it could not be is said once.
+  let lastReportFailure = null;
+  const saveAndSay = () => {
+    const failure = save(dir, doc);
+    if (failure && failure !== lastReportFailure) log(`  ${failure}`);
+    lastReportFailure = failure;
+  };
   const ctx = {
     env,
     target,
@@ -84,18 +92,18 @@ async function runReliability({ scenarios, opts, env = process.env, dir, runId, 
         observation,
         verdict,
       });
-      save(dir, doc, log);
+      saveAndSay();
       log(
         `  ${verdict.pass ? 'PASS' : 'FAIL'}${verdict.reasons.length ? `: ${verdict.reasons.join('; ')}` : ''}`,
       );
       for (const note of verdict.notes || []) log(`  note: ${note}`);
     }
     finish(doc, { complete: true });
-    save(dir, doc, log);
+    saveAndSay();
     return { dir, doc };
   } catch (err) {
     finish(doc, { complete: false });
-    save(dir, doc, log);
+    saveAndSay();
     err.run = { dir, doc };
     throw err;
   }

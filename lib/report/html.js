@@ -29,7 +29,11 @@ svg .tick, svg .value { font-size: 11px; fill: #444; } svg .grid { stroke: #e5e5
 
 const SPREAD = /^\S+ \(\S+–\S+\)$/;
 
-function table({ head, rows }, { limitedRows = [], wrapLast = false } = {}) {
+/**
+ * An HTML table. `wrap`: the columns (by index, negative from the end) that hold sentences and
+ * may wrap; every other cell stays on one line, so that figures are never broken.
+ */
+function table({ head, rows }, { limitedRows = [], wrap = [] } = {}) {
   const th = head.map((h) => `<th>${escape(h)}</th>`).join('');
   const body = rows
     .map((row, i) => {
@@ -39,7 +43,8 @@ function table({ head, rows }, { limitedRows = [], wrapLast = false } = {}) {
           const [median, range] = String(c).split(' ');
           return `<td class="spread">${escape(median)} <span>${escape(range)}</span></td>`;
         }
-        return `<td${wrapLast && j === row.length - 1 ? ' class="wrap"' : ''}>${escape(c)}</td>`;
+        const wraps = wrap.some((w) => (w < 0 ? row.length + w : w) === j);
+        return `<td${wraps ? ' class="wrap"' : ''}>${escape(c)}</td>`;
       });
       return `<tr${limitedRows.includes(i) ? ' class="limited"' : ''}>${cells.join('')}</tr>`;
     })
@@ -112,7 +117,7 @@ function renderHtml(results, { sections = [] } = {}) {
   }
   parts.push(limitsBox(results));
   parts.push('<h2>Results</h2>', ...costCharts(results), rpsChart(results), latencyChart(results));
-  parts.push(table(t.cellRows(results), { limitedRows: limited, wrapLast: true }));
+  parts.push(table(t.cellRows(results), { limitedRows: limited, wrap: [-1] }));
   parts.push(
     `<p class="muted">${escape(RESULTS_NOTE)} Shaded rows: the req/s is not the router’s own limit.</p>`,
   );
@@ -120,12 +125,11 @@ function renderHtml(results, { sections = [] } = {}) {
     parts.push(
       '<h3>Cells not run</h3>',
       `<p>${escape(SKIPPED_TEXT)}</p>`,
-      table(t.skippedRows(results), { wrapLast: true }),
+      table(t.skippedRows(results), { wrap: [-1] }),
     );
   }
   const saturation = t.saturationRows(results);
-  if (saturation.rows.length)
-    parts.push('<h3>Why a cell is marked</h3>', table(saturation, { wrapLast: true }));
+  if (saturation.rows.length) parts.push('<h3>Why a cell is marked</h3>', table(saturation, { wrap: [-1] }));
   const dashboards = results.cells.flatMap((c) => (c.dashboards || []).map((file) => [c.name, file]));
   if (dashboards.length) {
     parts.push('<h3>k6 web dashboards</h3><ul>');
@@ -141,7 +145,7 @@ function renderHtml(results, { sections = [] } = {}) {
   );
   parts.push(table(t.decompositionRows(results)));
   if (results.cells.some((c) => c.crossCheck)) {
-    parts.push('<h2>Cross-check: k6 vs wrk</h2>', table(t.crossCheckRows(results), { wrapLast: true }));
+    parts.push('<h2>Cross-check: k6 vs wrk</h2>', table(t.crossCheckRows(results), { wrap: [-1] }));
   }
   parts.push(...sizingSection(results));
   parts.push('<h2>Compared with Red Hat’s figures</h2>');
@@ -173,7 +177,7 @@ function renderHtml(results, { sections = [] } = {}) {
       `service time about ${bank.serviceTimeMs} ms, end to end ${bank.endToEndMs.min}–${bank.endToEndMs.max} ms; ${escape(bank.finding)}.</p>`,
   );
   parts.push(...sections);
-  parts.push('<h2>Environment</h2>', table(t.environmentRows(results), { wrapLast: true }));
+  parts.push('<h2>Environment</h2>', table(t.environmentRows(results), { wrap: [-1] }));
   parts.push('</body></html>');
   return `${parts.join('\n')}\n`;
 }
@@ -207,7 +211,7 @@ function costSection(results) {
     out.push(
       '<h3>TLS sessions at the router (close TLS cells)</h3>',
       `<p>${escape(SESSIONS_TEXT)}</p>`,
-      table(sessions, { wrapLast: true }),
+      table(sessions, { wrap: [-1] }),
     );
   }
   const prices = t.handshakePriceRows(results);

@@ -83,6 +83,8 @@ test('Markdown and HTML show the verdict, the case and the reasons of a broken p
   );
   const html = renderHtml(doc);
   expect(html).toContain('<div class="alert"><strong>FAIL</strong>');
+  // What was injected is a sentence that may wrap; the figures beside it stay on one line.
+  expect(html).toContain('<td>edge:keepalive</td><td class="wrap">reload 1/2 at 1500 ms</td><td>500</td>');
   expect(html).not.toMatch(/undefined|NaN/);
 });
 
