@@ -24,9 +24,9 @@ const ECDHE_CIPHERS = [
 const DHE_CIPHERS = ['DHE-RSA-AES128-GCM-SHA256', 'DHE-RSA-AES256-GCM-SHA384'];
 const CIPHERSUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
 /**
- * From 4.22 the router is given its groups, the post-quantum hybrid first: the list issue 11 gives
- * for 4.22 (openshift/api's profiles name groups from release-4.23 on: X25519MLKEM768, X25519,
- * secp256r1, secp384r1).
+ * From 4.22 the router is given its groups (ROUTER_CURVES), the post-quantum hybrid first.
+ * openshift/api's newer profiles list X25519MLKEM768, X25519, secp256r1 and secp384r1: the same
+ * first choices, so the same negotiated group for any client offering X25519.
  */
 const GROUPS_FROM_4_22 = ['X25519MLKEM768', 'X25519', 'P-256', 'P-384', 'P-521'];
 

@@ -169,8 +169,12 @@ for (const haproxy of HAPROXIES) {
           termination,
           (host) => `POST /api/records HTTP/1.1\r\nHost: ${host}\r\nContent-Length:\r\n\r\n`,
         );
-        expect([400, 403]).toContain(status);
-        // The same request with a body length is not refused by the router.
+        // 400: both HAProxies the lab runs refuse it while parsing (their CVE fix), before the
+        // router's own deny (a 403) is reached; the deny is rendered all the same, for an HAProxy
+        // without the fix (router-config.test.js checks it is there).
+        expect(status).toBe(400);
+        // A well-formed request passes, its Host upper-cased: the router lower-cases it before
+        // looking the route up.
         const ok = await rawRequest(
           lab$.state,
           termination,
