@@ -188,7 +188,7 @@ const ROUTER_TLS = ['edge', 'reencrypt'];
  * true or false where the router ends the TLS and its counters were read, null otherwise (text
  * says why); handshakeCores is the floor's share of the router's CPU: full handshakes/s × the
  * floor µs (openssl speed), and handshakeShare that over the cores the router used.
- * cell: { termination, tlsSession, router: { cpuCores, counters } }; floor: { floorUs } or null.
+ * cell: { termination, tlsSession, router: { cpuCores, counters, countersError } }; floor: { floorUs } or null.
  */
 function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
   if (!cell.tlsSession) return null;
@@ -208,7 +208,12 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
     };
   }
   if (!counters || typeof counters.reusePct !== 'number') {
-    return { ...base, holds: null, text: "not checked: the router's TLS counters were not read" };
+    const why = cell.router.countersError;
+    return {
+      ...base,
+      holds: null,
+      text: `not checked: the router's TLS counters were not read${why ? ` (${why})` : ''}`,
+    };
   }
   const { reusePct, fullHandshakesPerSec } = counters;
   const resumed = cell.tlsSession === 'resumed';

@@ -93,7 +93,7 @@ function madeUpCell(
       instances: [{ name: 'data-service-1', cpuCores: instance }],
       redis: [{ name: 'redis-1', cpuCores: 0.05 }],
     },
-    router: { cpuCores: router, counters },
+    router: { cpuCores: router, counters, countersError: null },
     host: { busyFraction: hostBusy, cores: 2 },
     raw: [`raw/${name.replace(/:/g, '-')}-1.json`],
     cost: {
