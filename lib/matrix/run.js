@@ -296,4 +296,4 @@ async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal
   return { tool: 'wrk', ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
 }
 
-module.exports = { runMatrix, runId };
+module.exports = { runMatrix, runId, placeCells };
