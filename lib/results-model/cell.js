@@ -102,7 +102,8 @@ function routerCountersError(samples) {
  * besides the generator and the router; maxVus and executor: k6's load model, where the summaries'
  * meta does not name it; combine: how the summaries add up (./reduce.js): 'sequential' samples
  * of the matrix, or 'concurrent' runners in the cluster; tlsGroup: the key-exchange group a full
- * handshake with the cell's route negotiated (close TLS cells), or null.
+ * handshake with the cell's route negotiated (every close TLS cell, resumed ones too: their
+ * sessions began with such a handshake), or null.
  */
 function buildCellResult(
   cell,
