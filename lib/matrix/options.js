@@ -91,7 +91,8 @@ const SETTINGS = [
     help:
       'how close cells through a TLS route begin each connection: full (a full handshake every time: ' +
       'k6) and/or resumed (the TLS session of the connection before resumed, as Red Hat measured its ' +
-      '4.x close figures: wrk, closed model)',
+      '4.x close figures: wrk, closed model; skipped under --rate, and for passthrough in the lab: wrk ' +
+      "sends the URL's host as SNI, and the lab's route hosts do not resolve)",
   },
   {
     name: 'duration',
@@ -153,7 +154,7 @@ const SETTINGS = [
     help:
       'open model instead: N requests/s (constant-arrival-rate), --vus VUs preallocated; the cell then ' +
       'reports dropped iterations and VU exhaustion (--cross-check is skipped: k6 is held to the rate, ' +
-      'wrk is not)',
+      'wrk is not; resumed close cells are skipped: they need wrk, which has no open model)',
   },
   {
     name: 'maxVus',

@@ -195,7 +195,8 @@ async function runMatrix(
         });
         samples.push({ ...sample, rawFile, dashboard });
       }
-      // A close TLS cell does a full handshake per request: record the group it negotiates.
+      // The group a full handshake through the route negotiates, for every close TLS cell: a full
+      // cell pays it per request; a resumed cell's sessions were set up by such a handshake.
       const tlsGroup = cell.tlsSession
         ? ((await negotiatedOrNull(target, cell.termination, log)) || {}).group || null
         : null;
@@ -296,4 +297,4 @@ async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal
   return { tool: 'wrk', ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
 }
 
-module.exports = { runMatrix, runId };
+module.exports = { runMatrix, runId, placeCells };

@@ -22,6 +22,10 @@ function findCell(results, termination, pageSize, connection, tlsSession = null)
   );
 }
 
+/** A cell's TLS session evidence when the router's counters refuted its claim, or null. */
+const refutedClaim = (cell) =>
+  cell.tlsEvidence && cell.tlsEvidence.holds === false ? cell.tlsEvidence : null;
+
 const SESSION_WORDS = {
   full: 'full TLS handshakes (k6)',
   resumed: 'resumed TLS sessions (wrk)',
@@ -47,7 +51,7 @@ const sameSessions = (table, session) =>
  * were measured with resumed sessions (OpenShift 4.x) is compared with resumed cells only; one
  * whose condition is unknown (3.11) with both kinds, and says so. { pageSize, connection,
  * tlsSession, title, notes, rows: [{ termination, run: { cell, rps, ratio, routerFigure,
- * capacityRatio } | null, refs: [{ tableId, column, value, ratio, normalisedRps }] }], columns:
+ * capacityRatio, refutedClaim } | null, refs: [{ tableId, column, value, ratio, normalisedRps }] }], columns:
  * [{ tableId, title, conditions, label }] }.
  */
 function comparisonGroups(results) {
@@ -99,6 +103,7 @@ function comparisonGroups(results) {
             ratio: runHttp.okRps ? cell.okRps / runHttp.okRps : null,
             routerFigure: isRouterFigure(cell) && isRouterFigure(runHttp),
             capacityRatio: perCore(runHttp) && perCore(cell) ? perCore(cell) / perCore(runHttp) : null,
+            refutedClaim: refutedClaim(cell),
           }
         : null;
       const refs = columns.map((col) => {
@@ -113,6 +118,14 @@ function comparisonGroups(results) {
       notes.push(
         'the http row is its close cell (no TLS, k6), the others wrk’s: their req/s ratio sets two generators side ' +
           'by side, their capacity ratio (the router’s CPU per request) does not depend on the generator',
+      );
+    }
+    // A cell whose sessions were not the kind its name claims stays in the group, but flagged:
+    // its figures belong with another kind's reference columns.
+    for (const { run } of rows.filter((r) => r.run && r.run.refutedClaim)) {
+      notes.push(
+        `⚠ ${run.cell}: the router resumed ${run.refutedClaim.reusePct} % of its TLS sessions, so it did not measure ` +
+          `${run.refutedClaim.claim} sessions as its name claims; its row is not like for like with these columns`,
       );
     }
     const missing = rows.filter((row) => !row.run).map((row) => row.termination);

@@ -315,7 +315,8 @@ function crossCheckRows(results) {
 /**
  * Per comparison group: this run's ratios to http beside each reference's. The req/s ratio carries
  * ⚠ unless it is the router's (both cells limited by the router); the capacity-per-core ratio is
- * the router's own in every cell, since it comes from the router's CPU per request.
+ * the router's own in every cell, since it comes from the router's CPU per request. A cell whose
+ * TLS sessions were not the kind its name claims is marked on its termination (the group's notes say why).
  */
 function referenceRows(group) {
   return {
@@ -327,7 +328,7 @@ function referenceRows(group) {
       ...group.columns.flatMap((col) => [`${col.short} ${col.label} ÷ http`, '→ req/s here']),
     ],
     rows: group.rows.map((row) => [
-      row.termination,
+      row.run && row.run.refutedClaim ? `${row.termination} ⚠ sessions not as claimed` : row.termination,
       row.run ? `${num(row.run.rps)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? `${num(row.run.ratio, 2)}${row.run.routerFigure ? '' : ' ⚠'}` : '–',
       row.run ? num(row.run.capacityRatio, 2) : '–',

@@ -11,7 +11,8 @@ const SESSIONS_TEXT =
   'session cache) or resumes the session of the connection before (resumed: wrk). The router’s own counters ' +
   '(SslFrontendKeyRate, SslFrontendSessionReuse_pct on its runtime API) check the claim: a resumed cell needs at ' +
   'least 90 % of sessions resumed, a full one at most 10 %. The handshakes’ share is full handshakes/s × the floor ' +
-  '÷ the cores the router used: near 100 %, the cell measured TLS handshakes, not HTTP.';
+  '÷ the cores the router used, a lower bound (a real handshake costs the router more than the floor): near 100 %, ' +
+  'the cell measured TLS handshakes, not HTTP. Re-encrypt’s handshakes to the service are not in it.';
 
 const PRICE_TEXT =
   'The CPU per request of the role that ends the TLS, full minus resumed, for the same termination and page size: ' +

@@ -82,13 +82,28 @@ function routerCountersOf(samples) {
 }
 
 /**
+ * Why no sample read the router's counters, where some tried (lib/load/router-counters.js: a
+ * summary with no readings names the last error): the reason, or null when any sample read them
+ * or none tried (a cluster).
+ */
+function routerCountersError(samples) {
+  const tried = samples.map((s) => s.counters).filter(Boolean);
+  if (!tried.length || tried.some((c) => c.readings > 0)) return null;
+  const failed = tried.reduce((sum, c) => sum + (c.failedReadings || 0), 0);
+  const last = [...tried].reverse().find((c) => c.error);
+  if (!failed) return `no reading in ${tried.length} sample(s): each ended before the first`;
+  return `all ${failed} reading(s) in ${tried.length} sample(s) failed${last ? `, the last: ${last.error}` : ''}`;
+}
+
+/**
  * cell: { name, termination, pageSize, connection, tlsSession }; samples: [{ summary, cpu?,
  * counters?, allowedCores?, rawFile, dashboard? }] from one generator (the summaries' meta names
  * it: k6, or wrk for resumed close cells); instanceNames / redisNames: the processes watched
  * besides the generator and the router; maxVus and executor: k6's load model, where the summaries'
  * meta does not name it; combine: how the summaries add up (./reduce.js): 'sequential' samples
  * of the matrix, or 'concurrent' runners in the cluster; tlsGroup: the key-exchange group a full
- * handshake with the cell's route negotiated (close TLS cells), or null.
+ * handshake with the cell's route negotiated (every close TLS cell, resumed ones too: their
+ * sessions began with such a handshake), or null.
  */
 function buildCellResult(
   cell,
@@ -130,7 +145,11 @@ function buildCellResult(
       maxVus: tool === 'k6' ? (maxVus ?? null) : (meta.maxVus ?? null),
     },
     backend: { instances: processes(instanceNames), redis: processes(redisNames) },
-    router: { cpuCores: averageCores(samples, 'router'), counters: routerCountersOf(samples) },
+    router: {
+      cpuCores: averageCores(samples, 'router'),
+      counters: routerCountersOf(samples),
+      countersError: routerCountersError(samples),
+    },
     host: { busyFraction: round(hostBusy, 3), cores: samples[0].cpu ? samples[0].cpu.hostCores : null },
     cost: costOf(samples, { router: ['router'], service: instanceNames, redis: redisNames, [tool]: [tool] }),
     raw: samples.map((s) => s.rawFile).filter(Boolean),

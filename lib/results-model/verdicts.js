@@ -187,8 +187,9 @@ const ROUTER_TLS = ['edge', 'reencrypt'];
  * { claim, reusePct, fullHandshakesPerSec, holds, text, handshakeCores, handshakeShare }: holds is
  * true or false where the router ends the TLS and its counters were read, null otherwise (text
  * says why); handshakeCores is the floor's share of the router's CPU: full handshakes/s × the
- * floor µs (openssl speed), and handshakeShare that over the cores the router used.
- * cell: { termination, tlsSession, router: { cpuCores, counters } }; floor: { floorUs } or null.
+ * floor µs (openssl speed), and handshakeShare that over the cores the router used. Both are lower
+ * bounds: a real handshake costs the router more than the floor's signature and key exchange.
+ * cell: { termination, tlsSession, router: { cpuCores, counters, countersError } }; floor: { floorUs } or null.
  */
 function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
   if (!cell.tlsSession) return null;
@@ -208,7 +209,12 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
     };
   }
   if (!counters || typeof counters.reusePct !== 'number') {
-    return { ...base, holds: null, text: "not checked: the router's TLS counters were not read" };
+    const why = cell.router.countersError;
+    return {
+      ...base,
+      holds: null,
+      text: `not checked: the router's TLS counters were not read${why ? ` (${why})` : ''}`,
+    };
   }
   const { reusePct, fullHandshakesPerSec } = counters;
   const resumed = cell.tlsSession === 'resumed';
@@ -224,6 +230,23 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
     if (cell.router.cpuCores > 0) handshakeShare = Number((handshakeCores / cell.router.cpuCores).toFixed(3));
   }
   return { ...base, reusePct, fullHandshakesPerSec, holds, text, handshakeCores, handshakeShare };
+}
+
+/**
+ * What a router at its limit spent its CPU on, in words: the share its full handshakes take at the
+ * floor's cost, a lower bound since a real handshake costs more than the floor's cryptography.
+ * Re-encrypt's handshakes to the service are named but left out of the share: the floor is timed
+ * for the server's side of a handshake.
+ */
+function handshakeReason(session, counters) {
+  const share = Math.round(session.handshakeShare * 100);
+  const taken = `${session.fullHandshakesPerSec} full handshakes/s take at least ${share} % of its CPU (at the floor's cost; a real handshake costs more)`;
+  const backend = counters && counters.backendFullHandshakesPerSec;
+  const toService =
+    backend > 0 ? `; its ${backend} full handshakes/s to the service are not in that share` : '';
+  return session.handshakeShare >= THRESHOLDS.handshakeShare
+    ? `limited by TLS handshakes: ${taken}${toService}`
+    : `not mainly by TLS handshakes: ${taken}${toService}; HTTP and connection work, and the handshakes' cost above the floor, the rest`;
 }
 
 /**
@@ -254,12 +277,7 @@ function limitOf(cell, { baseline = null, vus, rate, router = {} } = {}) {
   // What the router spent its cores on, where its counters say: full handshakes, or the rest.
   const session = cell.tlsEvidence;
   if (routerLimit.saturated && session && typeof session.handshakeShare === 'number') {
-    const share = Math.round(session.handshakeShare * 100);
-    routerLimit.reasons.push(
-      session.handshakeShare >= THRESHOLDS.handshakeShare
-        ? `limited by TLS handshakes: ${session.fullHandshakesPerSec} full handshakes/s at the floor's cost take ${share} % of its CPU`
-        : `not by TLS handshakes: ${session.fullHandshakesPerSec} full handshakes/s take ${share} % of its CPU; HTTP and connection work the rest`,
-    );
+    routerLimit.reasons.push(handshakeReason(session, cell.router.counters));
   }
   const backend = backendVerdict({
     instances: cell.backend.instances.filter((i) => measured(i.cpuCores)),

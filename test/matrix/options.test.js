@@ -207,3 +207,12 @@ describe('one route vocabulary', () => {
     for (const route of lab) expect(k6.routes[route.termination].host).toBe(route.host);
   });
 });
+
+test('--help says which resumed cells are skipped, and why', () => {
+  const { COMMAND } = require('../../lib/matrix/options');
+  const help = COMMAND.help().replace(/\s+/g, ' ');
+  expect(help).toContain('resumed close cells are skipped: they need wrk, which has no open model');
+  expect(help).toContain(
+    "skipped under --rate, and for passthrough in the lab: wrk sends the URL's host as SNI, and the lab's route hosts do not resolve",
+  );
+});

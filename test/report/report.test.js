@@ -411,6 +411,82 @@ describe('report figures', () => {
     expect(env.router).toContain('(the passthrough Route says random; LAB_PASSTHROUGH_BALANCE overrode it)');
   });
 
+  /** The fixture with a resumed edge 1k close cell whose router counters read `counters`. */
+  function withResumedEdge(r, counters) {
+    const { sessionVerdict } = require('../../lib/results-model/verdicts');
+    const full = r.cells.find((c) => c.name === 'edge:1k:close:full');
+    const resumed = {
+      ...full,
+      name: 'edge:1k:close:resumed',
+      tlsSession: 'resumed',
+      generator: { ...full.generator, tool: 'wrk' },
+      router: { ...full.router, counters },
+    };
+    resumed.tlsEvidence = sessionVerdict(resumed, r.handshakeFloor);
+    r.cells.push(resumed);
+    return resumed;
+  }
+
+  const COUNTERS = {
+    readings: 20,
+    fullHandshakesPerSec: 310.5,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 540,
+    reusePct: 42.5,
+    sessionsPerSec: 545.2,
+    currentConnections: { median: 12, max: 16 },
+    queued: { median: 0, max: 3 },
+  };
+  const htmlCell = (text) => `<td>${text}</td>`;
+
+  test('a cell whose TLS sessions were not the kind it claims is flagged in its comparison group', () => {
+    const { renderHtml } = require('../../lib/report/html');
+    const r = results();
+    withResumedEdge(r, COUNTERS);
+    const group = comparisonGroups(r).find(
+      (g) => g.pageSize === 1024 && g.connection === 'close' && g.tlsSession === 'resumed',
+    );
+    const note =
+      '⚠ edge:1k:close:resumed: the router resumed 42.5 % of its TLS sessions, so it did not measure resumed ' +
+      'sessions as its name claims; its row is not like for like with these columns';
+    expect(group.notes).toContain(note);
+    const md = renderMarkdown(r);
+    expect(md).toContain(`- ${note}`);
+    expect(md).toMatch(/\| edge ⚠ sessions not as claimed \| /);
+    const html = renderHtml(r);
+    expect(html).toContain(`<li>${note}</li>`);
+    expect(html).toContain(htmlCell('edge ⚠ sessions not as claimed'));
+    // The claim holding (or not checked), the row and the notes stay plain.
+    const holding = results();
+    withResumedEdge(holding, { ...COUNTERS, reusePct: 97 });
+    const plain = renderMarkdown(holding);
+    expect(plain).not.toContain('sessions not as claimed');
+    expect(plain).not.toContain('did not measure resumed sessions');
+  });
+
+  test('the sessions and router-counters tables show the counters a cell read', () => {
+    const { renderHtml } = require('../../lib/report/html');
+    const r = results();
+    const resumed = withResumedEdge(r, { ...COUNTERS, reusePct: 97, fullHandshakesPerSec: 16 });
+    const md = renderMarkdown(r);
+    const html = renderHtml(r);
+    // Sessions: the generator, full handshakes/s, the resumed share, the floor's share of the
+    // router's CPU (16/s × 252 µs over the cores it used), and the claim checked.
+    const share = `${Math.round(((16 * 252) / 1e6 / resumed.router.cpuCores) * 100)} %`;
+    expect(md).toContain(`| edge:1k:close:resumed | wrk | 16 | 97 % | ${share} | yes |`);
+    expect(html).toContain(
+      ['edge:1k:close:resumed', 'wrk', '16', '97 %', share].map(htmlCell).join('') +
+        '<td class="wrap">yes</td>',
+    );
+    // Counters: new sessions/s, connections and queue (median, max), TLS sessions/s, handshakes.
+    expect(md).toContain('| edge:1k:close:resumed | 545 | 12 (max 16) | 0 (max 3) | 540 | 16 | 0 |');
+    expect(html).toContain(
+      ['edge:1k:close:resumed', '545', '12 (max 16)', '0 (max 3)', '540', '16', '0'].map(htmlCell).join(''),
+    );
+    // A cell without counters has no counters row.
+    expect(md).not.toMatch(/\| edge:1k:close:full \| \d+ \| \d+ \(max/);
+  });
+
   test('router + network p50 is the p50 of its own distribution, never waiting p50 − service p50', () => {
     const r = results();
     const cell = r.cells[0];

@@ -81,3 +81,52 @@ test('the router’s readings: medians of the rates, reuse only where there were
   });
   expect(summarizeReadings([])).toBeNull();
 });
+
+test('a cell whose samples read none of the router’s counters keeps why, and its session check says it', () => {
+  const { buildCellResult } = require('../../lib/results-model/cell');
+  const { sessionVerdict } = require('../../lib/results-model/verdicts');
+  const cell = {
+    name: meta.cell,
+    termination: 'edge',
+    pageSize: 1024,
+    connection: 'close',
+    tlsSession: 'resumed',
+  };
+  const sample = (counters) => ({ summary: cellSummary(measured(), meta), counters });
+  const refused = { readings: 0, failedReadings: 4, error: 'connect ECONNREFUSED /run/haproxy.sock' };
+  const failed = buildCellResult(cell, [
+    sample({ readings: 0, failedReadings: 3, error: 'timeout' }),
+    sample(refused),
+  ]);
+  expect(failed.router.counters).toBeNull();
+  expect(failed.router.countersError).toBe(
+    'all 7 reading(s) in 2 sample(s) failed, the last: connect ECONNREFUSED /run/haproxy.sock',
+  );
+  expect(sessionVerdict(failed).text).toBe(
+    "not checked: the router's TLS counters were not read (all 7 reading(s) in 2 sample(s) failed, the last: " +
+      'connect ECONNREFUSED /run/haproxy.sock)',
+  );
+  const tooShort = buildCellResult(cell, [sample({ readings: 0, failedReadings: 0, error: null })]);
+  expect(tooShort.router.countersError).toBe('no reading in 1 sample(s): each ended before the first');
+  // One sample read them: no error, whatever the others met; nothing tried (a cluster): none either.
+  const read = summarizeReadings([
+    {
+      fullHandshakesPerSec: 1,
+      backendFullHandshakesPerSec: 0,
+      tlsSessionsPerSec: 100,
+      reusePct: 99,
+      sessionsPerSec: 100,
+      currentConnections: 32,
+      queued: 0,
+    },
+  ]);
+  expect(
+    buildCellResult(cell, [sample(refused), sample({ ...read, failedReadings: 0 })]).router,
+  ).toMatchObject({
+    counters: { readings: 1, reusePct: 99 },
+    countersError: null,
+  });
+  const cluster = buildCellResult(cell, [sample(null)]);
+  expect([cluster.router.counters, cluster.router.countersError]).toEqual([null, null]);
+  expect(sessionVerdict(cluster).text).toBe("not checked: the router's TLS counters were not read");
+});
