@@ -10,6 +10,7 @@ const net = require('node:net');
 const tls = require('node:tls');
 const { execFileSync } = require('node:child_process');
 const { findOnPath, requireTool } = require('../../lib/core/tools');
+const { isAlive } = require('../../lib/core/processes');
 const { PINNED_BIN, HAPROXY_PIN, upstreamVersion, haproxyVersion } = require('../../lib/setup/haproxy-build');
 const { resolveTarget } = require('../../lib/matrix/target');
 const { runK6Sample } = require('../../lib/load/k6');
@@ -17,7 +18,7 @@ const { reduceSummaries } = require('../../lib/results-model/reduce');
 const { checkAlpn } = require('../../lib/lab/alpn');
 const { formatLab } = require('../../lib/lab/format');
 const { createCA, createServerCert } = require('../../lib/core/certs');
-const { useLab, route, whoami } = require('./helpers');
+const { useLab, labEnv, quietLog, route, whoami } = require('./helpers');
 
 jest.setTimeout(120000);
 
@@ -224,7 +225,48 @@ describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', (
   });
 });
 
-test('lab:up fails loudly when a route negotiates h2 the router was not rendered for (HAProxy 2.8+ without no-alpn)', async () => {
+const disguisedSuite = pinnedBuilt ? describe : describe.skip;
+disguisedSuite(`the pinned HAProxy ${pinnedVersion} disguised as 2.6 (rendered without no-alpn)`, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-disguise-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('lab:up refuses the h2 it did not ask for, names the route, and leaves nothing running', async () => {
+    // `haproxy -vv` says 2.6, so the lab renders no `no-alpn`; what runs is 3.0, which then offers
+    // h2 by default: exactly what a version the lab misjudged would do on a user's machine.
+    const wrapper = path.join(dir, 'haproxy');
+    fs.writeFileSync(
+      wrapper,
+      [
+        '#!/bin/sh',
+        'for arg in "$@"; do',
+        `  case "$arg" in -v|-vv) "${PINNED_BIN}" "$@" | sed 's/version ${pinnedVersion}/version 2.6.99/'; exit ;; esac`,
+        'done',
+        `exec "${PINNED_BIN}" "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const lab = require('../../lib/lab/index');
+    const env = labEnv({ LAB_HAPROXY: wrapper, LAB_REPLICAS: '1' });
+    const log = quietLog();
+    try {
+      await expect(lab.up({ env, log })).rejects.toThrow(
+        /the edge route negotiated 'h2' over ALPN when offered h2,http\/1\.1, but the router was rendered for http\/1\.1: this HAProxy offers h2 where OpenShift's router does not/,
+      );
+      expect(log.lines).toContain('Start-up failed: stopping what was started');
+      const stopped = log.lines.map((line) => /^\s+(\S+)\s+pid (\d+)/.exec(line)).filter(Boolean);
+      expect(stopped.map(([, name]) => name)).toEqual(
+        expect.arrayContaining(['router', 'redis-1', 'data-service-1']),
+      );
+      expect(stopped.map(([, , pid]) => Number(pid)).filter((pid) => isAlive(pid))).toEqual([]);
+    } finally {
+      await lab.down({ env, log: () => {} });
+      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+    }
+  });
+});
+
+test('the ALPN check names the route that negotiated h2 the router was not rendered for', async () => {
   // A TLS server that selects h2, as HAProxy 2.8+ does on a bind without no-alpn.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-alpn-'));
   const ca = createCA(dir, 'ca');
