@@ -90,7 +90,7 @@ function routerCountersError(samples) {
   const tried = samples.map((s) => s.counters).filter(Boolean);
   if (!tried.length || tried.some((c) => c.readings > 0)) return null;
   const failed = tried.reduce((sum, c) => sum + (c.failedReadings || 0), 0);
-  const last = [...tried].reverse().find((c) => c.error);
+  const last = tried.findLast((c) => c.error);
   if (!failed) return `no reading in ${tried.length} sample(s): each ended before the first`;
   return `all ${failed} reading(s) in ${tried.length} sample(s) failed${last ? `, the last: ${last.error}` : ''}`;
 }

@@ -241,7 +241,7 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
 function handshakeReason(session, counters) {
   const share = Math.round(session.handshakeShare * 100);
   const taken = `${session.fullHandshakesPerSec} full handshakes/s take at least ${share} % of its CPU (at the floor's cost; a real handshake costs more)`;
-  const backend = counters && counters.backendFullHandshakesPerSec;
+  const backend = counters?.backendFullHandshakesPerSec;
   const toService =
     backend > 0 ? `; its ${backend} full handshakes/s to the service are not in that share` : '';
   return session.handshakeShare >= THRESHOLDS.handshakeShare

@@ -18,7 +18,7 @@ const { reduceSummaries } = require('../../lib/results-model/reduce');
 const { checkAlpn } = require('../../lib/lab/alpn');
 const { formatLab } = require('../../lib/lab/format');
 const { createCA, createServerCert } = require('../../lib/core/certs');
-const { useLab, labEnv, quietLog, route, whoami } = require('./helpers');
+const { useLab, useTempDir, labEnv, quietLog, route, whoami } = require('./helpers');
 
 jest.setTimeout(120000);
 
@@ -227,8 +227,7 @@ describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', (
 
 const disguisedSuite = pinnedBuilt ? describe : describe.skip;
 disguisedSuite(`the pinned HAProxy ${pinnedVersion} disguised as 2.6 (rendered without no-alpn)`, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-disguise-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('rlab-disguise-');
 
   test('lab:up refuses the h2 it did not ask for, names the route, and leaves nothing running', async () => {
     // `haproxy -vv` says 2.6, so the lab renders no `no-alpn`; what runs is 3.0, which then offers
