@@ -1,12 +1,29 @@
 'use strict';
-// Every test in the project. Integration tests start real redis-server, haproxy and k6 processes
-// on free ports, so they get generous timeouts and run one file at a time on small machines.
-module.exports = {
+// Two tiers. unit: `*.unit.test.js`, pure logic, no process or socket (the guard refuses them),
+// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, one file at a time.
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/data-service', '<rootDir>/test'],
-  testMatch: ['**/test/**/*.test.js'],
   testPathIgnorePatterns: ['/node_modules/', '/.lab/', '/.tools/'],
+};
+
+module.exports = {
+  // Integration tests start real processes on a small machine: generous timeouts, one at a time.
   testTimeout: 60000,
   maxWorkers: 1,
   verbose: true,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['**/test/**/*.unit.test.js'],
+      setupFiles: ['<rootDir>/test/support/no-processes.js'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['**/test/**/*.test.js'],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.unit\\.test\\.js$'],
+    },
+  ],
 };

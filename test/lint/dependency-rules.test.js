@@ -1,0 +1,65 @@
+'use strict';
+// The areas' rules `npm run lint` keeps (.dependency-cruiser.js), each shown refusing a deliberate
+// breach: an upward require between areas, a cycle, the service reaching outside its folder.
+const { execFile } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { promisify } = require('node:util');
+const { ROOT } = require('../../lib/core/paths');
+const { useTempDir } = require('../lab/helpers');
+
+const DEPCRUISE = path.join(ROOT, 'node_modules', '.bin', 'depcruise');
+
+/** Writes `files` ({ 'lib/core/a.js': source }) under dir and cruises them with the project's rules. */
+async function cruise(dir, files) {
+  for (const [file, source] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), `'use strict';\n${source}\n`);
+  }
+  const config = path.join(ROOT, '.dependency-cruiser.js');
+  const args = ['--config', config, '--output-type', 'err', ...Object.keys(files)];
+  try {
+    await promisify(execFile)(DEPCRUISE, args, { cwd: dir });
+    return '';
+  } catch (err) {
+    return err.stdout;
+  }
+}
+
+describe('areas depend one way (dependency-cruiser)', () => {
+  const base = useTempDir('router-lab-lint-');
+  const tmp = () => fs.mkdtempSync(path.join(base, 'case-'));
+
+  test('a lower area requiring a higher one is refused, naming the rule and both modules', async () => {
+    const out = await cruise(tmp(), {
+      'lib/core/low.js': "require('../report/high');",
+      'lib/report/high.js': "require('../core/other');",
+      'lib/core/other.js': '',
+    });
+    expect(out).toMatch(/one-way-lib-core: lib\/core\/low\.js → lib\/report\/high\.js/);
+    expect(out).not.toMatch(/lib\/report\/high\.js → lib\/core/);
+  });
+
+  test('a cycle between modules of one area is refused', async () => {
+    const out = await cruise(tmp(), {
+      'lib/lab/a.js': "require('./b');",
+      'lib/lab/b.js': "require('./a');",
+    });
+    expect(out).toMatch(/no-cycle: lib\/lab\/a\.js →\s+lib\/lab\/b\.js →\s+lib\/lab\/a\.js/);
+  });
+
+  test('the service requiring the lab is refused; the lab requiring the service is not', async () => {
+    const out = await cruise(tmp(), {
+      'data-service/src/app.js': "require('../../lib/core/tool');",
+      'lib/core/tool.js': "require('../../data-service/src/config');",
+      'data-service/src/config.js': '',
+    });
+    expect(out).toMatch(/service-ships-alone: data-service\/src\/app\.js → lib\/core\/tool\.js/);
+    expect(out).not.toMatch(/lib\/core\/tool\.js →/);
+  });
+
+  test('a library requiring an entry point is refused', async () => {
+    const out = await cruise(tmp(), { 'lib/matrix/run.js': "require('../../bin/lab');", 'bin/lab.js': '' });
+    expect(out).toMatch(/lib\/matrix\/run\.js → bin\/lab\.js/);
+  });
+});
