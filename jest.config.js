@@ -17,7 +17,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['**/test/**/*.unit.test.js'],
-      setupFiles: ['<rootDir>/test/support/no-processes.js'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/no-processes.js'],
     },
     {
       ...shared,
