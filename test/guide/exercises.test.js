@@ -1,9 +1,7 @@
 'use strict';
-// The lab guide, run: every exercise's `sh exercise` blocks, read from its page, in their quick
-// form against one real lab (temporary LAB_DIR, free ports), in the order of the guide's index.
-// Each page's lesson is then asserted from what its commands wrote (results.json, k6 summaries,
-// their output, the router's log). A block whose needs this machine lacks is skipped with the
-// page's own reason. The commands are never copied here: a page and this test cannot diverge.
+// The lab guide, run: each page's `sh exercise` blocks, read from the page (never copied here), in
+// their quick form against one real lab; each lesson asserted from what its commands wrote. A block
+// whose needs this machine lacks is skipped with the page's own reason.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');

@@ -1,7 +1,6 @@
 'use strict';
-// Every command the guide shows names things that exist: npm scripts, the options each script's
-// command declares (read from its --help, which its settings table makes), LAB_* knobs, k6
-// variables, repository files; and every relative link points at a file. A renamed option or a
+// Every command the guide shows names things that exist (npm scripts, each command's options from its
+// --help, LAB_* knobs, k6 variables, files), and every relative link resolves: a renamed option or a
 // moved file fails here before a student meets it.
 const fs = require('node:fs');
 const path = require('node:path');

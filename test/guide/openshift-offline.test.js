@@ -1,8 +1,6 @@
 'use strict';
-// The On OpenShift exercise cannot reach a cluster from here: what its page applies is checked
-// offline instead. Every `oc apply -k <dir>` and every `npm run cluster:deploy -- --overlay X
-// [--router-tuning]` of the page is built with the pinned kustomize and validated with
-// kubeconform -strict (the names its commands use are checked by guide-names.test.js).
+// The On OpenShift exercise, offline: every `oc apply -k <dir>` and `npm run cluster:deploy` of its
+// page is built with the pinned kustomize and validated with kubeconform -strict.
 const fs = require('node:fs');
 const path = require('node:path');
 const yaml = require('js-yaml');

@@ -1,9 +1,7 @@
 'use strict';
-// Runs the guide's exercise blocks as a student would, shortened, against one real lab in a
-// temporary LAB_DIR on free ports. The commands are the pages' own text (lib/guide/exercise.js):
-// each runs in bash from the repository, in its quick form, with `.lab/`, `results/` and the
-// default ports moved to the test's. `npm run lab:up` and `lab:down` are the lab's own up() and
-// down(), kept for the next page while its knobs match, so that the suite starts few labs.
+// Runs a page's exercise blocks as a student would, in their quick form, in bash from the repository
+// against one real lab (`.lab/`, `results/` and the ports moved to the test's). `npm run lab:up` and
+// `lab:down` are the lab's own up() and down(): a lab is kept for the next page while its knobs match.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -1,9 +1,7 @@
 'use strict';
-// Exhaustion against a real lab: the router reloaded with a maxconn far below the offered
-// connections (HAProxy's own counters show the limit), close mode at a steady rate with the
-// TIME_WAIT connections counted; as root, the ports run out for real inside a network namespace
-// of the scenario's own. Each case ends in a diagnosis naming the cause and the fix, and the lab
-// is as it was afterwards: its own maxconn, no namespace left.
+// Exhaustion against a real lab: maxconn far below the offered connections, close mode with TIME_WAIT
+// counted, and (as root) ports run out in a namespace of the scenario's own. Each case names the cause
+// and the fix, and leaves the lab as it was.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');

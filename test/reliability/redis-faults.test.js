@@ -1,8 +1,7 @@
 'use strict';
-// Redis faults against a real lab (LAB_REDIS_FSYNC=always): redis-server SIGKILLed under load
-// and started again from its append-only file. The service answers 503 while Redis is down and
-// recovers by itself; every write it acknowledged is still there; and the durability check
-// fails when an acknowledged record is lost on purpose.
+// Redis SIGKILLed under load and started again from its append-only file (LAB_REDIS_FSYNC=always): 503s
+// while it is down, recovery by itself, every acknowledged write kept, and the durability check failing
+// when a record is lost on purpose.
 const lab = require('../../lib/lab/index');
 const { redisCli } = require('../../lib/core/redis-server');
 const { redisNodeRunning } = require('../../lib/lab/redis-node');

@@ -1,0 +1,39 @@
+'use strict';
+// A file's opening comment says what it is for in three lines at most; detail goes beside the code
+// it explains. Every JavaScript and Lua file the project owns is read.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT } = require('../../lib/core/paths');
+
+const OWN = ['bin', 'data-service', 'k6', 'lib', 'test'];
+const SKIP = new Set(['node_modules', '.lab', '.tools', 'fixtures']);
+const MAX_LINES = 3;
+
+function sources(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return SKIP.has(entry.name) ? [] : sources(file);
+    return /\.(js|lua)$/.test(entry.name) ? [file] : [];
+  });
+}
+
+/** The lines of the first comment block, after 'use strict' (JavaScript) or at the top (Lua). */
+function openingComment(text) {
+  const lines = text.split('\n');
+  const start = lines[0].startsWith("'use strict'") ? 1 : 0;
+  const end = lines.findIndex((line, i) => i >= start && !/^\s*(\/\/|--)/.test(line));
+  return lines.slice(start, end);
+}
+
+test(`every opening comment is ${MAX_LINES} lines at most`, () => {
+  const files = OWN.flatMap((dir) => sources(path.join(ROOT, dir)));
+  expect(files.length).toBeGreaterThan(200);
+  const long = files
+    .map((file) => ({
+      file: path.relative(ROOT, file),
+      lines: openingComment(fs.readFileSync(file, 'utf8')).length,
+    }))
+    .filter(({ lines }) => lines > MAX_LINES)
+    .map(({ file, lines }) => `${file}: ${lines} lines`);
+  expect(long).toEqual([]);
+});
