@@ -1,19 +1,12 @@
 'use strict';
-// reliability.json against its schema (lib/reliability/schema.json), both ways, and the two
-// renderers on the same document: no lab needed.
+// reliability.json's two renderers on one document, and as a section of the matrix report: no
+// lab needed.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {
-  createDocument,
-  addScenario,
-  finish,
-  writeDocument,
-  readDocument,
-  checkDocument,
-} = require('../../lib/reliability/document');
-const { renderMarkdown } = require('../../lib/reliability/markdown');
-const { renderHtml } = require('../../lib/reliability/html');
+const { createDocument, addScenario, finish, writeDocument } = require('../../lib/results-model/reliability');
+const { renderMarkdown } = require('../../lib/report/reliability-markdown');
+const { renderHtml } = require('../../lib/report/reliability-html');
 const routerReload = require('../../lib/reliability/router-reload');
 const { observedCase } = require('../../lib/reliability/scenario');
 const { renderReport } = require('../../lib/report/index');
@@ -48,29 +41,6 @@ function sampleDocument({ failed = 0 } = {}) {
   });
   return finish(doc, { complete: true });
 }
-
-test('a document is written and read back through the schema', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-doc-'));
-  try {
-    const doc = sampleDocument();
-    writeDocument(dir, doc);
-    expect(readDocument(dir)).toEqual(doc);
-    expect(doc).toMatchObject({ version: 1, complete: true, pass: true });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('a document of another version, or of another shape, is refused with the place named', () => {
-  expect(() => checkDocument({ ...sampleDocument(), version: 2 }, 'x.json')).toThrow(
-    /x.json is reliability version 2; this code reads 1/,
-  );
-  const bad = sampleDocument();
-  delete bad.scenarios[0].cases[0].recoveryMs;
-  expect(() => checkDocument(bad, 'x.json')).toThrow(
-    /x.json does not match lib\/reliability\/schema.json: \/scenarios\/0\/cases\/0 must have required property 'recoveryMs'/,
-  );
-});
 
 test('Markdown and HTML show the verdict, the case and the reasons of a broken promise', () => {
   const doc = sampleDocument({ failed: 3 });
@@ -110,4 +80,25 @@ test("a reliability run in a matrix run's directory is a section of its report",
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a scenario’s own tables, kept in the document, are laid out by both renderers without the raw figures', () => {
+  const doc = sampleDocument();
+  doc.scenarios[0].extras = [
+    { title: 'Latency per window (ms)', head: ['case', '10 s', '20 s'], rows: [['edge', '1 / 3', 2]] },
+    { title: 'edge', text: 'nothing | reproduced' },
+  ];
+  const md = renderMarkdown(doc);
+  expect(md).toContain(
+    'Latency per window (ms):\n\n| case | 10 s | 20 s |\n| --- | ---: | ---: |\n| edge | 1 / 3 | 2 |',
+  );
+  expect(md).toContain('**edge.** nothing | reproduced');
+  expect(md).not.toContain('figures per case');
+  const html = renderHtml(doc);
+  expect(html).toContain(
+    '<h3>Latency per window (ms)</h3><div class="scroll"><table><thead><tr><th>case</th>',
+  );
+  expect(html).toContain('<td>edge</td><td>1 / 3</td><td>2</td>');
+  // Without extras, the figures are shown as they are.
+  expect(renderMarkdown(sampleDocument())).toContain('- edge:keepalive: {"handover":true,"reloads":2}');
 });
