@@ -7,20 +7,7 @@ const { rpsChart, latencyChart, costCharts, ratioChart } = require('./charts');
 const { isRouterFigure } = require('./limits');
 const { routerFigures, limitGroups } = require('./headline');
 const { floorText } = require('./format');
-const {
-  INTRO_TEXT,
-  LIMITS_TITLE,
-  LIMITS_TEXT,
-  RESULTS_NOTE,
-  SESSIONS_TEXT,
-  PRICE_TEXT,
-  COUNTERS_TEXT,
-  SKIPPED_TEXT,
-  TIME_TEXT,
-  COMPARISON_TEXT,
-  RATIO_TEXT,
-  countText,
-} = require('./words');
+const words = require('./words');
 
 /** The router's own figures, first: µs per request, per handshake against the floor, capacity. */
 function leadBox(results) {
@@ -49,7 +36,7 @@ function alerts(results) {
     const names =
       contended.length < results.cells.length ? ` (${contended.map((c) => c.name).join(', ')})` : '';
     out.push(
-      `<div class="alert"><strong>The host was busy with other work during ${countText(contended, results)}</strong>` +
+      `<div class="alert"><strong>The host was busy with other work during ${words.countText(contended, results)}</strong>` +
         `${escape(names)}: their figures are lower and noisier than this machine can do.</div>`,
     );
   }
@@ -67,10 +54,10 @@ function limitsSection(results) {
     ? `<div class="alert">${ordered.map((g) => `<p><strong>${escape(g.title)}</strong></p>`).join('')}</div>`
     : '<div class="ok">Every cell was limited by the router: each req/s is the router’s own.</div>';
   return [
-    htmlHeading(2, LIMITS_TITLE, { id: 'limits' }),
+    htmlHeading(2, words.LIMITS_TITLE, { id: 'limits' }),
     box,
     table(rows, { limitedRows: limited, wrap: [-1] }),
-    `<p class="muted">${escape(LIMITS_TEXT)} Shaded rows: the req/s is not the router’s own limit.</p>`,
+    `<p class="muted">${escape(words.LIMITS_TEXT)} Shaded rows: the req/s is not the router’s own limit.</p>`,
   ];
 }
 
@@ -80,12 +67,12 @@ function resultsSection(results) {
   const out = ['<h2>Results</h2>', ...costCharts(results), rpsChart(results), latencyChart(results)];
   out.push(table(t.cellRows(results), { limitedRows: limited, wrap: [-1] }));
   out.push(
-    `<p class="muted">${escape(RESULTS_NOTE)} Shaded rows: the req/s is not the router’s own limit.</p>`,
+    `<p class="muted">${escape(words.RESULTS_NOTE)} Shaded rows: the req/s is not the router’s own limit.</p>`,
   );
   if (results.skippedCells.length) {
     out.push(
       '<h3>Cells not run</h3>',
-      `<p>${escape(SKIPPED_TEXT)}</p>`,
+      `<p>${escape(words.SKIPPED_TEXT)}</p>`,
       table(t.skippedRows(results), { wrap: [-1] }),
     );
   }
@@ -103,8 +90,8 @@ function resultsSection(results) {
 function comparisonSection(results) {
   const out = [
     '<h2>Compared with Red Hat’s figures</h2>',
-    `<p>${escape(COMPARISON_TEXT)}</p>`,
-    `<p><strong>Which ratio is the router’s:</strong> ${escape(RATIO_TEXT)}, and so does hatching in the charts.</p>`,
+    `<p>${escape(words.COMPARISON_TEXT)}</p>`,
+    `<p><strong>Which ratio is the router’s:</strong> ${escape(words.RATIO_TEXT)}, and so does hatching in the charts.</p>`,
   ];
   for (const group of t.comparisonGroups(results)) {
     const conditions = [...new Map(group.columns.map((c) => [c.tableId, c])).values()];
@@ -133,7 +120,7 @@ function renderHtml(results, { sections = [] } = {}) {
   const parts = [
     htmlHeading(1, `Router matrix ${results.id}`),
     `<p class="muted">${results.cells.length} cell(s) against the ${escape(results.environment.target)}, ` +
-      `started ${escape(results.startedAt)}. ${escape(INTRO_TEXT)}</p>`,
+      `started ${escape(results.startedAt)}. ${escape(words.INTRO_TEXT)}</p>`,
     results.complete
       ? ''
       : '<div class="alert"><strong>This run was interrupted:</strong> only the cells below finished.</div>',
@@ -143,7 +130,7 @@ function renderHtml(results, { sections = [] } = {}) {
     ...resultsSection(results),
     ...costSection(results),
     '<h2>Where the time goes (p50, ms)</h2>',
-    `<p>${escape(TIME_TEXT)}</p>`,
+    `<p>${escape(words.TIME_TEXT)}</p>`,
     table(t.decompositionRows(results)),
   ];
   if (results.cells.some((c) => c.crossCheck)) {
@@ -182,17 +169,17 @@ function costSection(results) {
   if (sessions.rows.length) {
     out.push(
       '<h3>TLS sessions at the router (close TLS cells)</h3>',
-      `<p>${escape(SESSIONS_TEXT)}</p>`,
+      `<p>${escape(words.SESSIONS_TEXT)}</p>`,
       table(sessions, { wrap: [-1] }),
     );
   }
   const prices = t.handshakePriceRows(results);
   if (prices.rows.length) {
-    out.push('<h3>The price of a full handshake</h3>', `<p>${escape(PRICE_TEXT)}</p>`, table(prices));
+    out.push('<h3>The price of a full handshake</h3>', `<p>${escape(words.PRICE_TEXT)}</p>`, table(prices));
   }
   const counters = t.routerCounterRows(results);
   if (counters.rows.length) {
-    out.push('<h3>The router’s own counters</h3>', `<p>${escape(COUNTERS_TEXT)}</p>`, table(counters));
+    out.push('<h3>The router’s own counters</h3>', `<p>${escape(words.COUNTERS_TEXT)}</p>`, table(counters));
   }
   return out;
 }

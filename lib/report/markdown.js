@@ -5,20 +5,7 @@ const { markdownTable } = require('./markup');
 const { isRouterFigure, isUnmeasured } = require('./limits');
 const { routerFigures, limitGroups } = require('./headline');
 const { floorText } = require('./format');
-const {
-  INTRO_TEXT,
-  LIMITS_TITLE,
-  LIMITS_TEXT,
-  RESULTS_NOTE,
-  SESSIONS_TEXT,
-  PRICE_TEXT,
-  COUNTERS_TEXT,
-  SKIPPED_TEXT,
-  TIME_TEXT,
-  COMPARISON_TEXT,
-  RATIO_TEXT,
-  countText,
-} = require('./words');
+const words = require('./words');
 
 /** The banner: the router's own figures first, then whether its req/s are its own. */
 function banner(results) {
@@ -57,7 +44,7 @@ function alerts(results) {
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     out.push(
-      `> **The host was busy with other work during ${countText(contended, results)}**: their figures are lower and noisier than this machine can do.`,
+      `> **The host was busy with other work during ${words.countText(contended, results)}**: their figures are lower and noisier than this machine can do.`,
       '',
     );
   }
@@ -67,13 +54,13 @@ function alerts(results) {
 /** What limited each cell: a sentence per verdict that occurs, then the figures, a row per cell. */
 function limitsSection(results) {
   return [
-    `## ${LIMITS_TITLE}`,
+    `## ${words.LIMITS_TITLE}`,
     '',
     ...limitGroups(results).map((group) => `- ${group.title}`),
     '',
     markdownTable(t.limitRows(results)),
     '',
-    LIMITS_TEXT,
+    words.LIMITS_TEXT,
     '',
   ];
 }
@@ -83,19 +70,19 @@ function renderMarkdown(results, { sections = [] } = {}) {
   const out = [`# Router matrix ${results.id}`, ''];
   if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
   out.push(
-    `${results.cells.length} cell(s), ${results.environment.target} target, measured ${results.startedAt}. ${INTRO_TEXT}`,
+    `${results.cells.length} cell(s), ${results.environment.target} target, measured ${results.startedAt}. ${words.INTRO_TEXT}`,
     '',
   );
   out.push(...banner(results), ...alerts(results), ...limitsSection(results));
-  out.push('## Results', '', markdownTable(t.cellRows(results)), '', RESULTS_NOTE, '');
+  out.push('## Results', '', markdownTable(t.cellRows(results)), '', words.RESULTS_NOTE, '');
   if (results.skippedCells.length) {
-    out.push('## Cells not run', '', SKIPPED_TEXT, '', markdownTable(t.skippedRows(results)), '');
+    out.push('## Cells not run', '', words.SKIPPED_TEXT, '', markdownTable(t.skippedRows(results)), '');
   }
   out.push(...costSection(results));
   out.push(
     '## Where the time goes (p50, ms)',
     '',
-    TIME_TEXT,
+    words.TIME_TEXT,
     '',
     markdownTable(t.decompositionRows(results)),
     '',
@@ -118,9 +105,9 @@ function comparisonSection(results) {
   const out = [
     '## Compared with Red Hat’s figures',
     '',
-    COMPARISON_TEXT,
+    words.COMPARISON_TEXT,
     '',
-    `**Which ratio is the router’s:** ${RATIO_TEXT}.`,
+    `**Which ratio is the router’s:** ${words.RATIO_TEXT}.`,
     '',
   ];
   for (const group of t.comparisonGroups(results)) {
@@ -175,7 +162,7 @@ function costSection(results) {
     out.push(
       '### TLS sessions at the router (close TLS cells)',
       '',
-      SESSIONS_TEXT,
+      words.SESSIONS_TEXT,
       '',
       markdownTable(sessions),
       '',
@@ -183,11 +170,11 @@ function costSection(results) {
   }
   const prices = t.handshakePriceRows(results);
   if (prices.rows.length) {
-    out.push('### The price of a full handshake', '', PRICE_TEXT, '', markdownTable(prices), '');
+    out.push('### The price of a full handshake', '', words.PRICE_TEXT, '', markdownTable(prices), '');
   }
   const counters = t.routerCounterRows(results);
   if (counters.rows.length) {
-    out.push('### The router’s own counters', '', COUNTERS_TEXT, '', markdownTable(counters), '');
+    out.push('### The router’s own counters', '', words.COUNTERS_TEXT, '', markdownTable(counters), '');
   }
   return out;
 }

@@ -4,43 +4,11 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { createDocument, addScenario, finish, writeDocument } = require('../../lib/results-model/reliability');
+const { writeDocument } = require('../../lib/results-model/reliability');
 const { renderMarkdown } = require('../../lib/report/reliability-markdown');
 const { renderHtml } = require('../../lib/report/reliability-html');
-const routerReload = require('../../lib/reliability/router-reload');
-const { observedCase } = require('../../lib/reliability/scenario');
 const { renderReport } = require('../../lib/report/index');
-
-const STATE = {
-  labDir: '/tmp/lab',
-  instances: [{ name: 'data-service-1' }],
-  redis: { mode: 'standalone', fsync: 'everysec' },
-  router: { threads: 2, maxconn: 50000 },
-};
-const OPTS = { rate: 50, reloads: 2, reloadIntervalMs: 300, terminations: ['edge'] };
-
-function sampleDocument({ failed = 0 } = {}) {
-  const doc = createDocument({ runId: 'r1', opts: OPTS, state: STATE });
-  const observation = {
-    cases: [
-      observedCase({
-        name: 'edge:keepalive',
-        injected: [{ atMs: 1500, what: 'reload 1/2' }],
-        load: { workload: 'GET /api/pages/1k via edge', requests: 500, failed, p50: 1, p99: 3, max: 9 },
-        errors: failed ? { 'no response (refused, reset, timeout)': failed } : {},
-        figures: { handover: true, reloads: 2 },
-      }),
-    ],
-  };
-  addScenario(doc, routerReload, {
-    opts: OPTS,
-    startedAt: new Date().toISOString(),
-    seconds: 5,
-    observation,
-    verdict: routerReload.verdict(observation),
-  });
-  return finish(doc, { complete: true });
-}
+const { sampleDocument } = require('../fixtures/reliability-document');
 
 test('Markdown and HTML show the verdict, the case and the reasons of a broken promise', () => {
   const doc = sampleDocument({ failed: 3 });

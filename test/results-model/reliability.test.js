@@ -4,47 +4,11 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {
-  createDocument,
-  addScenario,
-  finish,
-  writeDocument,
-  readDocument,
-  checkDocument,
-} = require('../../lib/results-model/reliability');
-const routerReload = require('../../lib/reliability/router-reload');
+const reliability = require('../../lib/results-model/reliability');
 const { observedCase } = require('../../lib/reliability/scenario');
+const { STATE, OPTS, sampleDocument } = require('../fixtures/reliability-document');
 
-const STATE = {
-  labDir: '/tmp/lab',
-  instances: [{ name: 'data-service-1' }],
-  redis: { mode: 'standalone', fsync: 'everysec' },
-  router: { threads: 2, maxconn: 50000 },
-};
-const OPTS = { rate: 50, reloads: 2, reloadIntervalMs: 300, terminations: ['edge'] };
-
-function sampleDocument({ failed = 0 } = {}) {
-  const doc = createDocument({ runId: 'r1', opts: OPTS, state: STATE });
-  const observation = {
-    cases: [
-      observedCase({
-        name: 'edge:keepalive',
-        injected: [{ atMs: 1500, what: 'reload 1/2' }],
-        load: { workload: 'GET /api/pages/1k via edge', requests: 500, failed, p50: 1, p99: 3, max: 9 },
-        errors: failed ? { 'no response (refused, reset, timeout)': failed } : {},
-        figures: { handover: true, reloads: 2 },
-      }),
-    ],
-  };
-  addScenario(doc, routerReload, {
-    opts: OPTS,
-    startedAt: new Date().toISOString(),
-    seconds: 5,
-    observation,
-    verdict: routerReload.verdict(observation),
-  });
-  return finish(doc, { complete: true });
-}
+const { createDocument, addScenario, finish, writeDocument, readDocument, checkDocument } = reliability;
 
 test('a document is written and read back through the schema', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-doc-'));
