@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { labDir: defaultLabDir } = require('../core/paths');
+const { writeJsonAtomic } = require('../core/files');
 
 const stateFile = (labDir) => path.join(labDir, 'lab.json');
 
@@ -27,8 +28,7 @@ function readLabState(labDir = defaultLabDir()) {
 
 function writeLabState(labDir, state) {
   const file = stateFile(labDir);
-  fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-  fs.renameSync(`${file}.tmp`, file);
+  writeJsonAtomic(file, state);
 }
 
 function removeLabState(labDir) {

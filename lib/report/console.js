@@ -32,7 +32,9 @@ function describeCell(cell) {
   if (cell.limitedBy.hostBusy) flags.push('HOST BUSY with other work');
   if (cell.tlsEvidence && cell.tlsEvidence.holds === false) flags.push(`⚠ ${cell.tlsEvidence.text}`);
   if (cell.crossCheck && cell.crossCheck.rps) {
-    flags.push(`wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (gap > 10 %)' : ''}`);
+    flags.push(
+      `wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (over 10 % apart)' : ''}`,
+    );
   }
   const err = cell.errorRate ? `${pct(cell.errorRate)} errors` : 'no errors';
   const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);

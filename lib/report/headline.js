@@ -115,52 +115,50 @@ function routerFigures(results) {
 }
 
 /**
- * What limited the cells, one group per verdict that occurs: { key, title, cells: [{ name, texts }] }.
- * Each group quotes the reasons limitedBy stored (a shared host's cores per role included).
+ * What limited the cells, one group per verdict that occurs: { key, title, cells: [name] }. The
+ * figures behind each cell's verdict are in the limits table (tables.js limitRows).
  */
 function limitGroups(results) {
   const all = results.cells;
   const having = (part) => all.filter((c) => c.limitedBy.by.split('+').includes(part));
-  const texts = (cell, roles) =>
-    cell.limitedBy.reasons.filter((r) => roles.includes(r.role)).map((r) => r.text);
   const groups = [
     {
       key: 'router',
       cells: having('router'),
-      roles: ['router'],
       title: (n) =>
         `The router was at its own limit in ${n} of ${all.length} cells: their req/s is the router’s, the check of its projected capacity.`,
     },
     {
       key: 'generator',
       cells: having('generator'),
-      roles: ['generator'],
       title: (n) =>
         `The load generator was the limit in ${n} of ${all.length} cells. Their req/s is what the load generator could send, not what the router can serve: a lower bound for the router (its µs per request above is its own all the same).`,
     },
     {
       key: 'backend',
       cells: having('backend'),
-      roles: ['backend'],
       title: (n) => `The data service was the limit in ${n} cell(s).`,
+    },
+    {
+      key: 'host',
+      cells: all.filter((c) => c.limitedBy.by === 'host'),
+      title: (n) =>
+        `Other work on the machine took the host in ${n} cell(s), with no role of the test at its own limit: their req/s is lower and noisier than the router can do.`,
     },
     {
       key: 'shared',
       cells: all.filter((c) => c.limitedBy.by === 'shared'),
-      roles: ['shared'],
       title: (n) =>
         `No role was at its own limit in ${n} cell(s), but the host was full: the roles shared its cores (each role’s share below), so their req/s is not the router’s.`,
     },
     {
       key: 'load',
       cells: all.filter((c) => c.limitedBy.by === 'load'),
-      roles: ['load'],
       title: (n) => `The offered load set the figure in ${n} cell(s): the host had idle cores.`,
     },
     {
       key: 'unknown',
       cells: all.filter((c) => c.limitedBy.by === 'unknown'),
-      roles: ['unmeasured'],
       title: (n) =>
         `No verdict for ${n} cell(s): what limited them was not measured, so their req/s is not claimed as the router’s.`,
     },
@@ -170,7 +168,7 @@ function limitGroups(results) {
     .map((g) => ({
       key: g.key,
       title: g.title(g.cells.length),
-      cells: g.cells.map((c) => ({ name: c.name, texts: texts(c, g.roles) })),
+      cells: g.cells.map((c) => c.name),
     }));
 }
 

@@ -1,13 +1,13 @@
 'use strict';
-// Renders report.md and report.html of a results directory from its results.json, which
-// lib/results-model/document.js reads and checks against the schema first. A reliability run
-// written into the same directory (reliability.json) becomes a section of both.
+// Renders report.md and report.html of a results directory from its results.json, read and
+// checked by lib/results-model. A reliability run in the same directory (reliability.json)
+// becomes a section of both.
 const fs = require('node:fs');
 const path = require('node:path');
 const { readResults } = require('../results-model/document');
-const { readDocument, JSON_FILE } = require('../reliability/document');
-const reliabilityMd = require('../reliability/markdown');
-const reliabilityHtml = require('../reliability/html');
+const { readDocument, JSON_FILE } = require('../results-model/reliability');
+const reliabilityMd = require('./reliability-markdown');
+const reliabilityHtml = require('./reliability-html');
 const { renderMarkdown } = require('./markdown');
 const { renderHtml } = require('./html');
 

@@ -1,17 +1,18 @@
 'use strict';
 // report.md: the run as Markdown tables, ready to paste into an issue or a slide.
 const t = require('./tables');
+const { markdownTable } = require('./markup');
 const { isRouterFigure, isUnmeasured } = require('./limits');
 const { routerFigures, limitGroups } = require('./headline');
 const { floorText } = require('./format');
-const { RESULTS_NOTE, SESSIONS_TEXT, PRICE_TEXT, COUNTERS_TEXT, SKIPPED_TEXT } = require('./words');
+const words = require('./words');
 
-/** The banner: the router's own figures first, then what limited the cells (quoted from limitedBy). */
+/** The banner: the router's own figures first, then whether its req/s are its own. */
 function banner(results) {
   const out = [];
   const figures = routerFigures(results);
   if (figures) {
-    out.push(`> **${figures.lead.join(' ')}**`, '', t.markdownTable(figures.table), '');
+    out.push(`> **${figures.lead.join(' ')}**`, '', markdownTable(figures.table), '');
     if (figures.floor) out.push(figures.floor, '');
   } else {
     out.push('> The router’s CPU was not measured in this run: no cost per request or capacity.', '');
@@ -26,27 +27,12 @@ function banner(results) {
       '',
     );
   }
-  for (const group of limitGroups(results)) {
-    out.push(`- **${group.title}**`);
-    for (const c of group.cells) out.push(`  - ${c.name}: ${c.texts.join('; ')}`);
-  }
-  out.push('');
   return out;
 }
 
-/** `sections`: more lines from the same directory's runs (the reliability section), before Environment. */
-function renderMarkdown(results, { sections = [] } = {}) {
+/** What the reader must discount: another protocol than OpenShift's, a host busy with other work. */
+function alerts(results) {
   const out = [];
-  out.push(`# Router matrix ${results.id}`, '');
-  if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
-  out.push(
-    `${results.cells.length} cell(s), ${results.environment.target} target, measured ${results.startedAt}. ` +
-      'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
-      'Cost is µs of CPU per successful request: a role’s CPU seconds over a sample ÷ its successful requests.',
-    '',
-  );
-  out.push(...banner(results));
-  out.push('## Results', '', t.markdownTable(t.cellRows(results)), '', RESULTS_NOTE, '');
   const notHttp11 = t.protocolNotes(results);
   if (notHttp11.length) {
     out.push(
@@ -58,69 +44,88 @@ function renderMarkdown(results, { sections = [] } = {}) {
   const contended = results.cells.filter((c) => c.limitedBy.hostBusy);
   if (contended.length) {
     out.push(
-      `> **The host was busy with other work during ${contended.length} cell(s)**: their figures are lower and noisier than this machine can do.`,
+      `> **The host was busy with other work during ${words.countText(contended, results)}**: their figures are lower and noisier than this machine can do.`,
       '',
     );
   }
+  return out;
+}
+
+/** What limited each cell: a sentence per verdict that occurs, then the figures, a row per cell. */
+function limitsSection(results) {
+  return [
+    `## ${words.LIMITS_TITLE}`,
+    '',
+    ...limitGroups(results).map((group) => `- ${group.title}`),
+    '',
+    markdownTable(t.limitRows(results)),
+    '',
+    words.LIMITS_TEXT,
+    '',
+  ];
+}
+
+/** `sections`: more lines from the same directory's runs (the reliability section), before Environment. */
+function renderMarkdown(results, { sections = [] } = {}) {
+  const out = [`# Router matrix ${results.id}`, ''];
+  if (!results.complete) out.push('**This run was interrupted: only the cells below finished.**', '');
+  out.push(
+    `${results.cells.length} cell(s), ${results.environment.target} target, measured ${results.startedAt}. ${words.INTRO_TEXT}`,
+    '',
+  );
+  out.push(...banner(results), ...alerts(results), ...limitsSection(results));
+  out.push('## Results', '', markdownTable(t.cellRows(results)), '', words.RESULTS_NOTE, '');
   if (results.skippedCells.length) {
-    out.push('## Cells not run', '', SKIPPED_TEXT, '', t.markdownTable(t.skippedRows(results)), '');
+    out.push('## Cells not run', '', words.SKIPPED_TEXT, '', markdownTable(t.skippedRows(results)), '');
   }
-  if (results.cells.some((c) => c.limitedBy.reasons.length))
-    out.push('## Saturation', '', t.markdownTable(t.saturationRows(results)), '');
   out.push(...costSection(results));
   out.push(
     '## Where the time goes (p50, ms)',
     '',
-    '`waiting` is time to first byte after the request was sent; `service` is the time the data service itself reported ' +
-      '(`Server-Timing: app`); the difference is the router and the network.',
+    words.TIME_TEXT,
     '',
-    t.markdownTable(t.decompositionRows(results)),
+    markdownTable(t.decompositionRows(results)),
     '',
   );
   if (results.cells.some((c) => c.crossCheck)) {
     out.push(
       '## Cross-check: k6 vs wrk (keep-alive cells)',
       '',
-      t.markdownTable(t.crossCheckRows(results)),
+      markdownTable(t.crossCheckRows(results)),
       '',
     );
   }
-  out.push(...sizingSection(results));
-  out.push(
+  out.push(...sizingSection(results), ...comparisonSection(results), ...sections);
+  out.push('## Environment', '', markdownTable(t.environmentRows(results)), '');
+  return `${out.join('\n')}\n`;
+}
+
+/** This run's ratios to http beside Red Hat's, then the reference tables themselves. */
+function comparisonSection(results) {
+  const out = [
     '## Compared with Red Hat’s figures',
     '',
-    'Absolute figures from other hardware are not comparable one to one. Each termination is shown as a ratio to the ' +
-      '`http` row measured under the same conditions; “→ req/s here” is the reference ratio applied to this run’s http ' +
-      'figure: what this machine would do if it behaved like the reference.',
+    words.COMPARISON_TEXT,
     '',
-    '**Which ratio is the router’s:** the capacity-per-core ratio always is, since it comes from the router’s own CPU per ' +
-      'request whoever ran out of CPU first. The req/s ratio is the router’s only where the router was the limit in both ' +
-      'cells; ⚠ marks one that is not.',
+    `**Which ratio is the router’s:** ${words.RATIO_TEXT}.`,
     '',
-  );
+  ];
   for (const group of t.comparisonGroups(results)) {
     out.push(`### ${group.title}`, '');
     for (const note of group.notes) out.push(`- ${note}`);
     if (group.notes.length) out.push('');
-    out.push(t.markdownTable(t.referenceRows(group)), '');
+    out.push(markdownTable(t.referenceRows(group)), '');
   }
   out.push('### The reference tables (req/s)', '');
   for (const table of results.reference.tables) {
-    out.push(
-      `**${table.title}** — ${table.conditions}.`,
-      '',
-      t.markdownTable(t.referenceTableRows(table)),
-      '',
-    );
+    out.push(`**${table.title}** — ${table.conditions}.`, '', markdownTable(t.referenceTableRows(table)), '');
   }
   const bank = results.reference.bank;
   out.push(
     `**${bank.title}** — ${bank.conditions}: target ${bank.targetTps} TPS, service time about ${bank.serviceTimeMs} ms, end to end ${bank.endToEndMs.min}–${bank.endToEndMs.max} ms; ${bank.finding}.`,
     '',
   );
-  out.push(...sections);
-  out.push('## Environment', '', t.markdownTable(t.environmentRows(results)), '');
-  return `${out.join('\n')}\n`;
+  return out;
 }
 
 /** Cost per request of every role, the router's capacity, and close TLS cells against the floor. */
@@ -133,7 +138,7 @@ function costSection(results) {
       'it by the cores its threads can use; where the router was at its own limit, the measured req/s stands beside it as ' +
       'the check.',
     '',
-    t.markdownTable(t.costRows(results)),
+    markdownTable(t.costRows(results)),
     '',
   ];
   const bases = [...new Set(results.cells.filter((c) => c.capacity).map((c) => c.capacity.basis))];
@@ -148,7 +153,7 @@ function costSection(results) {
         : 'The handshake floor was not measured in this run: no multiple of it.') +
         ' Passthrough’s handshakes happen at the data service, so its multiple is the service’s.',
       '',
-      t.markdownTable(handshakes),
+      markdownTable(handshakes),
       '',
     );
   }
@@ -157,21 +162,20 @@ function costSection(results) {
     out.push(
       '### TLS sessions at the router (close TLS cells)',
       '',
-      SESSIONS_TEXT,
+      words.SESSIONS_TEXT,
       '',
-      t.markdownTable(sessions),
+      markdownTable(sessions),
       '',
     );
   }
   const prices = t.handshakePriceRows(results);
   if (prices.rows.length) {
-    out.push('### The price of a full handshake', '', PRICE_TEXT, '', t.markdownTable(prices), '');
+    out.push('### The price of a full handshake', '', words.PRICE_TEXT, '', markdownTable(prices), '');
   }
   const counters = t.routerCounterRows(results);
   if (counters.rows.length) {
-    out.push('### The router’s own counters', '', COUNTERS_TEXT, '', t.markdownTable(counters), '');
+    out.push('### The router’s own counters', '', words.COUNTERS_TEXT, '', markdownTable(counters), '');
   }
-  out.push('### CPU used per role (average cores)', '', t.markdownTable(t.cpuRows(results)), '');
   return out;
 }
 
@@ -186,7 +190,7 @@ function sizingSection(results) {
       `${Math.round(sizing.headroom * 100)} % headroom. – : the role’s cost was not measured; wrk’s cost is known only ` +
       'for the cells it cross-checked.',
     '',
-    t.markdownTable(t.sizingRows(results)),
+    markdownTable(t.sizingRows(results)),
     '',
     'Assumptions:',
     '',

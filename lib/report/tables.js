@@ -2,8 +2,9 @@
 // The report's tables as data (rows of strings), and as Markdown, so report.md, report.html and
 // the console print the same figures.
 const { comparisonGroups } = require('./compare');
-const { ROLE_LABELS, limitLabel } = require('./limits');
+const { limitLabel } = require('./limits');
 const { handshakeRole } = require('../results-model/derived');
+const { roleShares, coresOutside } = require('../results-model/verdicts');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 
@@ -199,20 +200,44 @@ function skippedRows(results) {
   return { head: ['cell', 'not run because'], rows: results.skippedCells.map((s) => [s.name, s.reason]) };
 }
 
-/** The cores each role used on average in a cell (what the shares in limitedBy are made of). */
-function cpuRows(results) {
-  const sum = (list) =>
-    list.some((p) => typeof p.cpuCores === 'number') ? list.reduce((a, p) => a + (p.cpuCores || 0), 0) : null;
+/** The reasons a table's figures do not show by themselves: a role at its limit, or nothing measured. */
+const EVIDENCE_ROLES = ['router', 'generator', 'backend', 'unmeasured'];
+
+/**
+ * What limited each cell, with the figures the verdict rests on: the cores each role used on
+ * average, the host's cores that went to other work, and how busy the host was. A shared host,
+ * other work or the offered load reads from those columns; a role at its own limit, and a cell
+ * with nothing measured, add their evidence in words.
+ */
+function limitRows(results) {
+  const cores = (v) => num(v, 2);
   return {
-    head: ['cell', 'router cores', 'data service cores', 'redis cores', 'generator cores', 'host busy'],
-    rows: results.cells.map((c) => [
-      c.name,
-      num(c.router.cpuCores, 2),
-      num(sum(c.backend.instances), 2),
-      num(sum(c.backend.redis), 2),
-      withTool(c, num(c.generator.cpuCores, 2)),
-      c.host.busyFraction === null ? '–' : pct(c.host.busyFraction, 0),
-    ]),
+    head: [
+      'cell',
+      'limited by',
+      'router cores',
+      'generator cores',
+      'data service cores',
+      'redis cores',
+      'other work cores',
+      'host busy',
+      'evidence',
+    ],
+    rows: results.cells.map((c) => {
+      const shares = roleShares(c);
+      const evidence = c.limitedBy.reasons.filter((r) => EVIDENCE_ROLES.includes(r.role)).map((r) => r.text);
+      return [
+        c.name,
+        limitLabel(c.limitedBy),
+        cores(shares.router),
+        withTool(c, cores(shares[c.generator.tool])),
+        cores(shares['data service']),
+        cores(shares.redis),
+        cores(coresOutside(c)),
+        c.host.busyFraction === null ? '–' : pct(c.host.busyFraction, 0),
+        evidence.length ? evidence.join('; ') : '–',
+      ];
+    }),
   };
 }
 
@@ -261,14 +286,11 @@ function decompositionRows(results) {
   };
 }
 
-/** Every reason of every cell's limitedBy, one row each. */
-function saturationRows(results) {
-  const rows = results.cells.flatMap((c) =>
-    c.limitedBy.reasons.map((r) => [c.name, ROLE_LABELS[r.role], r.text]),
-  );
-  return { head: ['cell', 'limited by', 'why'], rows };
-}
+/** k6's shortfall against wrk ((wrk − k6) ÷ wrk), or how far k6 was ahead. */
+const shortfallText = (gap) =>
+  gap === null ? '–' : gap < 0 ? `none (k6 ${pct(-gap, 1)} ahead)` : pct(gap, 1);
 
+/** The keep-alive cells wrk drove too: both tools' rate, latency and cores side by side. */
 function crossCheckRows(results) {
   const cells = results.cells.filter((c) => c.crossCheck);
   return {
@@ -276,7 +298,8 @@ function crossCheckRows(results) {
       'cell',
       'k6 ok req/s',
       'wrk req/s',
-      'gap',
+      'wrk ÷ k6',
+      'k6 short of wrk',
       'k6 p99 ms',
       'wrk p99 ms',
       'k6 cores',
@@ -291,6 +314,7 @@ function crossCheckRows(results) {
           num(c.okRps),
           '–',
           '–',
+          '–',
           ms(c.p99),
           '–',
           num(c.generator.cpuCores, 2),
@@ -301,12 +325,13 @@ function crossCheckRows(results) {
         c.name,
         num(c.okRps),
         num(x.rps),
-        x.gap === null ? '–' : pct(x.gap, 1),
+        x.rps && c.okRps ? `${num(x.rps / (x.k6Rps ?? c.okRps), 2)}×` : '–',
+        shortfallText(x.gap),
         ms(c.p99),
         ms(x.p99),
         num(c.generator.cpuCores, 2),
         num(x.wrkCpuCores, 2),
-        x.flagged ? 'gap over 10 %: the tools disagree' : 'agree within 10 %',
+        x.flagged ? 'over 10 % apart: the tools disagree' : 'agree within 10 %',
       ];
     }),
   };
@@ -442,13 +467,6 @@ function tlsSummary(tls) {
   return `${tls.trust}; ${skipped} (${tls.why})`;
 }
 
-function markdownTable({ head, rows }) {
-  const escape = (s) => String(s).replace(/\|/g, '\\|');
-  const lines = [`| ${head.map(escape).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
-  for (const row of rows) lines.push(`| ${row.map(escape).join(' | ')} |`);
-  return lines.join('\n');
-}
-
 /** Rows ({ head, rows }) as an aligned plain-text table for the console. */
 function formatTable({ head, rows }) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
@@ -473,16 +491,14 @@ module.exports = {
   handshakePriceRows,
   routerCounterRows,
   skippedRows,
-  cpuRows,
+  limitRows,
   sizingRows,
   decompositionRows,
-  saturationRows,
   crossCheckRows,
   protocolNotes,
   referenceRows,
   referenceTableRows,
   environmentRows,
-  markdownTable,
   formatTable,
   formatCellTable,
   comparisonGroups,

@@ -1,5 +1,39 @@
 'use strict';
 // The report's explanations that report.md and report.html both print, written once.
+const { THRESHOLDS } = require('../results-model/verdicts');
+
+const INTRO_TEXT =
+  'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
+  'Cost is µs of CPU per successful request: a role’s CPU seconds over a sample ÷ its successful requests.';
+
+const LIMITS_TITLE = 'What limited each cell: CPU used per role (average cores)';
+
+const LIMITS_TEXT =
+  'Cores: each role’s average over the cell’s samples; other work: the host’s busy cores that no role of the test ' +
+  `used. A role is the limit when it used ${THRESHOLDS.cpuNearFull * 100} % or more of the cores it may use, or its own ` +
+  'counters show it (the evidence column). With no role at its limit: other work took a quarter of the host’s ' +
+  `cores or more while it was ${THRESHOLDS.hostBusy * 100} % busy or more; or the roles shared a host that busy; or ` +
+  'the host had idle cores and the offered load set the figure.';
+
+const TIME_TEXT =
+  '“waiting” is time to first byte after the request was sent; “service” is the time the data service itself ' +
+  'reported (Server-Timing: app); the difference is the router and the network.';
+
+const COMPARISON_TEXT =
+  'Absolute figures from other hardware are not comparable one to one. Each termination is shown as a ratio to the ' +
+  'http row measured under the same conditions; “→ req/s here” is the reference ratio applied to this run’s http ' +
+  'figure: what this machine would do if it behaved like the reference.';
+
+const RATIO_TEXT =
+  'the capacity-per-core ratio always is, since it comes from the router’s own CPU per request whoever ran out of ' +
+  'CPU first. The req/s ratio is the router’s only where the router was the limit in both cells; ⚠ marks one that ' +
+  'is not';
+
+/** How many of the run's cells a list is: "3 cell(s)", or "all 16 cells". */
+const countText = (cells, results) =>
+  cells.length === results.cells.length && cells.length > 1
+    ? `all ${cells.length} cells`
+    : `${cells.length} cell(s)`;
 
 const RESULTS_NOTE =
   'router µs/req and generator µs/req: median, with min–max across samples where they differ. Capacity per core: ' +
@@ -28,4 +62,17 @@ const COUNTERS_TEXT =
 
 const SKIPPED_TEXT = 'Cells the options planned that could not be measured against this target.';
 
-module.exports = { RESULTS_NOTE, SESSIONS_TEXT, PRICE_TEXT, COUNTERS_TEXT, SKIPPED_TEXT };
+module.exports = {
+  INTRO_TEXT,
+  LIMITS_TITLE,
+  LIMITS_TEXT,
+  RESULTS_NOTE,
+  SESSIONS_TEXT,
+  PRICE_TEXT,
+  COUNTERS_TEXT,
+  SKIPPED_TEXT,
+  TIME_TEXT,
+  COMPARISON_TEXT,
+  RATIO_TEXT,
+  countText,
+};

@@ -9,6 +9,7 @@ const SCHEMA = require('./schema.json');
 const REFERENCE = require('../../k6/lib/reference.json');
 const { limitOf, sessionVerdict } = require('./verdicts');
 const { routerCores, capacityOf, floorMultipleOf, handshakePrices, sizing } = require('./derived');
+const { writeJsonAtomic } = require('../core/files');
 
 const RESULTS_VERSION = SCHEMA.properties.version.const;
 const RESULTS_FILE = 'results.json';
@@ -174,10 +175,7 @@ function finalize(doc, { complete, finishedAt = null }) {
 function writeResults(dir, doc) {
   const file = path.join(dir, RESULTS_FILE);
   checkDocument(doc, file);
-  // Through a temporary file, so an interrupted write never leaves half a document.
-  fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(doc, null, 2)}\n`);
-  fs.renameSync(`${file}.tmp`, file);
-  return file;
+  return writeJsonAtomic(file, doc);
 }
 
 /** Reads and checks dir/results.json; throws with the file and the problem named. */

@@ -28,6 +28,8 @@ const THRESHOLDS = {
 };
 
 const fmt = (v, digits = 2) => Number(v).toFixed(digits);
+const measured = (v) => typeof v === 'number';
+const sumOf = (list) => list.reduce((a, b) => a + (b || 0), 0);
 
 /**
  * The load generator at its own limit. m: { tool ('k6' or 'wrk'), cpuCores, allowedCores,
@@ -92,6 +94,9 @@ function backendVerdict(m, t = THRESHOLDS) {
   return { saturated: reasons.length > 0, reasons };
 }
 
+/** The host's busy cores that the lab's processes did not use. */
+const busyElsewhere = (m) => Math.max(0, m.hostBusyFraction * m.hostCores - (m.labCpuCores || 0));
+
 /**
  * The host itself: busy, but not with the processes of the lab (other work on the machine).
  * m: { hostBusyFraction, hostCores, labCpuCores (k6 + router + instances + redis) }
@@ -100,8 +105,7 @@ function hostVerdict(m, t = THRESHOLDS) {
   if (m.hostBusyFraction === null || m.hostBusyFraction === undefined || !m.hostCores) {
     return { contended: false, reasons: [], otherCpuCores: null };
   }
-  const busyCores = m.hostBusyFraction * m.hostCores;
-  const otherCpuCores = Math.max(0, busyCores - (m.labCpuCores || 0));
+  const otherCpuCores = busyElsewhere(m);
   const reasons = [];
   if (m.hostBusyFraction >= t.hostBusy && otherCpuCores >= 0.25 * m.hostCores) {
     reasons.push(
@@ -118,18 +122,18 @@ function hostVerdict(m, t = THRESHOLDS) {
  */
 function withCrossCheck(generator, crossCheck) {
   if (!crossCheck || !crossCheck.rps || !crossCheck.flagged || crossCheck.gap <= 0) return generator;
+  // gap is k6's shortfall as a share of wrk's rate: (wrk − k6) ÷ wrk.
+  const k6Rps = crossCheck.k6Rps ?? crossCheck.rps * (1 - crossCheck.gap);
   return {
     ...generator,
     saturated: true,
     reasons: [
       ...generator.reasons,
-      `wrk got ${Math.round(crossCheck.rps)} req/s through the same cell, ${Math.round(crossCheck.gap * 100)} % more than k6`,
+      `wrk got ${Math.round(crossCheck.rps)} req/s through the same cell, ${fmt(crossCheck.rps / k6Rps, 1)}× ` +
+        `k6's ${Math.round(k6Rps)} (k6 fell ${Math.round(crossCheck.gap * 100)} % short of wrk)`,
     ],
   };
 }
-
-const measured = (v) => typeof v === 'number';
-const sumOf = (list) => list.reduce((a, b) => a + (b || 0), 0);
 
 /**
  * Each role's CPU in a cell, as cores: { k6 (or wrk), router, 'data service', redis } (measured
@@ -147,6 +151,21 @@ function roleShares(cell) {
       : null,
   };
   return Object.fromEntries(Object.entries(shares).filter(([, v]) => measured(v)));
+}
+
+/**
+ * The cores of a cell's host that went to processes outside the test (its busy share of all its
+ * cores, less every role's), or null where the host was not measured.
+ */
+function coresOutside(cell) {
+  const { busyFraction, cores } = cell.host;
+  if (!measured(busyFraction) || !cores) return null;
+  const other = busyElsewhere({
+    hostBusyFraction: busyFraction,
+    hostCores: cores,
+    labCpuCores: sumOf(Object.values(roleShares(cell))),
+  });
+  return Number(other.toFixed(2));
 }
 
 /**
@@ -334,6 +353,8 @@ module.exports = {
   hostVerdict,
   sharedVerdict,
   withCrossCheck,
+  roleShares,
+  coresOutside,
   sessionVerdict,
   limitOf,
 };

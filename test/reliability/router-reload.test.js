@@ -12,7 +12,7 @@ const { listRecords } = require('../../lib/lab/pids');
 const { showInfo } = require('../../lib/lab/runtime-api');
 const { adminSocket } = require('../../lib/lab/reload');
 const routerReload = require('../../lib/reliability/router-reload');
-const { readDocument } = require('../../lib/reliability/document');
+const { readDocument } = require('../../lib/results-model/reliability');
 const { useLab, whoami, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);

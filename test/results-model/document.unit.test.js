@@ -213,7 +213,7 @@ describe('finalize decides every verdict once', () => {
     const [c] = finalize(d, { complete: true }).cells;
     expect(c.limitedBy.by).toBe('generator');
     expect(c.limitedBy.reasons[0].text).toMatch(
-      /wrk got 2000 req\/s through the same cell, 50 % more than k6/,
+      /wrk got 2000 req\/s through the same cell, 2\.0× k6's 1000 \(k6 fell 50 % short of wrk\)/,
     );
   });
 

@@ -2,13 +2,11 @@
 // reliability.md from reliability.json: a verdict line per scenario, then one table row per case.
 const fs = require('node:fs');
 const path = require('node:path');
-
-const SCENARIOS = require('./scenarios');
+const { markdownTable } = require('./markup');
 
 const MD_FILE = 'reliability.md';
 
 const ms = (v) => (v === null || v === undefined ? '–' : `${v} ms`);
-const cell = (text) => String(text).replace(/\|/g, '\\|');
 
 function errorsText(errors) {
   const entries = Object.entries(errors || {});
@@ -32,42 +30,52 @@ function lostText(lost) {
 /** One extra of a scenario: a table with its title, or a paragraph. */
 function extraLines(extra) {
   if (extra.text !== undefined) return [`**${extra.title}.** ${extra.text}`];
-  return [
-    `${extra.title}:`,
-    '',
-    `| ${extra.head.map(cell).join(' | ')} |`,
-    `| --- | ${extra.head
-      .slice(1)
-      .map(() => '---:')
-      .join(' | ')} |`,
-    ...extra.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
-  ];
+  const right = extra.head.map((_, i) => i).slice(1);
+  return [`${extra.title}:`, '', markdownTable(extra, { right })];
 }
 
-function scenarioSection(s, scenario) {
+/** The cases of a scenario, one row each. */
+function caseTable(s) {
+  const head = [
+    'case',
+    'injected',
+    'load',
+    'requests',
+    'errors',
+    'latency p50 / p99 / max',
+    'recovery',
+    'data lost',
+  ];
+  const rows = s.cases.map((c) => {
+    const load = c.load || {};
+    return [
+      c.name,
+      injectedText(c.injected),
+      load.workload || '–',
+      load.requests ?? '–',
+      errorsText(c.errors),
+      `${ms(load.p50)} / ${ms(load.p99)} / ${ms(load.max)}`,
+      ms(c.recoveryMs),
+      lostText(c.dataLost),
+    ];
+  });
+  return markdownTable({ head, rows }, { right: [3, 6, 7] });
+}
+
+function scenarioSection(s) {
   const lines = [
     `## ${s.title}: ${s.verdict.pass ? 'PASS' : 'FAIL'}`,
     '',
     `Promise: ${s.promise}. ${s.description}.`,
     '',
-    '| case | injected | load | requests | errors | latency p50 / p99 / max | recovery | data lost |',
-    '| --- | --- | --- | ---: | --- | --- | ---: | ---: |',
+    caseTable(s),
   ];
-  for (const c of s.cases) {
-    const load = c.load || {};
-    lines.push(
-      `| ${cell(c.name)} | ${cell(injectedText(c.injected))} | ${cell(load.workload || '–')} | ` +
-        `${load.requests ?? '–'} | ${cell(errorsText(c.errors))} | ` +
-        `${ms(load.p50)} / ${ms(load.p99)} / ${ms(load.max)} | ${ms(c.recoveryMs)} | ${lostText(c.dataLost)} |`,
-    );
-  }
-  // A scenario may add its own tables and texts (scenario.js: extras).
-  for (const extra of scenario && scenario.extras ? scenario.extras(s) : [])
-    lines.push('', ...extraLines(extra));
+  // A scenario may lay out its own tables and texts (scenario.js: extras, kept in the document).
+  for (const extra of s.extras || []) lines.push('', ...extraLines(extra));
   for (const reason of s.verdict.reasons) lines.push('', `- **${reason}**`);
   for (const note of s.verdict.notes) lines.push('', `- note: ${note}`);
   // Figures a scenario lays out itself are not repeated as JSON.
-  const figures = scenario && scenario.extras ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
+  const figures = s.extras ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
   if (figures.length) {
     lines.push('', '<details><summary>figures per case</summary>', '');
     for (const c of figures) lines.push(`- ${c.name}: ${JSON.stringify(c.figures)}`);
@@ -81,11 +89,10 @@ const verdictText = (doc) =>
 
 /** The verdict of each scenario, one row each. */
 function verdictTable(doc) {
-  return [
-    '| scenario | promise | verdict |',
-    '| --- | --- | --- |',
-    ...doc.scenarios.map((s) => `| ${s.title} | ${s.promise} | ${s.verdict.pass ? 'PASS' : 'FAIL'} |`),
-  ];
+  return markdownTable({
+    head: ['scenario', 'promise', 'verdict'],
+    rows: doc.scenarios.map((s) => [s.title, s.promise, s.verdict.pass ? 'PASS' : 'FAIL']),
+  });
 }
 
 function renderMarkdown(doc) {
@@ -96,10 +103,9 @@ function renderMarkdown(doc) {
       `router ${doc.lab.router.threads} thread(s), maxconn ${doc.lab.router.maxconn}. ` +
       `Started ${doc.startedAt}${doc.complete ? '' : ' (interrupted: only the scenarios below ran)'}.`,
     '',
-    ...verdictTable(doc),
+    verdictTable(doc),
   ];
-  const byName = (name) => SCENARIOS.find((s) => s.name === name);
-  return `${[head.join('\n'), ...doc.scenarios.map((s) => scenarioSection(s, byName(s.name)))].join('\n\n')}\n`;
+  return `${[head.join('\n'), ...doc.scenarios.map(scenarioSection)].join('\n\n')}\n`;
 }
 
 /** The matrix report's section (lib/report/index.js): the verdicts, and where the rest is. */
@@ -107,7 +113,7 @@ function reliabilitySection(doc) {
   return [
     `## Reliability under faults: ${verdictText(doc)}`,
     '',
-    ...verdictTable(doc),
+    verdictTable(doc),
     '',
     `Each scenario's cases, errors, recovery and data lost: [${MD_FILE}](${MD_FILE}).`,
     '',

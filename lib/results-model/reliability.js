@@ -1,18 +1,18 @@
 'use strict';
-// reliability.json: one run of `npm run reliability`. Its own small document, apart from the
-// matrix's results.json: what ran against which lab, and per scenario what was injected and
-// when, the load meanwhile, the errors by kind, the recovery time, the data lost and the verdict.
-// Written after every scenario, so an interrupted run keeps what finished (complete: false).
+// reliability.json, one run of `npm run reliability` (apart from results.json): the lab, and per
+// scenario what was injected, the load, errors, recovery, data lost and the verdict. Written after
+// every scenario, so an interrupted run keeps what finished (complete: false).
 const fs = require('node:fs');
 const path = require('node:path');
-const { compileSchema, describeError } = require('../results-model/document');
-const SCHEMA = require('./schema.json');
+const { writeJsonAtomic } = require('../core/files');
+const { compileSchema, describeError } = require('./document');
+const SCHEMA = require('./reliability.schema.json');
 
 const VERSION = SCHEMA.properties.version.const;
 const JSON_FILE = 'reliability.json';
 
 let validate = null;
-/** Throws unless `doc` matches lib/reliability/schema.json; `file` names it in the message. */
+/** Throws unless `doc` matches lib/results-model/reliability.schema.json; `file` names it in the message. */
 function checkDocument(doc, file) {
   if (doc?.version !== VERSION) {
     throw new Error(
@@ -21,7 +21,10 @@ function checkDocument(doc, file) {
   }
   validate ??= compileSchema(SCHEMA);
   const error = validate(doc);
-  if (error) throw new Error(`${file} does not match lib/reliability/schema.json: ${describeError(error)}`);
+  if (error)
+    throw new Error(
+      `${file} does not match lib/results-model/reliability.schema.json: ${describeError(error)}`,
+    );
   return doc;
 }
 
@@ -44,9 +47,12 @@ function createDocument({ runId, opts, state }) {
   };
 }
 
-/** Adds one scenario's outcome: its declaration, the observation and the verdict. */
+/**
+ * Adds one scenario's outcome: its declaration, the observation, the verdict, and the tables and
+ * texts the scenario lays its figures out in (extras), so that renderers need no scenario code.
+ */
 function addScenario(doc, scenario, { opts, startedAt, seconds, observation, verdict }) {
-  doc.scenarios.push({
+  const entry = {
     name: scenario.name,
     title: scenario.title,
     promise: scenario.promise,
@@ -56,7 +62,9 @@ function addScenario(doc, scenario, { opts, startedAt, seconds, observation, ver
     cases: observation.cases,
     skipped: observation.skipped ?? null,
     verdict: { pass: verdict.pass, reasons: verdict.reasons, notes: verdict.notes || [] },
-  });
+  };
+  if (scenario.extras) entry.extras = scenario.extras(entry);
+  doc.scenarios.push(entry);
   return doc;
 }
 
@@ -71,9 +79,7 @@ function writeDocument(dir, doc) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, JSON_FILE);
   checkDocument(doc, file);
-  fs.writeFileSync(`${file}.tmp`, `${JSON.stringify(doc, null, 2)}\n`);
-  fs.renameSync(`${file}.tmp`, file);
-  return file;
+  return writeJsonAtomic(file, doc);
 }
 
 function readDocument(dir) {

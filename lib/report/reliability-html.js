@@ -1,14 +1,11 @@
 'use strict';
-// reliability.html: the run as one self-contained page (inline CSS, no script, no network), laid
-// out with the matrix report's styles and tables (lib/report/html.js). Same content as
-// reliability.md: a verdict per scenario, a row per case, each scenario's own tables. The same
-// body is the reliability section of the matrix report when both share a results directory.
+// reliability.html, one self-contained page with the matrix report's primitives (./markup.js): the
+// content of reliability.md. Its body is also the reliability section of the matrix report when
+// both share a results directory.
 const fs = require('node:fs');
 const path = require('node:path');
-const { table, CSS } = require('../report/html');
-const { escapeXml: escape } = require('../report/charts');
-const { errorsText, injectedText, lostText, verdictText } = require('./markdown');
-const SCENARIOS = require('./scenarios');
+const { escapeHtml: escape, htmlTable: table, htmlHeading, htmlPage } = require('./markup');
+const { errorsText, injectedText, lostText, verdictText } = require('./reliability-markdown');
 
 const HTML_FILE = 'reliability.html';
 
@@ -17,11 +14,10 @@ const ms = (v) => (v === null || v === undefined ? '–' : `${v} ms`);
 function extraHtml(extra, h) {
   if (extra.text !== undefined)
     return `<p><strong>${escape(extra.title)}.</strong> ${escape(extra.text)}</p>`;
-  return `<h${h + 1}>${escape(extra.title)}</h${h + 1}>${table({ head: extra.head, rows: extra.rows.map((r) => r.map(String)) })}`;
+  return `${htmlHeading(h + 1, extra.title)}${table({ head: extra.head, rows: extra.rows.map((r) => r.map(String)) })}`;
 }
 
 function scenarioHtml(s, h) {
-  const scenario = SCENARIOS.find((x) => x.name === s.name);
   const rows = s.cases.map((c) => {
     const load = c.load || {};
     return [
@@ -38,7 +34,7 @@ function scenarioHtml(s, h) {
     ? `<div class="ok"><strong>PASS</strong>: ${escape(s.promise)}.</div>`
     : `<div class="alert"><strong>FAIL</strong>: ${escape(s.promise)}.<ul>${s.verdict.reasons.map((r) => `<li>${escape(r)}</li>`).join('')}</ul></div>`;
   return [
-    `<h${h}>${escape(s.title)}</h${h}>`,
+    htmlHeading(h, s.title),
     box,
     `<p>${escape(s.description)}. Load: ${escape(s.cases[0]?.load?.workload || '–')}.</p>`,
     table(
@@ -49,7 +45,7 @@ function scenarioHtml(s, h) {
       // What was injected is a sentence (a killed Redis, a rollout's steps): it wraps.
       { wrap: [1] },
     ),
-    ...(scenario && scenario.extras ? scenario.extras(s).map((extra) => extraHtml(extra, h)) : []),
+    ...(s.extras || []).map((extra) => extraHtml(extra, h)),
     ...(s.verdict.notes.length
       ? [`<ul class="muted">${s.verdict.notes.map((n) => `<li>${escape(n)}</li>`).join('')}</ul>`]
       : []),
@@ -80,20 +76,17 @@ function reliabilityBody(doc, { h = 2 } = {}) {
 /** The matrix report's section (lib/report/index.js): the same body, one heading level down. */
 function reliabilitySection(doc) {
   return [
-    `<h2 id="reliability">Reliability under faults: ${verdictText(doc)}</h2>`,
+    htmlHeading(2, `Reliability under faults: ${verdictText(doc)}`, { id: 'reliability' }),
     `<p>From <a href="${HTML_FILE}">${HTML_FILE}</a> in this directory (<code>npm run reliability -- --out</code> this directory).</p>`,
     ...reliabilityBody(doc, { h: 3 }),
   ];
 }
 
 function renderHtml(doc) {
-  return [
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reliability ${escape(doc.runId)}</title>`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${CSS}</style></head><body>`,
-    `<h1>Reliability run ${escape(doc.runId)}: ${verdictText(doc)}</h1>`,
+  return htmlPage(`Reliability ${doc.runId}`, [
+    htmlHeading(1, `Reliability run ${doc.runId}: ${verdictText(doc)}`),
     ...reliabilityBody(doc),
-    '</body></html>',
-  ].join('\n');
+  ]);
 }
 
 function writeHtml(dir, doc) {
