@@ -5,11 +5,13 @@
 // should fail (npm run reliability measures it).
 const { setTimeout: sleep } = require('node:timers/promises');
 const { withInterrupt } = require('../lib/core/interrupt');
-const { labCommand, parseArgs, fail } = require('../lib/lab/cli');
+const { runCommand } = require('../lib/core/run-command');
+const { labCommand, parseArgs } = require('../lib/lab/cli');
 const { reload } = require('../lib/lab/index');
 
+const NAME = 'lab:reload';
 const COMMAND = labCommand({
-  name: 'lab:reload',
+  name: NAME,
   usage: 'npm run lab:reload [-- --count N --interval-ms MS --maxconn N] [-- --help]',
   description: `Renders the running lab's router configuration again, checks it with haproxy -c, and reloads
 HAProxy as the OpenShift router's reload-haproxy does: a new process takes the listening sockets
@@ -49,19 +51,15 @@ connection is refused. An invalid configuration changes nothing.`,
 
 async function main() {
   const flags = parseArgs(COMMAND, process.argv.slice(2));
-  try {
-    await withInterrupt(async (signal) => {
-      for (let i = 1; i <= flags.count; i++) {
-        if (i > 1) await sleep(flags.intervalMs, undefined, { signal });
-        const done = await reload({ signal, overrides: flags.maxconn ? { maxconn: flags.maxconn } : {} });
-        console.log(
-          `reload ${i}/${flags.count}: pid ${done.pid} serves; ${done.oldPids.join(', ')} finishing (${done.ms} ms)`,
-        );
-      }
-    });
-  } catch (err) {
-    fail(err, err.name === 'AbortError' ? 130 : 1);
-  }
+  await withInterrupt(async (signal) => {
+    for (let i = 1; i <= flags.count; i++) {
+      if (i > 1) await sleep(flags.intervalMs, undefined, { signal });
+      const done = await reload({ signal, overrides: flags.maxconn ? { maxconn: flags.maxconn } : {} });
+      console.log(
+        `reload ${i}/${flags.count}: pid ${done.pid} serves; ${done.oldPids.join(', ')} finishing (${done.ms} ms)`,
+      );
+    }
+  });
 }
 
-main();
+runCommand(NAME, main);

@@ -3,11 +3,13 @@
 // npm run lab:rollout: a rolling restart of the data-service instances, like
 // `oc rollout restart deployment/data-service`. Run load at the same time and count the errors.
 const { withInterrupt } = require('../lib/core/interrupt');
-const { labCommand, parseArgs, fail } = require('../lib/lab/cli');
+const { runCommand } = require('../lib/core/run-command');
+const { labCommand, parseArgs } = require('../lib/lab/cli');
 const { rollout } = require('../lib/lab/index');
 
+const NAME = 'lab:rollout';
 const COMMAND = labCommand({
-  name: 'lab:rollout',
+  name: NAME,
   usage: 'npm run lab:rollout [-- --via-reload] [-- --help]',
   description: `Restarts the data-service instances of the running lab one at a time: SIGTERM (readiness turns
 503, the router's /readyz health check takes the instance out, it drains and exits), start it
@@ -27,12 +29,8 @@ OpenShift router does when a pod leaves and rejoins the service's endpoints.`,
 
 async function main() {
   const flags = parseArgs(COMMAND, process.argv.slice(2));
-  try {
-    const state = await withInterrupt((signal) => rollout({ signal, viaReload: flags.viaReload }));
-    console.log(`\nRolled ${state.instances.length} instance(s).`);
-  } catch (err) {
-    fail(err, err.name === 'AbortError' ? 130 : 1);
-  }
+  const state = await withInterrupt((signal) => rollout({ signal, viaReload: flags.viaReload }));
+  console.log(`\nRolled ${state.instances.length} instance(s).`);
 }
 
-main();
+runCommand(NAME, main);

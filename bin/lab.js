@@ -3,6 +3,7 @@
 // npm run lab: the project's main job. Setup if needed, the local lab up, the router matrix, the
 // report, and the lab down again, also on failure or Ctrl-C.
 const path = require('node:path');
+const { runCommand } = require('../lib/core/run-command');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../lib/core/paths');
 const { findTool } = require('../lib/core/tools');
@@ -102,6 +103,5 @@ async function runLab(opts, signal) {
   return exitCode;
 }
 
-main().then((code) => {
-  process.exitCode = code;
-});
+const NAME = 'lab';
+runCommand(NAME, main);

@@ -3,6 +3,7 @@
 // npm run reliability: fault scenarios under load against the lab, each with a verdict; the lab
 // is started (and stopped again) when none runs, and left as it was on failure or Ctrl-C.
 const path = require('node:path');
+const { runCommand } = require('../lib/core/run-command');
 const { RESULTS_DIR } = require('../lib/core/paths');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine } = require('../lib/core/settings');
@@ -56,6 +57,5 @@ async function main() {
   });
 }
 
-main().then((code) => {
-  process.exitCode = code;
-});
+const NAME = 'reliability';
+runCommand(NAME, main);

@@ -2,6 +2,7 @@
 'use strict';
 // npm run report -- <results dir>: re-renders report.md and report.html from results.json.
 const { defineCommand, commandLine } = require('../lib/core/settings');
+const { runCommand } = require('../lib/core/run-command');
 const { renderReport } = require('../lib/report/index');
 const { formatCellTable } = require('../lib/report/tables');
 
@@ -12,16 +13,12 @@ results.json, and prints the matrix table. Nothing is measured again.`,
   positionals: { count: 1, name: 'results directory' },
 });
 
-function main(argv) {
-  const { positionals } = commandLine(COMMAND, argv, { name: 'report' });
-  try {
-    const { md, html, results } = renderReport(positionals[0]);
-    console.log(`${formatCellTable(results)}\n\nreport: ${html}\n        ${md}`);
-    return 0;
-  } catch (err) {
-    console.error(`report: ${err.message}`);
-    return 1;
-  }
+const NAME = 'report';
+
+function main() {
+  const { positionals } = commandLine(COMMAND, process.argv.slice(2), { name: NAME });
+  const { md, html, results } = renderReport(positionals[0]);
+  console.log(`${formatCellTable(results)}\n\nreport: ${html}\n        ${md}`);
 }
 
-process.exitCode = main(process.argv.slice(2));
+runCommand(NAME, main);

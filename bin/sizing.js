@@ -4,6 +4,7 @@
 // measured costs: how many router cores, data-service instances and load-generator cores a target
 // TPS needs, per termination and connection mode.
 const { defineCommand, commandLine } = require('../lib/core/settings');
+const { runCommand } = require('../lib/core/run-command');
 const { readResults } = require('../lib/results-model/document');
 const { sizing } = require('../lib/results-model/derived');
 const { DEFAULT_HEADROOM } = require('../lib/results-model/sizing');
@@ -40,24 +41,17 @@ docs/sizing.md for how to read it.`,
   ],
 });
 
-function main(argv) {
-  const { values, positionals } = commandLine(COMMAND, argv, { name: 'sizing' });
-  try {
-    const results = readResults(positionals[0]);
-    const tps = values.tps ?? results.reference.bank.targetTps;
-    const sized = sizing(results.cells, { tps, headroom: values.headroom });
-    if (values.json) {
-      console.log(JSON.stringify(sized, null, 2));
-      return 0;
-    }
-    console.log(`Sizing for ${tps} TPS from run ${results.id} (${results.environment.target}):\n`);
-    console.log(formatTable(sizingRows({ ...results, sizing: sized })));
-    console.log(`\nAssumptions:\n${sized.assumptions.map((a) => `  - ${a}`).join('\n')}`);
-    return 0;
-  } catch (err) {
-    console.error(`sizing: ${err.message}`);
-    return 1;
-  }
+const NAME = 'sizing';
+
+function main() {
+  const { values, positionals } = commandLine(COMMAND, process.argv.slice(2), { name: NAME });
+  const results = readResults(positionals[0]);
+  const tps = values.tps ?? results.reference.bank.targetTps;
+  const sized = sizing(results.cells, { tps, headroom: values.headroom });
+  if (values.json) return console.log(JSON.stringify(sized, null, 2));
+  console.log(`Sizing for ${tps} TPS from run ${results.id} (${results.environment.target}):\n`);
+  console.log(formatTable(sizingRows({ ...results, sizing: sized })));
+  console.log(`\nAssumptions:\n${sized.assumptions.map((a) => `  - ${a}`).join('\n')}`);
 }
 
-process.exitCode = main(process.argv.slice(2));
+runCommand(NAME, main);

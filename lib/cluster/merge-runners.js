@@ -1,13 +1,22 @@
 'use strict';
-// The in-cluster run (npm run cluster:k6) as a results document: the TestRun's N k6 runners
-// drove one cell side by side, so their summaries reduce as concurrent parts (lib/results-model:
-// rates add up, percentiles come from the merged distribution). Nothing in the cluster measures
-// CPU, so the cell's verdict says the limit was not measured instead of claiming the router.
+// The in-cluster run (npm run cluster:k6) as a results document: the TestRun's runners drove one
+// cell side by side, so their summaries reduce as concurrent parts (rates add up, percentiles come
+// from the merged distribution). Nothing there measures CPU: the environment says it is unknown.
+const fs = require('node:fs');
+const path = require('node:path');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
 const { checkSummary, cellOfSummary } = require('../results-model/reduce');
 const { buildCellResult } = require('../results-model/cell');
-const { createRun, addCell, finalize, tlsBlock, unknownEnvironment } = require('../results-model/document');
+const {
+  RESULTS_FILE,
+  createRun,
+  addCell,
+  finalize,
+  tlsBlock,
+  unknownEnvironment,
+  writeResults,
+} = require('../results-model/document');
 
 /** What a runner's meta block must say about the load model (router-matrix.js handleSummary). */
 const LOAD_META = ['executor', 'vus', 'maxVus', 'rate', 'duration'];
@@ -79,4 +88,53 @@ function mergeRunnerSummaries(
   return finalize(doc, { complete: true, finishedAt });
 }
 
-module.exports = { mergeRunnerSummaries };
+/** The summary files in `dir` (every *.json but results.json), all of one run; throws otherwise. */
+function summaryFiles(dir) {
+  let files;
+  try {
+    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RESULTS_FILE);
+  } catch (err) {
+    throw new Error(`cannot read ${dir}: ${err.code === 'ENOENT' ? 'no such directory' : err.message}`, {
+      cause: err,
+    });
+  }
+  if (!files.length) throw new Error(`${dir} holds no runner summaries (*.json)`);
+  return files;
+}
+
+/**
+ * Reads the runner summaries in `dir` (`files`, default every *.json but results.json), merges
+ * them into one results document, writes dir/results.json and returns the document. Throws
+ * naming a file that is not a runner summary. The run's end is the newest summary file's time.
+ */
+function mergeDirectory(dir, { files = summaryFiles(dir), namespace } = {}) {
+  // Each run names its files <run id>-<pod>.json: two runs in one directory (a reused --out)
+  // would add up as if their runners had run side by side.
+  const runs = new Set(files.map((f) => (/^(run-[a-z0-9]+)-/.exec(f) || [])[1]).filter(Boolean));
+  if (runs.size > 1) {
+    throw new Error(
+      `${dir} holds the summaries of ${runs.size} runs (${[...runs].join(', ')}): merge one run at a time (move the others away)`,
+    );
+  }
+  let newest = 0;
+  const runners = [...files].sort().map((file) => {
+    const where = path.join(dir, file);
+    newest = Math.max(newest, fs.statSync(where).mtimeMs);
+    try {
+      return { file, summary: JSON.parse(fs.readFileSync(where, 'utf8')) };
+    } catch (err) {
+      throw new Error(`${where} is not valid JSON: ${err.message}`, { cause: err });
+    }
+  });
+  let results;
+  try {
+    const finishedAt = new Date(newest).toISOString();
+    results = mergeRunnerSummaries(runners, { id: path.basename(dir), finishedAt, namespace });
+  } catch (err) {
+    throw new Error(`${dir}: ${err.message}`, { cause: err });
+  }
+  writeResults(dir, results);
+  return results;
+}
+
+module.exports = { mergeRunnerSummaries, mergeDirectory };

@@ -45,6 +45,13 @@ function requireLogin() {
 
 const currentProject = () => oc(['project', '-q'], { allowFail: true }).stdout.trim() || null;
 
+/** The project a --namespace option names ("current": the current oc project); throws if none. */
+function resolveNamespace(option) {
+  const namespace = option === 'current' ? currentProject() : option;
+  if (!namespace) throw new OcError('no current project: pass --namespace NS');
+  return namespace;
+}
+
 /** The cluster's apps domain (ingresses.config/cluster), or null when the user may not read it. */
 function appsDomain() {
   const r = oc(['get', 'ingresses.config/cluster', '-o', 'jsonpath={.spec.domain}'], { allowFail: true });
@@ -70,4 +77,14 @@ function ensureProject(namespace, log) {
   }
 }
 
-module.exports = { OcError, oc, ocPath, requireLogin, currentProject, appsDomain, serves, ensureProject };
+module.exports = {
+  OcError,
+  oc,
+  ocPath,
+  requireLogin,
+  currentProject,
+  resolveNamespace,
+  appsDomain,
+  serves,
+  ensureProject,
+};

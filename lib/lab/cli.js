@@ -1,7 +1,7 @@
 'use strict';
 // What the lab commands share: their --help (flags, then the LAB_* knobs from the one knob table),
-// argument parsing, and turning an error into a clear message + exit code.
-const { UsageError, defineCommand, commandLine } = require('../core/settings');
+// and argument parsing (lib/core/run-command.js turns their errors into a message and exit code).
+const { defineCommand, commandLine } = require('../core/settings');
 const { KNOBS } = require('./options');
 
 // Output piped into `head` (or a closed terminal) must not crash a command half-way through
@@ -27,11 +27,4 @@ function parseArgs(command, argv) {
   return commandLine(command, argv, { name: command.name }).values;
 }
 
-/** Prints an error without a stack (unless LAB_DEBUG is set) and sets the exit code. */
-function fail(err, code = 1) {
-  console.error(`\n${err.name === 'LabOptionError' ? 'invalid setting: ' : ''}${err.message}`);
-  if (process.env.LAB_DEBUG && err.stack) console.error(err.stack);
-  process.exitCode = err instanceof UsageError ? err.exitCode : code;
-}
-
-module.exports = { labCommand, parseArgs, fail };
+module.exports = { labCommand, parseArgs };

@@ -9,10 +9,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
-const { mergeRunnerSummaries } = require('../../lib/cluster/merge-runners');
+const { mergeRunnerSummaries, mergeDirectory } = require('../../lib/cluster/merge-runners');
 const { describeMerged } = require('../../lib/report/console');
 const { RESULTS_VERSION } = require('../../lib/results-model/document');
-const { mergeDirectory, parse } = require('../../bin/cluster-k6');
+const { parseK6: parse } = require('../../lib/cluster/options');
 const { trendOf } = require('../support/k6-trend');
 
 /** A runner's summary as router-matrix.js writes it to SUMMARY_PATH (the fields the merge reads). */

@@ -107,7 +107,7 @@ describe('the knobs on the command line', () => {
     try {
       const r = labUp(env);
       expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(/invalid setting: LAB_REPLICAS must be an integer from 1 to 16, got "17"/);
+      expect(r.stderr).toMatch(/lab:up: LAB_REPLICAS must be an integer from 1 to 16, got "17"/);
       expect(listRecords(env.LAB_DIR)).toEqual([]);
     } finally {
       fs.rmSync(env.LAB_DIR, { recursive: true, force: true });

@@ -1,0 +1,167 @@
+'use strict';
+// npm run cluster:k6's work: one router-matrix cell run in the cluster by the k6-operator's
+// TestRun, its runners' summaries copied off the results PVC and merged into one results.json.
+const fs = require('node:fs');
+const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+const yaml = require('js-yaml');
+const { RESULTS_DIR } = require('../core/paths');
+const { RESULTS_FILE } = require('../results-model/document');
+const { describeMerged } = require('../report/console');
+const { formatCellTable } = require('../report/tables');
+const names = require('./names');
+const { compose, componentDir } = require('./kustomize');
+const { OcError, oc, requireLogin, resolveNamespace, serves } = require('./oc');
+const { routeUrls } = require('./routes');
+const { mergeDirectory } = require('./merge-runners');
+
+const log = (msg) => console.log(`cluster:k6: ${msg}`);
+const READER_POD = path.join(componentDir('k6-testrun'), 'results-reader-pod.yaml');
+
+/** The k6-testrun component's objects, with this run's cell, targets and parallelism filled in. */
+function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize', dir]) } = {}) {
+  const composed = compose({ overlay: 'all', components: ['k6-testrun'] });
+  let objects;
+  try {
+    objects = yaml.loadAll(kustomize(composed.dir)).filter(Boolean);
+  } finally {
+    composed.cleanup();
+  }
+  // Only what the component adds: the lab itself is cluster:deploy's business.
+  const wanted = objects.filter(
+    (o) =>
+      o.kind === 'TestRun' ||
+      (o.kind === 'PersistentVolumeClaim' && o.metadata.name === names.RESULTS_PVC) ||
+      (o.kind === 'ConfigMap' && /^k6-/.test(o.metadata.name)),
+  );
+  const testRun = wanted.find((o) => o.kind === 'TestRun');
+  testRun.spec.parallelism = opts.parallelism;
+  testRun.spec.separate = opts.separate;
+  const set = { TERMINATION: opts.termination, PAGE_SIZE: opts['page-size'], CONNECTION: opts.connection };
+  Object.assign(set, { VUS: String(opts.vus), DURATION: opts.duration });
+  // The Routes' admitted hosts, so a sharded router (spec.subdomain) works as well as the default.
+  for (const u of urls) if (u.url) set[u.envName] = u.url;
+  // The router-matrix script's own variable: it also records that verification was skipped.
+  if (opts.insecure) set.INSECURE_SKIP_TLS_VERIFY = 'true';
+  // The PVC outlives runs: this run's files carry its id. POD_NAME is defined earlier in env.
+  set.SUMMARY_PATH = `/results/${runId}-$(POD_NAME).json`;
+  const env = testRun.spec.runner.env.filter((e) => !(e.name in set));
+  testRun.spec.runner.env = [...env, ...Object.entries(set).map(([name, value]) => ({ name, value }))];
+  return wanted;
+}
+
+/** The Pod that reads the results PVC (overlays/components/k6-testrun), running `image`. */
+function readerPod(image) {
+  const pod = yaml.load(fs.readFileSync(READER_POD, 'utf8'));
+  pod.spec.containers[0].image = image;
+  return pod;
+}
+
+async function waitForStage(namespace, timeoutSeconds, signal) {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  const query = ['get', 'testrun', names.TESTRUN, '-n', namespace, '-o', 'jsonpath={.status.stage}'];
+  let last = null;
+  for (;;) {
+    const stage = oc(query, { allowFail: true }).stdout.trim();
+    if (stage !== last) {
+      log(`stage: ${stage || '(pending)'}`);
+      last = stage;
+    }
+    if (stage === 'finished') return;
+    if (stage === 'error')
+      throw new OcError(`the TestRun failed: oc describe testrun ${names.TESTRUN} -n ${namespace}`);
+    if (Date.now() > deadline) throw new OcError(`the TestRun did not finish within ${timeoutSeconds} s`);
+    await sleep(5000, undefined, { signal });
+  }
+}
+
+/** Copies this run's /results/*.json off the PVC through a short-lived pod that mounts it. */
+function collect(namespace, outDir, image, runId) {
+  const spec = readerPod(image);
+  const pod = spec.metadata.name;
+  const inPod = (...command) => oc(['exec', pod, '-n', namespace, '--', ...command]);
+  oc(['delete', 'pod', pod, '-n', namespace, '--ignore-not-found', '--wait']);
+  oc(['apply', '-n', namespace, '-f', '-'], { input: JSON.stringify(spec) });
+  try {
+    oc(['wait', '--for=condition=Ready', `pod/${pod}`, '-n', namespace, '--timeout=180s']);
+    const files = inPod('ls', '/results')
+      .split('\n')
+      .map((f) => f.trim())
+      .filter((f) => f.startsWith(`${runId}-`) && f.endsWith('.json'));
+    fs.mkdirSync(outDir, { recursive: true });
+    for (const f of files) fs.writeFileSync(path.join(outDir, f), inPod('cat', `/results/${f}`));
+    return files;
+  } finally {
+    oc(['delete', 'pod', pod, '-n', namespace, '--ignore-not-found', '--wait=false'], { allowFail: true });
+  }
+}
+
+function printMerged(dir, results) {
+  console.log(`${describeMerged(results)}\n\n${formatCellTable(results)}\n`);
+  log(`results in ${path.join(dir, RESULTS_FILE)}; the report: npm run report -- ${dir}`);
+}
+
+/** The project, checked: the TestRun API is served and the cell's Route is admitted. */
+function checkCluster(opts) {
+  log(`logged in as ${requireLogin()}`);
+  const namespace = resolveNamespace(opts.namespace);
+  if (!serves('k6.io', 'testruns')) {
+    throw new OcError(
+      'the cluster has no TestRun API: install the k6-operator (OperatorHub "k6 Operator") first',
+    );
+  }
+  const urls = routeUrls(JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items);
+  if (!urls.some((u) => u.termination === opts.termination && u.url)) {
+    throw new OcError(
+      `no admitted ${opts.termination} route in ${namespace}: run npm run cluster:deploy first`,
+    );
+  }
+  return { namespace, urls };
+}
+
+/** Applies the TestRun, waits for it, copies the runners' summaries and merges them. */
+async function runTestRun({ opts, namespace, objects, runId, signal }) {
+  oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait']);
+  const cell = `${opts.termination} ${opts['page-size']} ${opts.connection}`;
+  log(`TestRun: ${opts.parallelism} runners, ${cell}, ${opts.vus} VUs for ${opts.duration}`);
+  oc(['apply', '-n', namespace, '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
+  await waitForStage(namespace, opts.timeout, signal);
+  signal?.throwIfAborted();
+  const outDir = path.resolve(
+    opts.out || path.join(RESULTS_DIR, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+  );
+  const image = objects.find((o) => o.kind === 'TestRun').spec.runner.image;
+  const files = collect(namespace, outDir, image, runId);
+  if (!files.length) throw new OcError(`the runners left no summary on the PVC ${names.RESULTS_PVC}`);
+  log(`${files.length} runner summaries in ${outDir}`);
+  if (files.length < opts.parallelism) {
+    log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
+  }
+  printMerged(outDir, mergeDirectory(outDir, { files, namespace }));
+}
+
+/**
+ * cluster:k6 with its options (lib/cluster/options.js K6): with --merge only the merge of a
+ * directory; otherwise the run. An abort of `signal` deletes the TestRun, which stops the runners.
+ */
+async function clusterK6(opts, { signal } = {}) {
+  if (opts.merge) {
+    const dir = path.resolve(opts.merge);
+    return printMerged(dir, mergeDirectory(dir));
+  }
+  const { namespace, urls } = checkCluster(opts);
+  const runId = `run-${Date.now().toString(36)}`;
+  const objects = renderObjects(opts, urls, runId);
+  try {
+    await runTestRun({ opts, namespace, objects, runId, signal });
+  } catch (err) {
+    if (err.name === 'AbortError') {
+      // collect() cleans up its own reader pod.
+      const del = ['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait=false'];
+      oc(del, { allowFail: true });
+    }
+    throw err;
+  }
+}
+
+module.exports = { renderObjects, readerPod, clusterK6 };

@@ -1,0 +1,37 @@
+'use strict';
+// How every bin/ command ends: the exit code its main returns, or for an error: 2 for a usage
+// error, 130 when interrupted (./interrupt.js), 1 otherwise, printed under the command's name.
+const { UsageError } = require('./settings');
+
+// A bug, not a condition the user can fix: its stack says where.
+const BUGS = [TypeError, ReferenceError];
+
+/** Prints `err` as "name: message" and returns the exit code it means. */
+function reportError(name, err) {
+  if (err?.name === 'AbortError') {
+    console.error(`${name}: interrupted`);
+    return 130;
+  }
+  console.error(`${name}: ${err?.message ?? err}`);
+  if (err?.stack && (process.env.LAB_DEBUG || BUGS.some((type) => err instanceof type))) {
+    console.error(err.stack);
+  }
+  return err instanceof UsageError ? err.exitCode : 1;
+}
+
+/**
+ * Runs a command's `main()` (sync or async) and sets process.exitCode: what main returns (nothing
+ * keeps 0), or what its error means (reportError).
+ */
+function runCommand(name, main) {
+  return new Promise((resolve) => resolve(main())).then(
+    (code) => {
+      if (code !== undefined) process.exitCode = code;
+    },
+    (err) => {
+      process.exitCode = reportError(name, err);
+    },
+  );
+}
+
+module.exports = { runCommand, reportError };

@@ -1,0 +1,56 @@
+'use strict';
+// npm run setup's work: for each tool a level needs, find it, install it when missing (unless
+// only checking), and say what was found, what stands in for it, or what is wrong.
+const { TOOLS } = require('./registry');
+
+/** The levels, each including the ones before: a tool's neededFor is one of them. */
+const LEVELS = ['service', 'lab', 'test'];
+
+function describe(found) {
+  return `${found.version.padEnd(16)} ${found.path}`;
+}
+
+/** A tool with a fallback (the pinned HAProxy: the system's) is no problem when that is there. */
+function useFallback(tool, why, log) {
+  const other = tool.fallback && tool.fallback();
+  if (!other) return false;
+  log(`  ! ${tool.name.padEnd(32)} ${why}`);
+  log(`    ${''.padEnd(32)} the lab uses ${describe(other)} instead`);
+  return true;
+}
+
+/** One tool: returns the problem with it (a line), or null when it is there or stood in for. */
+async function ensureTool(tool, { check, log }) {
+  let found = tool.locate();
+  const usable = found && !found.tooOld;
+  if (!usable && !check) {
+    log(`  … ${tool.name}: ${found ? `${found.version} is older than ${found.min}` : 'missing'}, installing`);
+    try {
+      await tool.install(log);
+      found = tool.locate();
+    } catch (err) {
+      return useFallback(tool, `not built: ${err.message}`, log) ? null : `${tool.name}: ${err.message}`;
+    }
+  }
+  if (!usable && check && useFallback(tool, 'not built', log)) return null;
+  if (found && !found.tooOld) {
+    log(`  ✓ ${tool.name.padEnd(32)} ${describe(found)}`);
+    return null;
+  }
+  const why = found ? `${found.version} at ${found.path} is older than ${found.min}` : 'not installed';
+  return `${tool.name}: ${why}${tool.optional ? ` (${tool.optional})` : ''}`;
+}
+
+/** Every tool `level` needs, in the registry's order; returns the problems (lines). */
+async function setup({ level, check = false, log = (line) => console.log(line) }) {
+  const wanted = TOOLS.filter((t) => LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level));
+  const problems = [];
+  log(`setup (for ${level}${check ? ', check only' : ''}):`);
+  for (const tool of wanted) {
+    const problem = await ensureTool(tool, { check, log });
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+module.exports = { LEVELS, setup };
