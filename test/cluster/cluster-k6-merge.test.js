@@ -74,16 +74,16 @@ const slow = Array.from({ length: 1000 }, (_, i) => 50 + (i % 50));
 const runnerA = runnerSummary({ latencies: fast, seconds: 60 });
 const runnerB = runnerSummary({ latencies: slow, seconds: 61, failed: 10, status502: 10 });
 
-describe('merging the runners of one TestRun', () => {
-  const results = mergeRunnerSummaries(
-    [
-      { file: 'run-a-runner-1.json', summary: runnerA },
-      { file: 'run-a-runner-2.json', summary: runnerB },
-    ],
-    { id: 'run-a', finishedAt: '2026-11-23T12:01:01.000Z', namespace: 'bank' },
-  );
-  const [merged] = results.cells;
+const results = mergeRunnerSummaries(
+  [
+    { file: 'run-a-runner-1.json', summary: runnerA },
+    { file: 'run-a-runner-2.json', summary: runnerB },
+  ],
+  { id: 'run-a', finishedAt: '2026-11-23T12:01:01.000Z', namespace: 'bank' },
+);
+const [merged] = results.cells;
 
+describe('merging the runners of one TestRun', () => {
   test('request counts and rates add up; the run lasts as long as its longest runner', () => {
     expect(merged).toMatchObject({ samples: 2, combine: 'concurrent' });
     expect(merged.requests).toBe(9000 + 1010);
@@ -138,7 +138,9 @@ describe('merging the runners of one TestRun', () => {
     expect(open.limitedBy.by).toBe('generator');
     expect(open.limitedBy.reasons[0].text).toMatch(/5 iterations dropped/);
   });
+});
 
+describe('the merged distribution', () => {
   test('percentiles come from the merged distribution, not from averaging the runners', () => {
     const pooled = [...fast, ...slow];
     const averagedP99 =
@@ -162,7 +164,9 @@ describe('merging the runners of one TestRun', () => {
       /^edge:1k:keepalive +166 ok rps {2}p99 9\d\.\d ms {2}0\.10 % errors {2}NO VERDICT: /m,
     );
   });
+});
 
+describe('what the merge refuses', () => {
   test('summaries of different cells, or a file that is no k6 summary, are refused by name', () => {
     const other = runnerSummary({ latencies: fast, cell: 'http:1k:keepalive' });
     expect(() =>

@@ -7,6 +7,7 @@ const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');
 const names = require('../../lib/cluster/names');
 const { allBuilds, ofKind, named, podSpecs, selects } = require('./support/builds');
+const { dangling } = require('./support/references');
 
 let builds;
 beforeAll(() => {
@@ -146,98 +147,6 @@ describe('routes: one per termination, with the benchmark annotations', () => {
 });
 
 describe('names resolve', () => {
-  /** Everything a build refers to by name must exist in it, or be created outside on purpose. */
-  function dangling(objects) {
-    const has = (kind, name) => Boolean(named(objects, kind, name));
-    const service = ofKind(objects, 'Service');
-    const servingCertSecrets = service
-      .map((s) => (s.metadata.annotations || {})['service.beta.openshift.io/serving-cert-secret-name'])
-      .filter(Boolean);
-    const external = new Set([...servingCertSecrets, names.REDIS_SECRET]);
-    const problems = [];
-    const need = (ok, what) => ok || problems.push(what);
-
-    for (const { owner, spec } of podSpecs(objects)) {
-      for (const v of spec.volumes || []) {
-        if (v.configMap) need(has('ConfigMap', v.configMap.name), `${owner}: ConfigMap ${v.configMap.name}`);
-        if (v.secret) need(external.has(v.secret.secretName), `${owner}: Secret ${v.secret.secretName}`);
-        if (v.persistentVolumeClaim) {
-          need(
-            has('PersistentVolumeClaim', v.persistentVolumeClaim.claimName),
-            `${owner}: PVC ${v.persistentVolumeClaim.claimName}`,
-          );
-        }
-      }
-      for (const c of spec.containers) {
-        for (const f of c.envFrom || []) {
-          if (f.configMapRef)
-            need(has('ConfigMap', f.configMapRef.name), `${owner}: envFrom ConfigMap ${f.configMapRef.name}`);
-          if (f.secretRef)
-            need(external.has(f.secretRef.name), `${owner}: envFrom Secret ${f.secretRef.name}`);
-        }
-        for (const e of c.env || []) {
-          const ref = e.valueFrom && e.valueFrom.secretKeyRef;
-          if (ref) need(external.has(ref.name), `${owner}: env ${e.name} from Secret ${ref.name}`);
-        }
-      }
-    }
-    for (const route of ofKind(objects, 'Route')) {
-      const svc = named(objects, 'Service', route.spec.to.name);
-      need(svc, `Route ${route.metadata.name}: Service ${route.spec.to.name}`);
-      if (svc) {
-        const port = route.spec.port.targetPort;
-        need(
-          svc.spec.ports.some((p) => p.name === port),
-          `Route ${route.metadata.name}: port ${port}`,
-        );
-      }
-    }
-    const workloads = podSpecs(objects);
-    for (const svc of service) {
-      const pods = workloads.filter((w) => selects(svc.spec.selector, w.labels));
-      need(pods.length > 0, `Service ${svc.metadata.name}: selects no pods`);
-      for (const p of svc.spec.ports) {
-        if (typeof p.targetPort === 'string') {
-          need(
-            pods.some((w) =>
-              w.spec.containers.some((c) => (c.ports || []).some((cp) => cp.name === p.targetPort)),
-            ),
-            `Service ${svc.metadata.name}: targetPort ${p.targetPort} is no container port`,
-          );
-        }
-      }
-    }
-    for (const sts of ofKind(objects, 'StatefulSet')) {
-      const svc = named(objects, 'Service', sts.spec.serviceName);
-      need(svc, `StatefulSet ${sts.metadata.name}: serviceName ${sts.spec.serviceName}`);
-    }
-    for (const kind of ['PodDisruptionBudget', 'NetworkPolicy']) {
-      for (const o of ofKind(objects, kind)) {
-        const sel =
-          kind === 'PodDisruptionBudget' ? o.spec.selector.matchLabels : o.spec.podSelector.matchLabels;
-        need(
-          workloads.some((w) => selects(sel, w.labels)),
-          `${kind} ${o.metadata.name}: selects no pods`,
-        );
-      }
-    }
-    for (const sm of ofKind(objects, 'ServiceMonitor')) {
-      const svc = service.find((s) => selects(sm.spec.selector.matchLabels, s.metadata.labels));
-      need(svc, `ServiceMonitor ${sm.metadata.name}: selects no Service`);
-      for (const ep of sm.spec.endpoints) {
-        need(
-          svc && svc.spec.ports.some((p) => p.name === ep.port),
-          `ServiceMonitor ${sm.metadata.name}: port ${ep.port}`,
-        );
-      }
-    }
-    for (const tr of ofKind(objects, 'TestRun')) {
-      const scripts = tr.spec.runner.volumes.find((v) => v.name === 'scripts');
-      need(has('ConfigMap', scripts.configMap.name), `TestRun: scripts ConfigMap ${scripts.configMap.name}`);
-    }
-    return problems;
-  }
-
   test('in every build, every reference points at an object of the build (or a documented external Secret)', () => {
     for (const b of buildNames())
       expect({ build: b, dangling: dangling(builds[b]) }).toEqual({ build: b, dangling: [] });
@@ -356,7 +265,9 @@ describe('replicas and topology', () => {
     for (const route of ofKind(builds.all, 'Route'))
       expect(route.metadata.labels[names.SHARD_LABEL]).toBeUndefined();
   });
+});
 
+describe('in-cluster k6', () => {
   test('k6 TestRun: parallel runners, scripts from the ConfigMap, summaries to the PVC', () => {
     const [tr] = ofKind(builds['all+components'], 'TestRun');
     expect(tr.spec.parallelism).toBeGreaterThan(1);
@@ -367,6 +278,19 @@ describe('replicas and topology', () => {
     const mounts = Object.fromEntries(tr.spec.runner.volumeMounts.map((m) => [m.name, m.mountPath]));
     expect(tr.spec.script.localFile.startsWith(`${mounts.scripts}/`)).toBe(true);
     expect(mounts.results).toBe('/results');
+  });
+
+  test("the results reader mounts the runners' PVC where they wrote, read-only, in their image", () => {
+    const objects = builds['all+components'];
+    const [tr] = ofKind(objects, 'TestRun');
+    const reader = named(objects, 'Pod', 'k6-results-reader');
+    const [c] = reader.spec.containers;
+    expect(c.image).toBe(tr.spec.runner.image);
+    const claim = (spec, name) => spec.volumes.find((v) => v.name === name).persistentVolumeClaim.claimName;
+    const mount = c.volumeMounts.find((m) => m.name === 'results');
+    expect(claim(reader.spec, mount.name)).toBe(claim(tr.spec.runner, 'results'));
+    expect(mount).toMatchObject({ mountPath: '/results', readOnly: true });
+    expect(reader.spec.restartPolicy).toBe('Never');
   });
 });
 

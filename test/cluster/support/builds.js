@@ -1,8 +1,9 @@
 'use strict';
-// The kustomize builds the cluster tests look at: every overlay, the overlay with every
-// component, and a fixture that adds a name prefix and suffix on top of all of it.
+// The kustomize builds the cluster tests look at: every overlay, the overlay with every component
+// (and the results reader Pod cluster:k6 applies), and a fixture that renames all of it.
 const path = require('node:path');
 const { OVERLAYS, COMPONENTS, overlayDir, buildObjects, compose } = require('../../../lib/cluster/kustomize');
+const { readerPod } = require('../../../lib/cluster/k6-testrun');
 
 const PREFIXED_FIXTURE = path.join(__dirname, '..', 'fixtures', 'everything');
 
@@ -12,7 +13,9 @@ function allBuilds() {
   for (const o of OVERLAYS) builds[o] = buildObjects(overlayDir(o));
   const composed = compose({ overlay: 'all', components: COMPONENTS });
   try {
-    builds['all+components'] = buildObjects(composed.dir);
+    const objects = buildObjects(composed.dir);
+    const testRun = objects.find((o) => o.kind === 'TestRun');
+    builds['all+components'] = [...objects, readerPod(testRun.spec.runner.image)];
   } finally {
     composed.cleanup();
   }
@@ -23,10 +26,12 @@ function allBuilds() {
 const ofKind = (objects, kind) => objects.filter((o) => o.kind === kind);
 const named = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
-/** Every pod spec in a build, with where it came from: workloads and TestRun runners. */
+/** Every pod spec in a build, with where it came from: Pods, workloads and TestRun runners. */
 function podSpecs(objects) {
   const specs = [];
   for (const o of objects) {
+    if (o.kind === 'Pod')
+      specs.push({ owner: `Pod/${o.metadata.name}`, labels: o.metadata.labels, spec: o.spec });
     if (['Deployment', 'StatefulSet', 'Job'].includes(o.kind)) {
       specs.push({
         owner: `${o.kind}/${o.metadata.name}`,
