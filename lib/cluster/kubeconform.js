@@ -6,7 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { requireTool } = require('../core/tools');
-const { schemaLocations, KUBERNETES_SCHEMA_VERSION } = require('./validation-tools');
+const { schemaLocations, KUBERNETES_SCHEMA_VERSION } = require('../setup/validation-tools');
 
 /**
  * Validates several multi-document YAML texts in one kubeconform run (schemas are compiled once):

@@ -9,8 +9,8 @@ const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/
 const { TOOLS_BIN } = require('../core/paths');
 const { goInstall } = require('./go-install');
 const { installSystemPackages } = require('./system-packages');
-const schemas = require('../cluster/validation-tools');
-const { KUBE_APISERVER_VERSION, buildKubeApiserver } = require('../cluster/kube-apiserver-build');
+const schemas = require('./validation-tools');
+const { KUBE_APISERVER_VERSION, buildKubeApiserver } = require('./kube-apiserver-build');
 
 const KUSTOMIZE = { module: 'sigs.k8s.io/kustomize/kustomize/v5', version: 'v5.8.2', min: '5.8.2' };
 const KUBECONFORM = {

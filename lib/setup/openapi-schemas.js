@@ -1,11 +1,7 @@
 'use strict';
-// Turns API definitions into the two forms the offline checks need:
-// - a self-contained, strict JSON schema for kubeconform ({kind}_{version}.json), from a CRD's
-//   openAPIV3Schema or from an OpenAPI v2 definition (with its $refs);
-// - a CustomResourceDefinition (structural openAPIV3Schema, no $ref) for the test API server,
-//   for kinds that OpenShift serves natively (BuildConfig, ImageStream) or whose CRD is not in a
-//   package registry (TestRun).
-// Pure functions: no I/O.
+// Pure conversions of API definitions into what the offline manifest checks need: strict JSON
+// schemas for kubeconform, and CRDs for the test API server for kinds that OpenShift serves
+// natively (BuildConfig, ImageStream) or whose CRD is in no package registry (TestRun).
 
 const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
