@@ -1,9 +1,7 @@
 'use strict';
-// Stronger than schemas: every object of every build goes through a real kube-apiserver (with
-// etcd, the CRDs for Route, IngressController, BuildConfig, ImageStream, ServiceMonitor and
-// TestRun installed) as a server-side apply with dryRun=All. The server's own validation catches
-// what kubeconform cannot: selectors that do not match the pod template, CEL rules in the CRDs,
-// immutable-field and cross-field rules, and Pod Security admission at the restricted level.
+// Every object of every build applied (dryRun=All) to a real kube-apiserver with the CRDs installed:
+// it catches what schemas cannot, such as selectors that miss the pod template, the CRDs' CEL rules
+// and Pod Security admission at the restricted level.
 const { TestApiServer } = require('./support/apiserver');
 const { apiserverCrds } = require('../../lib/setup/validation-tools');
 const names = require('../../lib/cluster/names');

@@ -1,9 +1,7 @@
 'use strict';
-// cluster:k6 merges the TestRun's runner summaries into a results.json of one cell, through the
-// same reducer as the lab matrix: runners run side by side, so request rates add up, while
-// percentiles come from the merged latency distribution, not from averaging the runners'
-// percentiles. Pure logic on k6-shaped summaries, plus the CLI's --merge on a directory (no
-// cluster needed) and npm run report on what it wrote.
+// cluster:k6's merge of runner summaries into one cell, through the lab's reducer: rates add up,
+// percentiles come from the merged distribution, not from averaging the runners'. Plus --merge on
+// a directory (no cluster needed) and npm run report on what it wrote.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

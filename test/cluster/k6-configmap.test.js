@@ -1,8 +1,7 @@
 'use strict';
-// The in-cluster TestRun must run the same k6 files as the workstation. k6/kustomization.yaml
-// lists them by hand (kustomize has no globs) and the TestRun's volume rebuilds lib/ from flat
-// ConfigMap keys: both lists drift silently when a script is added, so this test compares them
-// with the k6/ directory and with what the scripts actually import or require.
+// The in-cluster TestRun runs the same k6 files as the workstation: k6/kustomization.yaml lists them
+// by hand (kustomize has no globs) and the TestRun's volume rebuilds lib/ from flat ConfigMap keys,
+// so both lists are compared with k6/ and with what the scripts import.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');

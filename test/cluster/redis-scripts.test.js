@@ -1,8 +1,7 @@
 'use strict';
-// The Redis configuration and scripts the pods run (redis/config), run here against real
-// redis-server processes: start-redis.sh with the committed redis-cluster.conf (paths moved to a
-// temporary directory, everything else as committed), then form-cluster.sh forms 3 primaries +
-// 3 replicas with AUTH, and a second run only checks.
+// redis/config as the pods run it, on real redis-server processes: start-redis.sh with the committed
+// redis-cluster.conf (paths in a temporary directory), then form-cluster.sh forms 3 primaries + 3
+// replicas with AUTH, and a second run only checks.
 const fs = require('node:fs');
 const os = require('node:os');
 const net = require('node:net');

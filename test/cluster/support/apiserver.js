@@ -1,9 +1,7 @@
 'use strict';
-// A real, throwaway Kubernetes API server for the manifest tests: etcd and kube-apiserver on
-// loopback ports, a self-signed serving certificate, one static admin token, AlwaysAllow. No
-// controllers run, so nothing is scheduled: the point is the server's own validation through
-// server-side apply with dryRun=All, which catches what schemas cannot (a selector that does not
-// match the pod labels, CEL rules of the CRDs, Pod Security admission).
+// A throwaway Kubernetes API server for the manifest tests: etcd and kube-apiserver on loopback,
+// a self-signed certificate, one admin token, AlwaysAllow. No controllers run: the point is the
+// server's own validation of server-side apply with dryRun=All.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
