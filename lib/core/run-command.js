@@ -1,7 +1,6 @@
 'use strict';
-// How every bin/ command ends: the exit code its main returns, or for an error: 2 for a usage
-// error, 130 when interrupted (./interrupt.js), 1 otherwise, printed under the command's name.
-const { UsageError } = require('./settings');
+// How every bin/ command ends: the exit code its main returns, or for an error: its own exitCode
+// (a UsageError's is 2), 130 when interrupted (./interrupt.js), else 1, printed as "name: message".
 
 // A bug, not a condition the user can fix: its stack says where.
 const BUGS = [TypeError, ReferenceError];
@@ -16,12 +15,12 @@ function reportError(name, err) {
   if (err?.stack && (process.env.LAB_DEBUG || BUGS.some((type) => err instanceof type))) {
     console.error(err.stack);
   }
-  return err instanceof UsageError ? err.exitCode : 1;
+  return Number.isInteger(err?.exitCode) ? err.exitCode : 1;
 }
 
 /**
  * Runs a command's `main()` (sync or async) and sets process.exitCode: what main returns (nothing
- * keeps 0), or what its error means (reportError).
+ * leaves it as it is, 0 by default), or what its error means (reportError).
  */
 function runCommand(name, main) {
   return new Promise((resolve) => resolve(main())).then(
@@ -34,4 +33,4 @@ function runCommand(name, main) {
   );
 }
 
-module.exports = { runCommand, reportError };
+module.exports = { runCommand };

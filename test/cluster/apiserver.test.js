@@ -29,6 +29,12 @@ beforeAll(async () => {
     });
     if (r.status !== 201) throw new Error(`creating namespace ${ns}: ${r.status} ${r.text}`);
   }
+  // A bare Pod (the results reader) needs the namespace's default ServiceAccount, which a real
+  // cluster's controller creates and this server, with no controllers, does not.
+  const sa = await server.request('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, {
+    body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } },
+  });
+  if (sa.status !== 201) throw new Error(`creating the default ServiceAccount: ${sa.status} ${sa.text}`);
 }, 240000);
 
 afterAll(async () => {
