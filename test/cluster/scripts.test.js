@@ -1,13 +1,11 @@
 'use strict';
-// The cluster scripts' behaviour without a cluster: --help, option errors, and the clear message
-// when oc is missing. Plus the pure logic they share (route URLs, option parsing).
+// The cluster commands without a cluster: --help, option errors, the clear message when oc is
+// missing, and the k6 objects cluster:k6 renders (the pure logic: options.unit.test.js).
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
-const { routeUrls } = require('../../lib/cluster/routes');
 const { parseK6: parse } = require('../../lib/cluster/options');
 const { renderObjects } = require('../../lib/cluster/k6-testrun');
-const { durationSeconds } = require('../../k6/lib/config');
 const { build } = require('../../lib/cluster/kustomize');
 const { validate } = require('../../lib/cluster/kubeconform');
 const yaml = require('js-yaml');
@@ -50,60 +48,6 @@ test('deploy names the overlays it knows', () => {
   expect(r.stderr).toMatch(
     /--overlay must be one of http, edge, passthrough, reencrypt, all, sandbox, got "edgy"/,
   );
-});
-
-describe('cluster:k6 options', () => {
-  test('defaults and conversions', () => {
-    const o = parse([]);
-    expect(o).toMatchObject({
-      parallelism: 4,
-      termination: 'edge',
-      vus: 128,
-      durationSeconds: 60,
-      timeout: 660,
-    });
-    expect(durationSeconds('5m')).toBe(300);
-    expect(durationSeconds('1m30s')).toBe(90);
-    expect(durationSeconds('forever')).toBeNull();
-    expect(durationSeconds('5 minutes')).toBeNull();
-  });
-
-  test.each([
-    [['--parallelism', '0'], /--parallelism must be an integer from 1 to 1000, got "0"/],
-    [['--termination', 'tls'], /--termination must be one of http, edge, passthrough, reencrypt, got "tls"/],
-    [['--connection', 'persistent'], /--connection must be one of keepalive, close, got "persistent"/],
-    [['--duration', '1 minute'], /--duration: "1 minute" is not a k6 duration/],
-    [['--page-size', 'big'], /--page-size: page size must look like 1024, 1k/],
-    // The project's one page-size grammar (k6/lib/cells.js parseSize): no fractions.
-    [['--page-size', '1.5k'], /--page-size: page size must look like 1024, 1k/],
-  ])('%j is refused with a message naming it', (args, message) => {
-    expect(() => parse(args)).toThrow(message);
-  });
-});
-
-test('route URLs: admitted host, scheme by termination, URL_* names for k6', () => {
-  const route = (name, termination, host, admitted = true) => ({
-    metadata: { name },
-    spec: { host: `${name}.spec.example`, ...(termination ? { tls: { termination } } : {}) },
-    status: { ingress: [{ host, conditions: [{ type: 'Admitted', status: admitted ? 'True' : 'False' }] }] },
-  });
-  const urls = routeUrls([
-    route('data-service-http', null, 'h.apps.example'),
-    route('data-service-edge', 'edge', 'e.shard.example'),
-    route('data-service-reencrypt', 'reencrypt', 'r.apps.example', false),
-    route('something-else', 'edge', 'x.apps.example'),
-  ]);
-  expect(urls).toEqual([
-    { name: 'data-service-edge', termination: 'edge', url: 'https://e.shard.example', envName: 'URL_EDGE' },
-    { name: 'data-service-http', termination: 'http', url: 'http://h.apps.example', envName: 'URL_HTTP' },
-    // Not admitted (yet): fall back to spec.host.
-    {
-      name: 'data-service-reencrypt',
-      termination: 'reencrypt',
-      url: 'https://data-service-reencrypt.spec.example',
-      envName: 'URL_REENCRYPT',
-    },
-  ]);
 });
 
 test('cluster:k6 renders only the k6 objects, with the cell, targets and run id filled in', () => {
