@@ -1,8 +1,7 @@
 'use strict';
-// One cell's results.json entry from its k6 summaries: the k6 figures (./reduce.js) plus the CPU
-// the runner read for k6, the router, the data-service instances, Redis and the host (null where
-// nothing was watched, as in the cluster). Figures only: the verdicts are the document's
-// (./document.js finalize).
+// One cell's results.json entry from its k6 summaries: the k6 figures (./reduce.js) plus the CPU the
+// runner read for each role and the host (null where nothing was watched, as in the cluster).
+// Figures only: the verdicts are ./document.js finalize's.
 const { reduceSummaries, sampleCounts } = require('./reduce');
 const { costPerRole, spread } = require('./cost');
 

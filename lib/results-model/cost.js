@@ -1,8 +1,7 @@
 'use strict';
-// What a request costs each role in CPU, and what that says about capacity. CPU time per
-// successful request does not depend on who ran out of CPU first, and it is steadier than req/s
-// on a noisy machine: it is the router's own figure even when the load generator was the limit.
-// Pure arithmetic over what the runner sampled, so it is unit-tested with made-up samples.
+// What a request costs each role in CPU, and what that says about capacity. CPU per successful
+// request does not depend on who ran out first and is steadier than req/s on a noisy machine: it is
+// the router's own figure even when the load generator was the limit.
 
 /** { min, median, max } of a list of numbers (null entries left out), or null when empty. */
 function spread(values) {

@@ -1,8 +1,7 @@
 'use strict';
 // What finalize derives from a cell's measured cost and the run's context: the router's capacity
-// (per core, and projected at its threads), each close TLS cell's cost per full handshake as a
-// multiple of the handshake floor measured in the same run, and the run's sizing at its target.
-// Pure, so it is unit-tested with made-up cells.
+// (per core, and projected at its threads), each close TLS cell's multiple of the handshake floor
+// measured in the same run, and the run's sizing at its target.
 const { parseCpuList } = require('../core/cpus');
 const { capacity } = require('./cost');
 const { DEFAULT_HEADROOM, sizeCell } = require('./sizing');

@@ -1,9 +1,7 @@
 'use strict';
-// Merging samples of one cell into one latency distribution. Each k6 sample reports a grid of
-// quantiles (k6/lib/distribution.js) plus min, max and count: a piecewise-linear quantile
-// function. The merged distribution is the mixture of the samples' distributions weighted by
-// their counts, and its percentiles are read from the mixture's CDF. Averaging the samples'
-// percentiles instead would be wrong (a slow sample's tail would be diluted).
+// Samples of one cell merged into one latency distribution: the mixture of the samples' quantile
+// grids (k6/lib/distribution.js) weighted by their counts, percentiles read from its CDF. Averaging
+// the samples' percentiles instead would dilute a slow sample's tail.
 
 /** The (value, cumulative fraction) points of one k6 trend summary, or null if it is empty. */
 function quantilePoints(values) {

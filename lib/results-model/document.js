@@ -1,8 +1,7 @@
 'use strict';
 // The results document (results.json): the one place that creates it, adds cells, decides every
-// verdict (finalize) and writes and reads it, checked against ./schema.json both ways. The shape
-// lives in two places only, this module (with ./cell.js and ./reduce.js, which fill a cell) and
-// the schema; a new field is one change here, one in the schema, and one per renderer showing it.
+// verdict (finalize), and writes and reads it, checked against ./schema.json both ways. A new field
+// is one change here (or in ./cell.js, ./reduce.js), one in the schema, one per renderer showing it.
 const fs = require('node:fs');
 const path = require('node:path');
 const SCHEMA = require('./schema.json');

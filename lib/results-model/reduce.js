@@ -1,10 +1,6 @@
 'use strict';
-// The one reducer from k6 summaries (router-matrix.js handleSummary) to a cell's figures, used by
-// the lab matrix and the in-cluster run alike. How the summaries combine is the only difference:
-// - sequential: samples of one cell run one after another (the matrix). Time adds up; a rate is
-//   requests over the summed time; VU figures are the largest sample's.
-// - concurrent: runners of one TestRun run side by side (the k6-operator). The run lasts as long
-//   as its longest runner; rates and VU figures add up.
+// The one reducer from k6 summaries (router-matrix.js handleSummary) to a cell's figures, for the lab
+// matrix and the in-cluster run alike; only how the summaries combine differs (combineParts).
 // Percentiles come from the merged distribution either way (./distribution.js).
 const { summarize } = require('./distribution');
 const { busyVus } = require('../../k6/lib/generator');
@@ -127,6 +123,12 @@ function sampleCounts(summary) {
   return { ok: partOf(summary).ok, handshakes: (values(summary, 'tls_handshake') || {}).count || 0 };
 }
 
+/**
+ * sequential: samples of one cell ran one after another (the matrix): time adds up, a rate is
+ * requests over the summed time, VU figures are the largest sample's. concurrent: runners of one
+ * TestRun ran side by side (the k6-operator): the run lasts as long as its longest runner, rates
+ * and VU figures add up.
+ */
 function combineParts(parts, combine) {
   const rates = (field) => parts.map((p) => p[field] / p.seconds);
   if (combine === 'sequential') {

@@ -1,8 +1,7 @@
 'use strict';
-// The bank's last question: how many router cores, data-service instances and load-generator
-// cores does a target TPS need? From measured CPU costs per request, with stated headroom. A
-// projection from one machine, not a cluster measurement: the cost per request is assumed flat up
-// to saturation, and a core here is assumed to be worth a core there.
+// The bank's last question: the router cores, data-service instances and generator cores a target
+// TPS needs, from measured CPU per request with stated headroom. A projection from one machine: cost
+// per request assumed flat up to saturation, and a core here worth a core there.
 
 /** Default headroom: plan each role to run at most this share of what it has. */
 const DEFAULT_HEADROOM = 0.3;

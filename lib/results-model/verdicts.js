@@ -1,12 +1,7 @@
 'use strict';
-// Who limited a cell, from positive evidence only: a role is the limit when it used most of the
-// cores it may use (the router: the cores its threads can use; k6: its allowed cores; a Node.js
-// instance: one core), or when its own counters show it (dropped iterations, exhausted VUs, wrk
-// getting more through the same cell, service time rising). With no role at its limit the answer
-// says so: the roles shared a full host (each role's share shown), or the offered load set the
-// figure, or nothing was measured. Never a role by elimination. Pure functions over a cell's
-// figures, so they are tested with made-up numbers; ./document.js calls limitOf once per cell
-// when it finalizes a run, and renderers only format its answer.
+// Who limited a cell, from positive evidence only (a role at the cores it may use, or its own counters
+// showing it), never a role by elimination; otherwise a shared host, the offered load, or unknown.
+// Pure: ./document.js calls limitOf once per cell when it finalizes, and renderers only format it.
 const { vusExhausted } = require('../../k6/lib/generator');
 
 const THRESHOLDS = {

@@ -1,13 +1,7 @@
 'use strict';
-// "router" from positive evidence, on a real process: an HAProxy with one thread, pinned to one
-// core, measured by the CPU monitor the matrix uses, and judged with the router's threads and
-// cores as a run records them. Busy, it is the limit; idle, it is not.
-//
-// Why not real traffic: on a 2-core machine no client can outpace even one router core with
-// full TLS handshakes (k6 and `openssl s_time` spend about as much CPU per handshake as the
-// router does), so the busy router here is HAProxy's own `busy-polling`, which keeps its thread
-// running on its core. What is tested is what the verdict reads: the router's measured CPU
-// against the cores its threads can use.
+// "router" from positive evidence on a real process: a one-thread HAProxy pinned to one core, measured
+// by the matrix's CPU monitor and judged with the threads and cores a run records. Busy, it is the
+// limit; idle, it is not.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -29,7 +23,11 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** A one-thread HAProxy pinned to `core`; resolves its average cores over 3 s. */
+/**
+ * A one-thread HAProxy pinned to `core`; resolves its average cores over 3 s. Busy means HAProxy's
+ * own `busy-polling`, not traffic: on 2 cores no client outpaces even one router core with full
+ * TLS handshakes (k6 and `openssl s_time` spend about as much CPU per handshake as the router).
+ */
 async function measureRouter({ busy }) {
   const port = await freePort();
   const config = path.join(dir, `haproxy-${busy ? 'busy' : 'idle'}.cfg`);
