@@ -22,6 +22,7 @@
 // Where a value comes from, highest first: the command line, a file (readObject), the environment,
 // the default. Errors name the flag, variable or file key and say what it accepts.
 const { parseArgs } = require('node:util');
+const { wrapLines } = require('./text');
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'list'];
 const WIDTH = 100;
@@ -251,19 +252,6 @@ function shownDefault(s) {
   return Array.isArray(s.default) ? s.default.join(',') : String(s.default);
 }
 
-/** Words of `text` in lines of at most `width` characters. */
-function wrap(text, width) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line];
-}
-
 const OPTION_COLUMN = 24;
 
 /** One option: its flag and value name, then its help with the default and range. */
@@ -276,7 +264,7 @@ function optionHelp(s) {
     rangeText(s),
   ].filter(Boolean);
   const text = `${s.help}${notes.length ? ` (${notes.join('; ')})` : ''}`;
-  const [first, ...rest] = wrap(text, WIDTH - OPTION_COLUMN);
+  const [first, ...rest] = wrapLines(text, WIDTH - OPTION_COLUMN);
   const pad = ' '.repeat(OPTION_COLUMN);
   const head = spec.length < OPTION_COLUMN - 1 ? [spec.padEnd(OPTION_COLUMN) + first] : [spec, pad + first];
   return [...head, ...rest.map((l) => pad + l)].join('\n');
@@ -295,7 +283,7 @@ function environmentHelp(table) {
     .map((s) => {
       const range = s.type === 'enum' ? accepts(s) : rangeText(s);
       const head = `  ${s.env} (default: ${shownDefault(s) ?? 'unset'}${range ? `; ${range}` : ''})`;
-      return [head, ...wrap(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
+      return [head, ...wrapLines(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
     })
     .join('\n');
 }
