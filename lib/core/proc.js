@@ -1,8 +1,7 @@
 'use strict';
-// The one reader of /proc: a process's state, CPU time and start time from /proc/<pid>/stat, the
-// host's CPU counters from /proc/stat, kernel settings from /proc/sys, and any other
-// /proc/<pid>/<file> as text (cmdline, status, limits) for the module that knows its format. Linux only; every reader returns null where there is
-// no /proc (macOS) or the process is gone, and callers decide what that means.
+// The one reader of /proc: process state, CPU and start times, host CPU counters, kernel settings,
+// and any /proc/<pid>/<file> as text. Linux only; every reader returns null where there is no /proc
+// (macOS) or the process is gone, and callers decide what that means.
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 

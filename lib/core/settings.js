@@ -1,26 +1,7 @@
 'use strict';
-// Settings declared once per command. A command's table lists every setting it takes: its type,
-// default, range or choices, help, and where it comes from. Parsing, validation, error messages
-// and --help are derived from that table, so no default, range or choice list is written twice.
-//
-// Arguments are split by node:util parseArgs (built into Node: no dependency), in its token mode;
-// this module decides what each token means, so every command refuses unknown options and bad
-// values with the same messages.
-//
-// One declaration:
-//   {
-//     name: 'duration',              the key in the parsed values
-//     flag: '--duration', short: 'd' and/or env: 'LAB_REPLICAS' (where it comes from)
-//     type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'list' (comma list)
-//     default: 10                    or derived('10, --quick 3', (values, context) => ...)
-//     min, max                       integer and number; choices: enum
-//     arg: 'SECONDS'                 the value's name in --help (enum: its choices)
-//     parse: (value, context) => v   a further conversion (a page size, a core list); throws to refuse
-//     help: 'length of one sample'
-//   }
-// A boolean flag is a switch: giving it flips the default (--no-report: default true).
-// Where a value comes from, highest first: the command line, a file (readObject), the environment,
-// the default. Errors name the flag, variable or file key and say what it accepts.
+// Settings declared once per command, in a table (its format: lib/core/README.md) from which
+// parsing, validation, error messages and --help are derived, so no default, range or choice list
+// is written twice. Arguments are split by node:util parseArgs; every command refuses alike.
 const { parseArgs } = require('node:util');
 const { wrapLines } = require('./text');
 

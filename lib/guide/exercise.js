@@ -1,20 +1,18 @@
 'use strict';
-// The lab guide's commands, read from the one place they are written: the guide's Markdown.
-// A fenced block whose info string is `sh exercise` holds commands a student runs, in order; the
-// page shows them and the exercise runner (test/guide/) runs the very same text, shortened as the
-// block's attributes say. Pure: text in, structures out (no files, no processes).
-//
-//   ```sh exercise                       run by the runner, each matrix/lab/reliability command with --quick
-//   ```sh exercise quick="--quick --cells http:1k:keepalive"   ...with these arguments instead
-//   ```sh exercise needs=cores:4         run only where this many cores are allowed; else skipped
-//   ```sh exercise needs=root            never run by the runner (changes the host); checked only
-//   ```sh exercise needs=cluster         an OpenShift cluster: checked offline only
-//   ```sh exercise needs=script:lab:reload   run once that npm script exists
-//
-// Every `sh` block of the guide, exercise or not, is checked for the npm scripts, options and
-// files it names.
+// The lab guide's commands, read from the one place they are written: the guide's Markdown. The
+// exercise runner (test/guide/) runs the very text a page shows. Pure: text in, structures out.
 
-/** `sh exercise quick="--a b" needs=cores:4` → { lang, exercise, attrs }. */
+/**
+ * `sh exercise quick="--a b" needs=cores:4` → { lang, exercise, attrs }. A block `sh exercise`
+ * holds commands a student runs, in order; every `sh` block is checked for the npm scripts,
+ * options and files it names. Attributes:
+ *   ```sh exercise                       each matrix/lab/reliability command run with --quick
+ *   ```sh exercise quick="--quick --cells http:1k:keepalive"   ...with these arguments instead
+ *   ```sh exercise needs=cores:4         run only where this many cores are allowed; else skipped
+ *   ```sh exercise needs=root            never run by the runner (changes the host); checked only
+ *   ```sh exercise needs=cluster         an OpenShift cluster: checked offline only
+ *   ```sh exercise needs=script:lab:reload   run once that npm script exists
+ */
 function parseInfo(info) {
   const lang = info.trim().split(/\s+/)[0] || '';
   const attrs = {};

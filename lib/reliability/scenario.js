@@ -1,6 +1,6 @@
 'use strict';
-// What every reliability scenario is: a small object with three jobs, so the runner, the
-// results and the report treat them all alike.
+// What every reliability scenario is: a small object with four jobs (the last optional), so the
+// runner, the results and the report treat them all alike.
 //
 //   {
 //     name: 'router-reload',               the key in --scenarios and reliability.json
