@@ -6,7 +6,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../lib/core/paths');
 const { findTool } = require('../lib/core/tools');
-const { withInterrupt } = require('../lib/core/interrupt');
+const { withInterrupt, failureExitCode } = require('../lib/core/interrupt');
 const { commandLine, defineCommand } = require('../lib/core/settings');
 const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
 const { resolveLabOptions } = require('../lib/lab/options');
@@ -69,37 +69,29 @@ async function main() {
 
 /** Setup, lab up, the matrix and the report; the lab goes down again if this started it. */
 async function runLab(opts, signal) {
-  let lab;
-  let startedHere = false;
-  let exitCode = 0;
+  let lib;
   try {
     setupIfNeeded();
     // Required after setup, which may have just installed what they load.
-    lab = require('../lib/lab/index');
-    const { runMatrix } = require('../lib/matrix/run');
-    const { finishRun } = require('../lib/matrix/finish');
-
-    const state = await lab.up({ signal: signal });
-    startedHere = !state.alreadyRunning;
-    if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
-    const { dir, results } = await runMatrix(opts, { signal: signal });
-    finishRun({ opts, dir, results });
+    lib = {
+      ...require('../lib/lab/with-lab'),
+      ...require('../lib/matrix/run'),
+      ...require('../lib/matrix/finish'),
+    };
   } catch (err) {
-    const interrupted = signal.aborted || err.name === 'AbortError';
-    console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
-    if (interrupted && err.run) require('../lib/matrix/finish').finishRun({ opts, ...err.run });
-    exitCode = interrupted ? 130 : (err.exitCode ?? 1);
-  } finally {
-    if (startedHere && lab) {
-      try {
-        await lab.down();
-      } catch (err) {
-        console.error(`lab: taking the lab down failed: ${err.message}; run npm run lab:down`);
-        exitCode = exitCode || 1;
-      }
-    }
+    return failureExitCode('lab', err, signal);
   }
-  return exitCode;
+  const { withLab, runMatrix, finishRun } = lib;
+  const onError = (err) => {
+    const code = failureExitCode('lab', err, signal);
+    // An interrupted matrix still reports what finished.
+    if (err.run) finishRun({ opts, ...err.run });
+    return code;
+  };
+  return withLab('lab', { signal, onError }, async () => {
+    const { dir, results } = await runMatrix(opts, { signal });
+    finishRun({ opts, dir, results });
+  });
 }
 
 main().then((code) => {

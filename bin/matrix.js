@@ -2,7 +2,7 @@
 'use strict';
 // npm run matrix: the router matrix against the lab or a cluster. See --help and docs/benchmark.md.
 const { commandLine } = require('../lib/core/settings');
-const { withInterrupt } = require('../lib/core/interrupt');
+const { withInterrupt, failureExitCode } = require('../lib/core/interrupt');
 const { parseMatrixArgs, COMMAND } = require('../lib/matrix/options');
 const { runMatrix } = require('../lib/matrix/run');
 const { finishRun } = require('../lib/matrix/finish');
@@ -15,11 +15,9 @@ async function main() {
     });
     finishRun({ opts, dir, results });
   } catch (err) {
-    const interrupted = err.name === 'AbortError';
-    console.error(`matrix: ${interrupted ? 'interrupted' : err.message}`);
-    // What finished is a run too: its report says it was interrupted.
-    if (interrupted && err.run) finishRun({ opts, ...err.run });
-    process.exitCode = interrupted ? 130 : (err.exitCode ?? 1);
+    process.exitCode = failureExitCode('matrix', err);
+    // What finished is a run too (err.run: interrupted only): its report says it was interrupted.
+    if (err.run) finishRun({ opts, ...err.run });
   }
 }
 

@@ -23,4 +23,11 @@ async function withInterrupt(task, { message } = {}) {
   }
 }
 
-module.exports = { withInterrupt };
+/** A command's failure said on stderr (`<name>: interrupted` after Ctrl-C); returns its exit code. */
+function failureExitCode(name, err, signal) {
+  const interrupted = signal?.aborted || err.name === 'AbortError';
+  console.error(`${name}: ${interrupted ? 'interrupted' : err.message}`);
+  return interrupted ? 130 : (err.exitCode ?? 1);
+}
+
+module.exports = { withInterrupt, failureExitCode };

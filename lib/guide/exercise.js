@@ -124,20 +124,21 @@ function shellWords(text) {
   return words;
 }
 
-/** A command line split at `;`, `&&`, `||` and `|` outside quotes. */
-function splitOperators(text) {
+/** A command line split at each of `operators` (the longer first where one starts another) outside quotes. */
+function splitOutsideQuotes(text, operators) {
   const parts = [''];
   let quote = null;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ';' || c === '|' || (c === '&' && text[i + 1] === '&')) {
-      if ((c === '|' || c === '&') && text[i + 1] === c) i++;
+    const operator = !quote && operators.find((o) => text.startsWith(o, i));
+    if (operator) {
+      i += operator.length - 1;
       parts.push('');
       continue;
     }
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
     parts[parts.length - 1] += c;
   }
   return parts;
@@ -153,7 +154,7 @@ function simpleCommands(text) {
     inner.push(sub);
     return 'SUBST';
   });
-  const parts = splitOperators(outer)
+  const parts = splitOutsideQuotes(outer, ['&&', '||', ';', '|'])
     .map((p) => p.trim().replace(/^(do|then|else)\s+/, ''))
     .filter((p) => p && !/^(done|fi)$/.test(p) && !/^for\s/.test(p) && !/^(do|then|else)$/.test(p));
   const result = [];
@@ -169,23 +170,6 @@ function simpleCommands(text) {
   return [...result, ...inner.flatMap(simpleCommands)];
 }
 
-/** A command line split at `;` outside quotes. */
-function splitSemicolons(text) {
-  const parts = [''];
-  let quote = null;
-  for (const c of text) {
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ';') {
-      parts.push('');
-      continue;
-    }
-    parts[parts.length - 1] += c;
-  }
-  return parts.map((p) => p.trim()).filter(Boolean);
-}
-
 /**
  * `for t in 1 2 4; do A $t; B; done` → ['A 1', 'B', 'A 2', 'B', …]: the loop's commands, one by
  * one, so that a runner can treat each (a lab:up among them) on its own. null for anything else;
@@ -198,7 +182,10 @@ function expandFor(text) {
   if (/[$`]/.test(list)) throw new Error(`a loop over a list made at run time cannot be unrolled: ${text}`);
   const variable = new RegExp(`\\$(\\{${name}\\}|${name}\\b)`, 'g');
   return shellWords(list).flatMap((value) =>
-    splitSemicolons(body).map((cmd) => cmd.replace(variable, value)),
+    splitOutsideQuotes(body, [';'])
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((cmd) => cmd.replace(variable, value)),
   );
 }
 

@@ -54,4 +54,12 @@ function lostRequests(c) {
   return `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`;
 }
 
-module.exports = { checkScenario, observedCase, lostRequests };
+/** A Redis fault may cost 503s and nothing else: the case's other errors as a reason, or null. */
+function errorsBeyond503(c) {
+  const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
+  if (!other.length) return null;
+  const counts = other.map(([s, n]) => `${n} × ${s === '0' ? 'no response' : `HTTP ${s}`}`);
+  return `${c.name}: errors other than 503: ${counts.join(', ')}`;
+}
+
+module.exports = { checkScenario, observedCase, lostRequests, errorsBeyond503 };
