@@ -2,15 +2,12 @@
 'use strict';
 // npm run lab: the project's main job. Setup if needed, the local lab up, the router matrix, the
 // report, and the lab down again, also on failure or Ctrl-C.
-const path = require('node:path');
-const { runCommand } = require('../lib/core/run-command');
-const { spawnSync } = require('node:child_process');
-const { ROOT } = require('../lib/core/paths');
-const { findTool } = require('../lib/core/tools');
+const { runCommand, reportError } = require('../lib/core/run-command');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine, defineCommand } = require('../lib/core/settings');
 const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
 const { resolveLabOptions } = require('../lib/lab/options');
+const { setupIfNeeded } = require('../lib/setup/install');
 
 const COMMAND = defineCommand({
   usage: 'npm run lab -- [matrix options]',
@@ -28,25 +25,6 @@ here; --quick about 2.`,
   environment: ENVIRONMENT,
 });
 
-const REQUIRED_TOOLS = ['k6', 'haproxy', 'redis-server', 'openssl'];
-
-function setupIfNeeded() {
-  const setup = path.join(ROOT, 'bin', 'setup.js');
-  const check = spawnSync(process.execPath, [setup, '--for', 'lab', '--check'], { stdio: 'ignore' });
-  if (check.status === 0) return;
-  console.log('• Setup: installing what the lab needs');
-  const run = spawnSync(process.execPath, [setup, '--for', 'lab'], { stdio: 'inherit' });
-  if (run.status === 0) return;
-  // Setup also reports optional tools (wrk, for --cross-check only); go on if the lab can run.
-  const missing = REQUIRED_TOOLS.filter((name) => !findTool(name));
-  if (missing.length) {
-    throw new Error(
-      `setup could not provide ${missing.join(', ')} (see above); fix it, then run npm run lab again`,
-    );
-  }
-  console.log('• Setup reported problems (see above), but everything the lab needs is there: going on');
-}
-
 async function main() {
   const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'lab', parse: parseMatrixArgs });
   if (opts.target !== 'lab') {
@@ -59,8 +37,7 @@ async function main() {
   try {
     resolveLabOptions(process.env);
   } catch (err) {
-    console.error(`lab: ${err.message}`);
-    return err.exitCode ?? 1;
+    return reportError('lab', err);
   }
 
   return withInterrupt((signal) => runLab(opts, signal), {
@@ -70,37 +47,29 @@ async function main() {
 
 /** Setup, lab up, the matrix and the report; the lab goes down again if this started it. */
 async function runLab(opts, signal) {
-  let lab;
-  let startedHere = false;
-  let exitCode = 0;
+  let lib;
   try {
-    setupIfNeeded();
+    await setupIfNeeded('lab', { required: ['k6', 'haproxy', 'redis-server', 'openssl'] });
     // Required after setup, which may have just installed what they load.
-    lab = require('../lib/lab/index');
-    const { runMatrix } = require('../lib/matrix/run');
-    const { finishRun } = require('../lib/matrix/finish');
-
-    const state = await lab.up({ signal: signal });
-    startedHere = !state.alreadyRunning;
-    if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
-    const { dir, results } = await runMatrix(opts, { signal: signal });
-    finishRun({ opts, dir, results });
+    lib = {
+      ...require('../lib/lab/with-lab'),
+      ...require('../lib/matrix/run'),
+      ...require('../lib/matrix/finish'),
+    };
   } catch (err) {
-    const interrupted = signal.aborted || err.name === 'AbortError';
-    console.error(`lab: ${interrupted ? 'interrupted' : err.message}`);
-    if (interrupted && err.run) require('../lib/matrix/finish').finishRun({ opts, ...err.run });
-    exitCode = interrupted ? 130 : (err.exitCode ?? 1);
-  } finally {
-    if (startedHere && lab) {
-      try {
-        await lab.down();
-      } catch (err) {
-        console.error(`lab: taking the lab down failed: ${err.message}; run npm run lab:down`);
-        exitCode = exitCode || 1;
-      }
-    }
+    return reportError('lab', err, signal);
   }
-  return exitCode;
+  const { withLab, runMatrix, finishRun } = lib;
+  const onError = (err) => {
+    const code = reportError('lab', err, signal);
+    // An interrupted matrix still reports what finished.
+    if (err.run) finishRun({ opts, ...err.run });
+    return code;
+  };
+  return withLab('lab', { signal, onError }, async () => {
+    const { dir, results } = await runMatrix(opts, { signal });
+    finishRun({ opts, dir, results });
+  });
 }
 
 const NAME = 'lab';

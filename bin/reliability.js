@@ -3,22 +3,22 @@
 // npm run reliability: fault scenarios under load against the lab, each with a verdict; the lab
 // is started (and stopped again) when none runs, and left as it was on failure or Ctrl-C.
 const path = require('node:path');
-const { runCommand } = require('../lib/core/run-command');
+const { runCommand, reportError } = require('../lib/core/run-command');
 const { RESULTS_DIR } = require('../lib/core/paths');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine } = require('../lib/core/settings');
 const { COMMAND } = require('../lib/reliability/options');
 const { runReliability, selectScenarios } = require('../lib/reliability/run');
 const { runId } = require('../lib/matrix/run');
-const lab = require('../lib/lab/index');
+const { withLab } = require('../lib/lab/with-lab');
 
 async function run(opts, signal) {
-  let startedHere = false;
-  let exitCode = 0;
-  try {
-    const state = await lab.up({ signal });
-    startedHere = !state.alreadyRunning;
-    if (!startedHere) console.log('• The lab was already running: using it, and leaving it up afterwards');
+  const onError = (err) => {
+    const code = reportError('reliability', err, signal);
+    if (err.run) console.error(`  what finished: ${path.join(err.run.dir, 'reliability.md')}`);
+    return code;
+  };
+  return withLab('reliability', { signal, onError }, async () => {
     const id = runId();
     const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
     const { doc } = await runReliability({
@@ -31,23 +31,8 @@ async function run(opts, signal) {
     console.log(
       `\n${doc.pass ? 'Every promise held' : 'A promise was broken'}: ${path.join(dir, 'reliability.md')}`,
     );
-    exitCode = doc.pass ? 0 : 1;
-  } catch (err) {
-    const interrupted = signal.aborted || err.name === 'AbortError';
-    console.error(`reliability: ${interrupted ? 'interrupted' : err.message}`);
-    if (err.run) console.error(`  what finished: ${path.join(err.run.dir, 'reliability.md')}`);
-    exitCode = interrupted ? 130 : (err.exitCode ?? 1);
-  } finally {
-    if (startedHere) {
-      try {
-        await lab.down();
-      } catch (err) {
-        console.error(`reliability: taking the lab down failed: ${err.message}; run npm run lab:down`);
-        exitCode = exitCode || 1;
-      }
-    }
-  }
-  return exitCode;
+    return doc.pass ? 0 : 1;
+  });
 }
 
 async function main() {

@@ -1,9 +1,7 @@
 'use strict';
-// A network namespace of the lab's own (root only): its own loopback, ephemeral port range and
-// TIME_WAIT table, so a client's ports can run out without touching the machine's settings.
-// Commands run inside with `ip netns exec`, which enters the namespace and execs the command
-// (same pid: its CPU can be sampled as usual). A host port is reached from inside through
-// ./port-bridge.js.
+// A network namespace of the lab's own (root only): its own loopback, ephemeral ports and TIME_WAIT
+// table, so a client's ports can run out without touching the machine's. Commands run inside with
+// `ip netns exec` (same pid: its CPU is sampled as usual); host ports through ./port-bridge.js.
 const { execFile, execFileSync } = require('node:child_process');
 const { promisify } = require('node:util');
 const { isAlive } = require('./processes');

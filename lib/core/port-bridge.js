@@ -1,13 +1,7 @@
 'use strict';
-// Reaches a loopback port of the host from inside a network namespace (./netns.js). A unix
-// socket lives in the file system, which namespaces share: inside, a child process listens on
-// 127.0.0.1:<port> and pipes each connection to the unix socket; outside, this process pipes
-// each unix connection to 127.0.0.1:<port>. One connection in is one connection on every hop,
-// so close mode stays close mode and the client's ephemeral ports are spent inside the
-// namespace. Inside, the client is left to close first, as load tools that close their own
-// connections do, so that the TIME_WAIT, and the port it holds, is the client's.
-//
-// Run as a script (the inside half): node port-bridge.js <port> <unix socket path>
+// Reaches a loopback port of the host from inside a network namespace (./netns.js) through a unix
+// socket, which namespaces share. Run as a script, it is the inside half:
+//   node port-bridge.js <port> <unix socket path>
 const fs = require('node:fs');
 const net = require('node:net');
 const { spawn } = require('node:child_process');
@@ -52,6 +46,11 @@ function forward(connectTo, { clientClosesFirst = false } = {}) {
 }
 
 /**
+ * One connection in is one connection on every hop (inside: a child listens on 127.0.0.1:<port>
+ * and pipes to the socket; outside: this process pipes to 127.0.0.1:<port>), so close mode stays
+ * close mode and the client's ephemeral ports are spent inside. The client is left to close
+ * first, as load tools do, so that the TIME_WAIT, and the port it holds, is the client's.
+ *
  * Makes 127.0.0.1:`port` inside namespace `netns` reach 127.0.0.1:`port` of the host, through
  * `socketPath`. Resolves { close() } once both halves listen.
  */

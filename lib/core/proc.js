@@ -1,36 +1,30 @@
 'use strict';
-// The one reader of /proc: a process's state, CPU time and start time from /proc/<pid>/stat, the
-// host's CPU counters from /proc/stat, kernel settings from /proc/sys, and any other
-// /proc/<pid>/<file> as text (cmdline, status, limits) for the module that knows its format. Linux only; every reader returns null where there is
-// no /proc (macOS) or the process is gone, and callers decide what that means.
+// The one reader of /proc: process state, CPU and start times, host CPU counters, kernel settings,
+// and any /proc/<pid>/<file> as text. Linux only; every reader returns null where there is no /proc
+// (macOS) or the process is gone, and callers decide what that means.
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 
-let ticks;
-/** Kernel clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat times; asked once. */
-function clockTicks() {
-  if (ticks === undefined) {
+const asked = new Map();
+/** A `getconf` value as a number, asked once; `fallback` where getconf is missing or says nothing. */
+function getconf(name, fallback) {
+  if (!asked.has(name)) {
+    let value;
     try {
-      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      value = Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim()) || fallback;
     } catch {
-      ticks = 100;
+      value = fallback;
     }
+    asked.set(name, value);
   }
-  return ticks;
+  return asked.get(name);
 }
 
-let pageBytes;
-/** The memory page size in bytes, the unit of /proc/<pid>/stat's rss; asked once. */
-function pageSize() {
-  if (pageBytes === undefined) {
-    try {
-      pageBytes = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
-    } catch {
-      pageBytes = 4096;
-    }
-  }
-  return pageBytes;
-}
+/** Kernel clock ticks per second (USER_HZ), the unit of /proc/<pid>/stat times. */
+const clockTicks = () => getconf('CLK_TCK', 100);
+
+/** The memory page size in bytes, the unit of /proc/<pid>/stat's rss. */
+const pageSize = () => getconf('PAGESIZE', 4096);
 
 /**
  * Parses the text of /proc/<pid>/stat: { state, utime, stime, startTime, cpuSeconds, rssBytes }. The

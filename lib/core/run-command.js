@@ -5,9 +5,9 @@
 // A bug, not a condition the user can fix: its stack says where.
 const BUGS = [TypeError, ReferenceError];
 
-/** Prints `err` as "name: message" and returns the exit code it means. */
-function reportError(name, err) {
-  if (err?.name === 'AbortError') {
+/** Prints `err` as "name: message" and returns the exit code it means (130 once `signal` aborted). */
+function reportError(name, err, signal) {
+  if (signal?.aborted || err?.name === 'AbortError') {
     console.error(`${name}: interrupted`);
     return 130;
   }
@@ -33,4 +33,4 @@ function runCommand(name, main) {
   );
 }
 
-module.exports = { runCommand };
+module.exports = { runCommand, reportError };

@@ -1,27 +1,9 @@
 'use strict';
-// Settings declared once per command. A command's table lists every setting it takes: its type,
-// default, range or choices, help, and where it comes from. Parsing, validation, error messages
-// and --help are derived from that table, so no default, range or choice list is written twice.
-//
-// Arguments are split by node:util parseArgs (built into Node: no dependency), in its token mode;
-// this module decides what each token means, so every command refuses unknown options and bad
-// values with the same messages.
-//
-// One declaration:
-//   {
-//     name: 'duration',              the key in the parsed values
-//     flag: '--duration', short: 'd' and/or env: 'LAB_REPLICAS' (where it comes from)
-//     type: 'string' | 'integer' | 'number' | 'boolean' | 'enum' | 'list' (comma list)
-//     default: 10                    or derived('10, --quick 3', (values, context) => ...)
-//     min, max                       integer and number; choices: enum
-//     arg: 'SECONDS'                 the value's name in --help (enum: its choices)
-//     parse: (value, context) => v   a further conversion (a page size, a core list); throws to refuse
-//     help: 'length of one sample'
-//   }
-// A boolean flag is a switch: giving it flips the default (--no-report: default true).
-// Where a value comes from, highest first: the command line, a file (readObject), the environment,
-// the default. Errors name the flag, variable or file key and say what it accepts.
+// Settings declared once per command, in a table (its format: lib/core/README.md) from which
+// parsing, validation, error messages and --help are derived, so no default, range or choice list
+// is written twice. Arguments are split by node:util parseArgs; every command refuses alike.
 const { parseArgs } = require('node:util');
+const { wrapLines } = require('./text');
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'list'];
 const WIDTH = 100;
@@ -251,19 +233,6 @@ function shownDefault(s) {
   return Array.isArray(s.default) ? s.default.join(',') : String(s.default);
 }
 
-/** Words of `text` in lines of at most `width` characters. */
-function wrap(text, width) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line];
-}
-
 const OPTION_COLUMN = 24;
 
 /** One option: its flag and value name, then its help with the default and range. */
@@ -276,7 +245,7 @@ function optionHelp(s) {
     rangeText(s),
   ].filter(Boolean);
   const text = `${s.help}${notes.length ? ` (${notes.join('; ')})` : ''}`;
-  const [first, ...rest] = wrap(text, WIDTH - OPTION_COLUMN);
+  const [first, ...rest] = wrapLines(text, WIDTH - OPTION_COLUMN);
   const pad = ' '.repeat(OPTION_COLUMN);
   const head = spec.length < OPTION_COLUMN - 1 ? [spec.padEnd(OPTION_COLUMN) + first] : [spec, pad + first];
   return [...head, ...rest.map((l) => pad + l)].join('\n');
@@ -295,7 +264,7 @@ function environmentHelp(table) {
     .map((s) => {
       const range = s.type === 'enum' ? accepts(s) : rangeText(s);
       const head = `  ${s.env} (default: ${shownDefault(s) ?? 'unset'}${range ? `; ${range}` : ''})`;
-      return [head, ...wrap(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
+      return [head, ...wrapLines(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
     })
     .join('\n');
 }

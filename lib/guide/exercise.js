@@ -1,20 +1,18 @@
 'use strict';
-// The lab guide's commands, read from the one place they are written: the guide's Markdown.
-// A fenced block whose info string is `sh exercise` holds commands a student runs, in order; the
-// page shows them and the exercise runner (test/guide/) runs the very same text, shortened as the
-// block's attributes say. Pure: text in, structures out (no files, no processes).
-//
-//   ```sh exercise                       run by the runner, each matrix/lab/reliability command with --quick
-//   ```sh exercise quick="--quick --cells http:1k:keepalive"   ...with these arguments instead
-//   ```sh exercise needs=cores:4         run only where this many cores are allowed; else skipped
-//   ```sh exercise needs=root            never run by the runner (changes the host); checked only
-//   ```sh exercise needs=cluster         an OpenShift cluster: checked offline only
-//   ```sh exercise needs=script:lab:reload   run once that npm script exists
-//
-// Every `sh` block of the guide, exercise or not, is checked for the npm scripts, options and
-// files it names.
+// The lab guide's commands, read from the one place they are written: the guide's Markdown. The
+// exercise runner (test/guide/) runs the very text a page shows. Pure: text in, structures out.
 
-/** `sh exercise quick="--a b" needs=cores:4` → { lang, exercise, attrs }. */
+/**
+ * `sh exercise quick="--a b" needs=cores:4` → { lang, exercise, attrs }. A block `sh exercise`
+ * holds commands a student runs, in order; every `sh` block is checked for the npm scripts,
+ * options and files it names. Attributes:
+ *   ```sh exercise                       each matrix/lab/reliability command run with --quick
+ *   ```sh exercise quick="--quick --cells http:1k:keepalive"   ...with these arguments instead
+ *   ```sh exercise needs=cores:4         run only where this many cores are allowed; else skipped
+ *   ```sh exercise needs=root            never run by the runner (changes the host); checked only
+ *   ```sh exercise needs=cluster         an OpenShift cluster: checked offline only
+ *   ```sh exercise needs=script:lab:reload   run once that npm script exists
+ */
 function parseInfo(info) {
   const lang = info.trim().split(/\s+/)[0] || '';
   const attrs = {};
@@ -126,20 +124,21 @@ function shellWords(text) {
   return words;
 }
 
-/** A command line split at `;`, `&&`, `||` and `|` outside quotes. */
-function splitOperators(text) {
+/** A command line split at each of `operators` (the longer first where one starts another) outside quotes. */
+function splitOutsideQuotes(text, operators) {
   const parts = [''];
   let quote = null;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ';' || c === '|' || (c === '&' && text[i + 1] === '&')) {
-      if ((c === '|' || c === '&') && text[i + 1] === c) i++;
+    const operator = !quote && operators.find((o) => text.startsWith(o, i));
+    if (operator) {
+      i += operator.length - 1;
       parts.push('');
       continue;
     }
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
     parts[parts.length - 1] += c;
   }
   return parts;
@@ -155,7 +154,7 @@ function simpleCommands(text) {
     inner.push(sub);
     return 'SUBST';
   });
-  const parts = splitOperators(outer)
+  const parts = splitOutsideQuotes(outer, ['&&', '||', ';', '|'])
     .map((p) => p.trim().replace(/^(do|then|else)\s+/, ''))
     .filter((p) => p && !/^(done|fi)$/.test(p) && !/^for\s/.test(p) && !/^(do|then|else)$/.test(p));
   const result = [];
@@ -171,23 +170,6 @@ function simpleCommands(text) {
   return [...result, ...inner.flatMap(simpleCommands)];
 }
 
-/** A command line split at `;` outside quotes. */
-function splitSemicolons(text) {
-  const parts = [''];
-  let quote = null;
-  for (const c of text) {
-    if (quote) {
-      if (c === quote) quote = null;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === ';') {
-      parts.push('');
-      continue;
-    }
-    parts[parts.length - 1] += c;
-  }
-  return parts.map((p) => p.trim()).filter(Boolean);
-}
-
 /**
  * `for t in 1 2 4; do A $t; B; done` → ['A 1', 'B', 'A 2', 'B', …]: the loop's commands, one by
  * one, so that a runner can treat each (a lab:up among them) on its own. null for anything else;
@@ -200,7 +182,10 @@ function expandFor(text) {
   if (/[$`]/.test(list)) throw new Error(`a loop over a list made at run time cannot be unrolled: ${text}`);
   const variable = new RegExp(`\\$(\\{${name}\\}|${name}\\b)`, 'g');
   return shellWords(list).flatMap((value) =>
-    splitSemicolons(body).map((cmd) => cmd.replace(variable, value)),
+    splitOutsideQuotes(body, [';'])
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((cmd) => cmd.replace(variable, value)),
   );
 }
 

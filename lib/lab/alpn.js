@@ -1,8 +1,7 @@
 'use strict';
-// What a browser-like client negotiates over ALPN with the router: it offers h2 and http/1.1, as
-// k6 and browsers do. lab:up checks the edge and re-encrypt hosts against the ALPN policy it
-// rendered, so an HAProxy that offers h2 where OpenShift would not (2.8+ without no-alpn) cannot
-// go unnoticed into a benchmark.
+// What a browser-like client negotiates over ALPN with the router (it offers h2 and http/1.1, as
+// k6 and browsers do), so that an HAProxy offering h2 where OpenShift would not (2.8+ without
+// no-alpn) cannot go unnoticed into a benchmark.
 const fs = require('node:fs');
 const tls = require('node:tls');
 

@@ -1,8 +1,7 @@
 'use strict';
-// HTTP(S) requests to the lab's routes from Node. Route hosts (*.apps.lab.localhost) do not resolve
-// through the system resolver everywhere, so every request connects to 127.0.0.1 and carries the
-// route's host in the Host header and, for https, in the TLS SNI: exactly what a client resolving
-// the host to the router would send.
+// HTTP(S) requests to the lab's routes from Node: connect to 127.0.0.1 with the route's host in
+// the Host header and the TLS SNI, as a client resolving it to the router would (*.apps.lab.localhost
+// does not resolve through every system resolver).
 const http = require('node:http');
 const https = require('node:https');
 

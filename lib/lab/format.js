@@ -1,27 +1,10 @@
 'use strict';
 // Text for people: the lab's routes, processes, stats URL and placement, as lab:up and lab:status
 // print them.
+const { table } = require('../core/text');
 
-/** Word-wraps a long message to `width` columns; continuation lines get `indent`. */
-function wrap(text, { width = 100, first = '', indent = '    ' } = {}) {
-  const lines = [];
-  let line = first;
-  for (const word of text.split(/\s+/)) {
-    if (line.trim() && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = indent + word;
-    } else {
-      line += (line.trim() ? ' ' : '') + word;
-    }
-  }
-  lines.push(line);
-  return lines.join('\n');
-}
-
-function table(rows) {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  return rows.map((r) => `  ${r.map((v, c) => String(v).padEnd(widths[c])).join('  ')}`.trimEnd()).join('\n');
-}
+/** A console table of the lab: header row first, indented, no rule under it. */
+const labTable = ([head, ...rows]) => table({ head, rows }, { indent: '  ', rule: false });
 
 function placementLine(placement) {
   if (!placement || !placement.free) {
@@ -51,7 +34,7 @@ function formatLab(state) {
   const lines = [
     '',
     'Routes (namespace router-lab):',
-    table([['NAME', 'TERMINATION', 'URL'], ...state.routes.map((r) => [r.name, r.termination, r.url])]),
+    labTable([['NAME', 'TERMINATION', 'URL'], ...state.routes.map((r) => [r.name, r.termination, r.url])]),
     '',
     `Router: HAProxy pid ${state.router.pid}, ${state.router.threads} thread(s), maxconn ${state.router.maxconn}`,
     `  stats    ${state.router.statsUrl}`,
@@ -86,7 +69,7 @@ function formatStatus(report) {
     `Lab in ${report.labDir}, started ${state.startedAt}: ${report.running ? 'healthy' : 'NOT healthy'}`,
     '',
     'Routes:',
-    table([
+    labTable([
       ['NAME', 'TERMINATION', 'URL', 'ANSWERS'],
       ...report.routes.map((r) => [
         r.name,
@@ -97,13 +80,16 @@ function formatStatus(report) {
     ]),
     '',
     'Processes:',
-    table([
+    labTable([
       ['NAME', 'PID', 'HEALTH', 'CPUS'],
       ...report.processes.map((p) => [p.name, p.pid, p.health, p.cpus || 'any']),
     ]),
     '',
     'Router servers (HAProxy health checks on /readyz):',
-    table([['BACKEND', 'SERVER', 'STATUS'], ...report.servers.map((s) => [s.backend, s.server, s.status])]),
+    labTable([
+      ['BACKEND', 'SERVER', 'STATUS'],
+      ...report.servers.map((s) => [s.backend, s.server, s.status]),
+    ]),
     '',
     `Router: ${state.router.threads} thread(s), maxconn ${state.router.maxconn}` +
       (state.router.maxconn !== state.router.maxconnRequested
@@ -118,4 +104,4 @@ function formatStatus(report) {
   return lines.join('\n');
 }
 
-module.exports = { formatLab, formatStatus, placementLine, wrap };
+module.exports = { formatLab, formatStatus, placementLine };

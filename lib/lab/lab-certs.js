@@ -1,13 +1,6 @@
 'use strict';
-// The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed):
-//   - a lab CA, and the router's default wildcard certificate *.apps.lab.localhost it signs
-//     (what edge and re-encrypt clients are served), served as the ingress operator's is: the
-//     leaf followed by its CA, so a full handshake sends a chain of two;
-//   - with LAB_ROUTER_HTTP2, a certificate of its own for each given route host (a Route's
-//     spec.tls.certificate): the router offers h2 only to routes with their own certificate;
-//   - a service CA (OpenShift's service-ca operator) and the data-service serving certificate
-//     for data-service.router-lab.svc (what passthrough clients are served, and what the router
-//     verifies on re-encrypt). Like a service-ca certificate it does NOT name the route host.
+// The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed), as
+// OpenShift's ingress and service-ca operators would make them.
 const path = require('node:path');
 const { createCA, createServerCert } = require('../core/certs');
 const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
@@ -16,6 +9,15 @@ const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
 const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
 
 /**
+ * Makes, in <labDir>/certs:
+ *   - a lab CA, and the router's default wildcard certificate *.apps.lab.localhost it signs
+ *     (served on edge and re-encrypt) as the ingress operator serves it: the leaf followed by its
+ *     CA, so a full handshake sends a chain of two;
+ *   - for each of `routeHosts` (with LAB_ROUTER_HTTP2), a certificate of its own (a Route's
+ *     spec.tls.certificate): the router offers h2 only to routes with their own certificate;
+ *   - a service CA and the data-service serving certificate for data-service.router-lab.svc
+ *     (served on passthrough, verified by the router on re-encrypt). Like a service-ca
+ *     certificate it does NOT name the route host.
  * `routerKey` (LAB_ROUTER_KEY): the router default certificate's key, RSA 2048 as OpenShift's
  * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
  * measured.

@@ -1,9 +1,7 @@
 'use strict';
-// Which processes this lab started. Next to each pid file (pids/<name>.pid, written by
-// startDaemon) we keep pids/<name>.json with what identifies the process beyond its pid: a piece
-// of its command line and, on Linux, its start time. lab:down and lab:status only ever act on a
-// pid whose record still matches, so a pid the kernel has reused for something else is never
-// signalled.
+// Which processes this lab started: beside each pid file, a record of what identifies the process
+// beyond its pid (a piece of its command line, its start time), so that lab:down and lab:status
+// never signal a pid the kernel has reused for something else.
 const fs = require('node:fs');
 const path = require('node:path');
 const { isAlive, commandLine, readPidFile, stopProcess } = require('../core/processes');

@@ -1,11 +1,6 @@
 'use strict';
 // LAB_CPUS: which cores the router, the data-service instances and Redis run on (with taskset).
-// On a cluster the router has its own infra nodes; on one workstation everything shares cores
-// with the load generator, and pinning is how you keep them apart. Format:
-//   router=0,service=1,redis=1        one core each
-//   router=0-1,service=2,3,redis=3    ranges, and lists (a bare number continues the last role)
-// Cores no role names are "free": left to the load generator. Only cores this process may run
-// on (its affinity, e.g. a container's cpuset) can be named; taskset would refuse the others.
+// On one workstation everything shares cores with the load generator; pinning keeps them apart.
 
 const { parseCpuList, formatCpuList } = require('../core/cpus');
 
@@ -37,7 +32,11 @@ function parseCores(text, allowed) {
 }
 
 /**
- * Parses LAB_CPUS; returns null when unset, else { router, service, redis, free } core lists.
+ * Parses LAB_CPUS:
+ *   router=0,service=1,redis=1        one core each
+ *   router=0-1,service=2,3,redis=3    ranges, and lists (a bare number continues the last role)
+ * Cores no role names are "free": left to the load generator. Only cores this process may run on
+ * (its affinity, e.g. a container's cpuset) can be named; taskset would refuse the others. returns null when unset, else { router, service, redis, free } core lists.
  * `allowed`: the core numbers this process may use (lib/core/cpus.js allowedCoreList), which
  * on a restricted cpuset need not start at 0 (e.g. [2, 3]).
  */

@@ -1,10 +1,7 @@
 'use strict';
-// lab:reload: re-render the router configuration and reload HAProxy the way the OpenShift router
-// does (images/router/haproxy/reload-haproxy in openshift/router): a new HAProxy process takes
-// the listening sockets over from the running one through the admin socket (`-x`, which the
-// configuration's `expose-fd listeners` allows), then tells it to finish (`-sf <old pids>`). The
-// old process stops accepting, finishes the requests it has, closes its idle keep-alive
-// connections and exits; no listening socket is ever closed, so no connection is refused.
+// lab:reload: the router's configuration rendered again and HAProxy reloaded the way the OpenShift
+// router does (reload-haproxy in openshift/router): the new process takes the listening sockets
+// over (`-x`) and tells the old one to finish (`-sf`), so no connection is refused.
 const fs = require('node:fs');
 const { resolveLabOptions } = require('./options');
 const { readLabState, writeLabState } = require('./state');

@@ -1,8 +1,7 @@
 'use strict';
-// The lab's four Routes, named and addressed the way OpenShift names them: host
-// <route>-<namespace>.<apps domain>, backend <prefix>:<namespace>:<route>. What each Route asks of
-// the router (insecure policy, timeout, cookies, balance) is read from the same Route manifests
-// that `oc apply -k overlays/...` sends, so the lab and a cluster run the same router settings.
+// The lab's four Routes, named and addressed as OpenShift names them, with what each asks of the
+// router read from the same Route manifests `oc apply -k overlays/...` sends: the lab and a
+// cluster run the same router settings.
 const fs = require('node:fs');
 const path = require('node:path');
 const yaml = require('js-yaml');

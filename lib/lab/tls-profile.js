@@ -1,8 +1,7 @@
 'use strict';
 // OpenShift's "Intermediate" TLS security profile per release, as the ingress operator hands it to
-// the router: the TLS 1.2 ciphers (ssl-default-bind-ciphers), the TLS 1.3 suites
-// (ssl-default-bind-ciphersuites) and, from 4.22, the key-exchange groups (ssl-default-bind-curves).
-// Ciphers from openshift/api config/v1/types_tlssecurityprofile.go on each release branch.
+// the router: TLS 1.2 ciphers, TLS 1.3 suites and, from 4.22, key-exchange groups (from
+// openshift/api config/v1/types_tlssecurityprofile.go on each release branch).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -1,9 +1,7 @@
 'use strict';
-// The router's own counters, read over its runtime API while a sample runs, beside the CPU: what
-// the router did (full TLS handshakes, resumed sessions, new sessions, open connections, queued
-// requests), which no client-side figure can prove. HAProxy's rates are per second over a sliding
-// second, so each figure of a sample is the median of its readings: the first and last readings,
-// which straddle the generator's start and end, cannot drag it.
+// The router's own counters (handshakes, resumed and new sessions, connections, queue), read over
+// its runtime API while a sample runs: what the router did, which no client figure proves. Each
+// figure is the median of its readings, so the readings that straddle start and end cannot drag it.
 const { showInfo, showStat } = require('../lab/runtime-api');
 const { spread } = require('../results-model/cost');
 

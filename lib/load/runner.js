@@ -1,20 +1,6 @@
 'use strict';
-// The one tool runner for load generators: spawn the tool (pinned to cores when asked), sample
-// the CPU of the tool and of the processes under test while it runs, stop it through an
-// AbortSignal, judge its exit code and hand its output to its parser. A generator is a small
-// definition of what differs (lib/load/k6.js, lib/load/wrk.js); a third one is one more file.
-//
-//   definition: {
-//     name,                         // 'k6', 'wrk': the name its CPU is sampled under
-//     describe?(input) → string,    // names the run in errors, e.g. 'k6 on cell edge:1k:close'
-//     command(input) → { file, args, env? },
-//     exitOk(code) → boolean,       // default: code 0
-//     parse(run, input) → result,   // run: { code, signal, output, cpu, allowedCores, elapsedMs }
-//   }
-//
-// `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere
-// while the tool runs (the router's own counters, ./router-counters.js), handed to parse as
-// run.counters. `netns`: run the tool inside that network namespace (lib/core/netns.js).
+// The one tool runner for load generators: spawn, pin, sample the CPU, stop on an AbortSignal,
+// judge the exit and parse. A generator is a small definition of what differs (k6.js, wrk.js).
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
 const { pinned, keepOutput } = require('../core/processes');
@@ -23,9 +9,21 @@ const { parseCpuList } = require('../core/cpus');
 const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
 
 /**
+ * A definition:
+ *   {
+ *     name,                         // 'k6', 'wrk': the name its CPU is sampled under
+ *     describe?(input) → string,    // names the run in errors, e.g. 'k6 on cell edge:1k:close'
+ *     command(input) → { file, args, env? },
+ *     exitOk(code) → boolean,       // default: code 0
+ *     parse(run, input) → result,   // run: { code, signal, output, cpu, counters, allowedCores, elapsedMs }
+ *   }
+ * `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere while
+ * the tool runs (the router's own counters, ./router-counters.js). `netns`: run the tool inside
+ * that network namespace (lib/core/netns.js).
+ *
  * Runs `definition` once with `input`. `watch` names other pids whose CPU is sampled alongside
  * ({ router: pid, 'data-service-1': pid }); `cpus` pins the tool (a taskset list); `signal`
- * stops it and rejects with Node's AbortError; `counters` (see above) are read meanwhile. Resolves
+ * stops it and rejects with Node's AbortError; `counters` are read meanwhile. Resolves
  * with what `parse` returns.
  */
 async function runTool(

@@ -1,10 +1,6 @@
 -- wrk driving one matrix cell (lib/load/wrk.js runs it): every request closes its connection and
--- wrk reconnects, resuming the TLS session of the connection before (SSL_clear keeps it), which
--- k6 cannot do. Each response counts as it does in k6/router-matrix.js: a 200 of the page's
--- size, anything else an error by status. done() writes what was
--- measured as JSON to WRK_CELL_OUT; lib/load/wrk.js turns it into the matrix's sample format.
--- Env: WRK_CELL_OUT (file), WRK_PAGE_BYTES (expected Content-Length), WRK_QUANTILES (comma list
--- of the latency percentiles to write: the grid of k6/lib/distribution.js).
+-- wrk reconnects, resuming the TLS session of the connection before, which k6 cannot do. Env:
+-- WRK_CELL_OUT (file), WRK_PAGE_BYTES (expected Content-Length), WRK_QUANTILES (percentiles).
 
 wrk.headers["Connection"] = "close"
 
@@ -24,6 +20,8 @@ local function length(headers, body)
   return tonumber(headers["content-length"] or headers["Content-Length"]) or #body
 end
 
+-- Each response counts as it does in k6/router-matrix.js: a 200 of the page's size, anything else
+-- an error by status.
 function response(status, headers, body)
   if status == 200 and (page_bytes == nil or length(headers, body) == page_bytes) then
     statuses["200"] = (statuses["200"] or 0) + 1
@@ -39,6 +37,8 @@ local function number(v)
   return string.format("%.17g", v)
 end
 
+-- What was measured, as JSON to WRK_CELL_OUT (WRK_QUANTILES: the percentile grid of
+-- k6/lib/distribution.js); lib/load/wrk.js turns it into the matrix's sample format.
 function done(summary, latency, requests)
   local counts = {}
   local wrong = 0

@@ -1,8 +1,7 @@
 'use strict';
-// wrk as a load generator: a C client that needs far less CPU per request than k6, on the tool
-// runner. HTTP/1.1 only; it takes the TLS SNI from the URL's host. Two uses: flat out beside a
-// k6 cell (the cross-check, wrkGenerator), and as the generator of a close cell whose TLS
-// sessions are resumed (wrkCellGenerator), which k6 cannot do.
+// wrk on the tool runner: a C client far cheaper per request than k6 (HTTP/1.1 only; SNI from the
+// URL's host). It runs flat out beside a k6 cell (the cross-check, wrkGenerator), and as the
+// generator of a close cell whose TLS sessions are resumed (wrkCellGenerator), which k6 cannot do.
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseWrkOutput } = require('./wrk-output');

@@ -1,10 +1,7 @@
 'use strict';
-// The floor of a full TLS handshake on this machine: the server's one signature with the router's
-// key plus its key exchange in the negotiated group, timed by `openssl speed` in the same run.
-// No router can do a full handshake in less CPU than that, so a close cell's router cost per
-// handshake, as a multiple of this floor, says how close the router gets to the physical limit.
-// The key and the group are detected, never assumed: from the router's certificate and from a
-// real handshake with it.
+// The floor of a full TLS handshake here: one signature with the router's key plus its key
+// exchange in the negotiated group (both detected, never assumed), timed by `openssl speed`. A
+// close cell's router cost per handshake, as a multiple of it, says how near the physical limit.
 const fs = require('node:fs');
 const tls = require('node:tls');
 const { X509Certificate } = require('node:crypto');

@@ -74,15 +74,8 @@ async function placeCells(cells, { target, opts, wrk }) {
   return { runnable, skipped };
 }
 
-/**
- * Runs the matrix. Returns { dir, results }. `signal` (AbortSignal) stops it between or inside
- * samples; what finished is still written, marked incomplete, and the AbortError carries it as
- * `run` ({ dir, results }) so the command can still render the report.
- */
-async function runMatrix(
-  opts,
-  { env = process.env, log = console.log, progressStream = process.stderr, signal } = {},
-) {
+/** The cells to run and where: the tools, the target, and each cell placed with its generator. */
+async function planRun(opts, { env, log }) {
   const k6 = requireTool('k6');
   const { target, lab } = resolveTarget(opts, env);
   const planned = planCells(opts);
@@ -90,26 +83,31 @@ async function runMatrix(
   const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
   const { runnable, skipped } = await placeCells(planned, { target, opts, wrk });
-  const cells = runnable.map((r) => r.cell);
+  return { opts, log, k6, wrk, target, lab, runnable, skipped };
+}
 
-  const id = runId();
+/** The results directory (refused if it holds a run already), with its raw/ folder. */
+function resultsDir(opts, id) {
   const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
   if (fs.existsSync(path.join(dir, RESULTS_FILE))) {
     throw new Error(
       `${dir} already holds the results of a run: choose another --out (nothing was overwritten)`,
     );
   }
-  const rawDir = path.join(dir, 'raw');
-  fs.mkdirSync(rawDir, { recursive: true });
+  fs.mkdirSync(path.join(dir, 'raw'), { recursive: true });
+  return dir;
+}
 
-  const { watch, instanceNames, redisNames } = watchedProcesses(lab);
+/** The run's document, started: options, handshake floor, environment, TLS; skipped cells in it. */
+async function openRun(plan, { signal }) {
+  const { opts, log, k6, target, lab, runnable, skipped } = plan;
+  const id = runId();
+  const dir = resultsDir(opts, id);
   const options = recordedOptions(opts);
-  const { maxVus } = options;
   // One full handshake with the edge route: the group the run's TLS cells pay for, and the floor's.
   const seen = target.routes.edge ? await negotiatedOrNull(target, 'edge', log) : null;
+  const cells = runnable.map((r) => r.cell);
   const handshakeFloor = needsFloor(cells) ? await floorOrNull({ target, lab, log, signal, seen }) : null;
-  // The router's own counters beside the CPU, where it has a runtime API (the lab).
-  const counters = target.runtimeSocket ? { start: () => startRouterCounters(target.runtimeSocket) } : null;
   const doc = createRun({
     id,
     options,
@@ -121,113 +119,135 @@ async function runMatrix(
     addSkipped(doc, skip);
     log(`matrix: ${skip.name} not run: ${skip.reason}`);
   }
+  // The router's own counters beside the CPU, where it has a runtime API (the lab).
+  const counters = target.runtimeSocket ? { start: () => startRouterCounters(target.runtimeSocket) } : null;
+  return { ...plan, ...watchedProcesses(lab), dir, doc, maxVus: options.maxVus, counters, signal };
+}
 
+/**
+ * One run of a cell's generator: k6, or wrk where the TLS sessions are resumed. A recorded
+ * sample watches the processes and reads the router's counters; a warm-up does neither.
+ */
+function runSample(run, { cell, where }, { durationSeconds, summaryPath, dashboard = null, recorded }) {
+  const { opts, target, signal } = run;
+  const common = {
+    cell,
+    durationSeconds,
+    summaryPath,
+    watch: recorded ? run.watch : {},
+    counters: recorded ? run.counters : null,
+    cpus: target.k6Cpus,
+    signal,
+  };
+  if (where) {
+    return runWrkCell({
+      ...common,
+      wrk: run.wrk,
+      url: where.url,
+      host: where.host,
+      connections: opts.vus,
+      threads: WRK_THREADS,
+      target: target.mode,
+    });
+  }
+  return runK6Sample({ ...common, k6: run.k6, opts, target, dashboard });
+}
+
+/** The warm-up (its figures thrown away), then the recorded samples of one cell. */
+async function sampleCell(run, placed, report) {
+  const { opts, dir, signal } = run;
+  const name = safeName(placed.cell.name);
+  if (opts.warmup > 0) {
+    report('warm-up');
+    // wrk writes its figures to a file even when nobody keeps them.
+    const scratch = path.join(dir, 'raw', `${name}-warmup.json`);
+    await runSample(run, placed, {
+      durationSeconds: opts.warmup,
+      summaryPath: placed.where ? scratch : null,
+      recorded: false,
+    });
+    fs.rmSync(scratch, { force: true });
+  }
+  const samples = [];
+  for (let s = 1; s <= opts.samples; s++) {
+    signal?.throwIfAborted();
+    report(`sample ${s}/${opts.samples}`);
+    const rawFile = path.join('raw', `${name}-${s}.json`);
+    const dashboard = opts.dashboard && !placed.where ? path.join('dashboards', `${name}-${s}.html`) : null;
+    const sample = await runSample(run, placed, {
+      durationSeconds: opts.duration,
+      summaryPath: path.join(dir, rawFile),
+      dashboard: dashboard && path.join(dir, dashboard),
+      recorded: true,
+    });
+    samples.push({ ...sample, rawFile, dashboard });
+  }
+  return samples;
+}
+
+/** One cell's figures, with its TLS group and, where asked and possible, wrk's cross-check. */
+async function measureCell(run, placed, report) {
+  const { opts, target, log } = run;
+  const { cell } = placed;
+  const samples = await sampleCell(run, placed, report);
+  // The group a full handshake through the route negotiates, for every close TLS cell: a full
+  // cell pays it per request; a resumed cell's sessions were set up by such a handshake.
+  const tlsGroup = cell.tlsSession
+    ? ((await negotiatedOrNull(target, cell.termination, log)) || {}).group || null
+    : null;
+  const { instanceNames, redisNames, maxVus } = run;
+  const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
+  if (!opts.crossCheck || cell.connection !== 'keepalive') return addCrossCheck(figures, null);
+  const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);
+  if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
+  report('wrk cross-check');
+  const { wrk, watch, signal } = run;
+  const route = target.routes[cell.termination];
+  const checked = await crossCheck({ wrk, cell, route, target, opts, watch, k6Rps: figures.okRps, signal });
+  return addCrossCheck(figures, checked);
+}
+
+/** Every cell in turn; after each, what finished so far is written as a valid (incomplete) document. */
+async function runCells(run, progress) {
+  const { opts, runnable, doc, dir, signal } = run;
+  for (const [index, placed] of runnable.entries()) {
+    signal?.throwIfAborted();
+    addCell(doc, await measureCell(run, placed, (what) => progress.update(index, placed.cell.name, what)));
+    const sofar = finalize(doc, { complete: false });
+    writeResults(dir, sofar);
+    progress.cellDone(index, describeCell(sofar.cells[index]));
+    if (opts.cooldown > 0 && index < runnable.length - 1) {
+      progress.update(index + 1, runnable[index + 1].cell.name, 'cool-down');
+      await pause(opts.cooldown * 1000, undefined, { signal });
+    }
+  }
+}
+
+/**
+ * Runs the matrix. Returns { dir, results }. `signal` (AbortSignal) stops it between or inside
+ * samples; what finished is still written, marked incomplete, and the AbortError carries it as
+ * `run` ({ dir, results }) so the command can still render the report.
+ */
+async function runMatrix(
+  opts,
+  { env = process.env, log = console.log, progressStream = process.stderr, signal } = {},
+) {
+  const run = await openRun(await planRun(opts, { env, log }), { signal });
+  const { dir, doc, target } = run;
+  const count = run.runnable.length;
   log(
-    `matrix: ${cells.length} cell(s) against the ${target.mode}, ${opts.samples} sample(s) of ${opts.duration}s, ` +
+    `matrix: ${count} cell(s) against the ${target.mode}, ${opts.samples} sample(s) of ${opts.duration}s, ` +
       `${opts.rate ? `${opts.rate} req/s` : `${opts.vus} VUs`}; results in ${dir}`,
   );
   const progress = createProgress({
-    total: cells.length,
-    estimate: estimateSeconds(cells.length, opts),
+    total: count,
+    estimate: estimateSeconds(count, opts),
     stream: progressStream,
   });
-  const route = (cell) => target.routes[cell.termination];
-
-  /**
-   * One run of a cell's generator: k6, or wrk where the TLS sessions are resumed. A recorded
-   * sample watches the processes and reads the router's counters; a warm-up does neither.
-   */
-  function runSample({ cell, where }, { durationSeconds, summaryPath, dashboard = null, recorded }) {
-    const common = {
-      cell,
-      durationSeconds,
-      summaryPath,
-      watch: recorded ? watch : {},
-      counters: recorded ? counters : null,
-      cpus: target.k6Cpus,
-      signal,
-    };
-    if (where) {
-      return runWrkCell({
-        ...common,
-        wrk,
-        url: where.url,
-        host: where.host,
-        connections: opts.vus,
-        threads: WRK_THREADS,
-        target: target.mode,
-      });
-    }
-    return runK6Sample({ ...common, k6, opts, target, dashboard });
-  }
-
   let complete = false;
   let results;
   try {
-    for (const [index, placed] of runnable.entries()) {
-      const { cell } = placed;
-      signal?.throwIfAborted();
-      if (opts.warmup > 0) {
-        progress.update(index, cell.name, 'warm-up');
-        // wrk writes its figures to a file even when nobody keeps them.
-        const scratch = path.join(rawDir, `${safeName(cell.name)}-warmup.json`);
-        await runSample(placed, {
-          durationSeconds: opts.warmup,
-          summaryPath: placed.where ? scratch : null,
-          recorded: false,
-        });
-        fs.rmSync(scratch, { force: true });
-      }
-      const samples = [];
-      for (let s = 1; s <= opts.samples; s++) {
-        signal?.throwIfAborted();
-        progress.update(index, cell.name, `sample ${s}/${opts.samples}`);
-        const rawFile = path.join('raw', `${safeName(cell.name)}-${s}.json`);
-        const dashboard =
-          opts.dashboard && !placed.where
-            ? path.join('dashboards', `${safeName(cell.name)}-${s}.html`)
-            : null;
-        const sample = await runSample(placed, {
-          durationSeconds: opts.duration,
-          summaryPath: path.join(dir, rawFile),
-          dashboard: dashboard && path.join(dir, dashboard),
-          recorded: true,
-        });
-        samples.push({ ...sample, rawFile, dashboard });
-      }
-      // The group a full handshake through the route negotiates, for every close TLS cell: a full
-      // cell pays it per request; a resumed cell's sessions were set up by such a handshake.
-      const tlsGroup = cell.tlsSession
-        ? ((await negotiatedOrNull(target, cell.termination, log)) || {}).group || null
-        : null;
-      const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
-      let checked = null;
-      if (opts.crossCheck && cell.connection === 'keepalive') {
-        const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);
-        if (!skip) progress.update(index, cell.name, 'wrk cross-check');
-        checked = skip
-          ? { tool: 'wrk', skipped: skip }
-          : await crossCheck({
-              wrk,
-              cell,
-              route: route(cell),
-              target,
-              opts,
-              watch,
-              k6Rps: figures.okRps,
-              signal,
-            });
-      }
-      addCell(doc, addCrossCheck(figures, checked));
-      // After each cell, what finished so far, as a valid (incomplete) document.
-      const sofar = finalize(doc, { complete: false });
-      writeResults(dir, sofar);
-      progress.cellDone(index, describeCell(sofar.cells[index]));
-      if (opts.cooldown > 0 && index < cells.length - 1) {
-        progress.update(index + 1, cells[index + 1].name, 'cool-down');
-        await pause(opts.cooldown * 1000, undefined, { signal });
-      }
-    }
+    await runCells(run, progress);
     complete = true;
   } catch (err) {
     // An interrupted run still has a results directory: the caller reports what finished.

@@ -1,5 +1,5 @@
 'use strict';
-// Scenario: exhaustion, reproduced and explained. Two cases:
+// Scenario: exhaustion, reproduced and explained. Three cases:
 // - router maxconn far below the offered connections: the lab's router reloaded with a tiny
 //   maxconn while many clients keep connections open; HAProxy's own counters show the limit
 //   reached, the clients see waiting (the kernel's accept queue), not errors;

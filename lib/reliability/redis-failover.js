@@ -13,7 +13,7 @@ const { request } = require('../lab/client');
 const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
 const { recordsUnderFault } = require('./load');
 const { recordsUrl } = require('./redis-outage');
-const { checkScenario, observedCase } = require('./scenario');
+const { checkScenario, observedCase, errorsBeyond503 } = require('./scenario');
 
 const LEAD_MS = 2000;
 const TAIL_MS = 3000;
@@ -198,12 +198,8 @@ module.exports = checkScenario({
     if (observation.skipped) return { pass: true, reasons: [], notes: [`skipped: ${observation.skipped}`] };
     const reasons = [];
     for (const c of observation.cases) {
-      const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
-      if (other.length) {
-        reasons.push(
-          `${c.name}: errors other than 503: ${other.map(([s, n]) => `${n} × ${s === '0' ? 'no response' : `HTTP ${s}`}`).join(', ')}`,
-        );
-      }
+      const beyond503 = errorsBeyond503(c);
+      if (beyond503) reasons.push(beyond503);
       if (c.figures.errorWindowMs === null)
         reasons.push(`${c.name}: the lost primary's slots were not served again`);
     }

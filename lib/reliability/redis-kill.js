@@ -6,7 +6,7 @@
 const { loadConfig } = require('../../data-service/src/config');
 const { recordsUnderFault } = require('./load');
 const { redisOutage } = require('./redis-outage');
-const { checkScenario, observedCase } = require('./scenario');
+const { checkScenario, observedCase, errorsBeyond503 } = require('./scenario');
 
 /** The service's REDIS_TIMEOUT_MS: the lab leaves it at the service's default. */
 const REDIS_TIMEOUT_MS = loadConfig({}).redisTimeoutMs;
@@ -58,12 +58,8 @@ module.exports = checkScenario({
     const reasons = [];
     const notes = [];
     for (const c of observation.cases) {
-      const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
-      if (other.length) {
-        reasons.push(
-          `${c.name}: errors other than 503: ${other.map(([s, n]) => `${n} × ${s === '0' ? 'no response' : `HTTP ${s}`}`).join(', ')}`,
-        );
-      }
+      const beyond503 = errorsBeyond503(c);
+      if (beyond503) reasons.push(beyond503);
       const limit = REDIS_TIMEOUT_MS + HANG_MARGIN_MS;
       if (c.load.max !== null && c.load.max > limit) {
         reasons.push(`${c.name}: a request took ${c.load.max} ms, beyond ${limit} ms: it hung on Redis`);

@@ -1,6 +1,6 @@
 'use strict';
-// What every reliability scenario is: a small object with three jobs, so the runner, the
-// results and the report treat them all alike.
+// What every reliability scenario is: a small object with four jobs (the last optional), so the
+// runner, the results and the report treat them all alike.
 //
 //   {
 //     name: 'router-reload',               the key in --scenarios and reliability.json
@@ -54,4 +54,12 @@ function lostRequests(c) {
   return `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`;
 }
 
-module.exports = { checkScenario, observedCase, lostRequests };
+/** A Redis fault may cost 503s and nothing else: the case's other errors as a reason, or null. */
+function errorsBeyond503(c) {
+  const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
+  if (!other.length) return null;
+  const counts = other.map(([s, n]) => `${n} × ${s === '0' ? 'no response' : `HTTP ${s}`}`);
+  return `${c.name}: errors other than 503: ${counts.join(', ')}`;
+}
+
+module.exports = { checkScenario, observedCase, lostRequests, errorsBeyond503 };

@@ -7,6 +7,7 @@ const { handshakeRole } = require('../results-model/derived');
 const { roleShares, coresOutside } = require('../results-model/verdicts');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
+const { table: formatTable } = require('../core/text');
 
 const costSpread = (cell, role, per = 'perRequestUs') => {
   const cost = roleCost(cell, role);
@@ -465,17 +466,6 @@ function tlsSummary(tls) {
       ? `verification skipped on every route (${tls.skipped.join(', ')})`
       : `verification skipped for ${tls.skipped.join(', ')} only`;
   return `${tls.trust}; ${skipped} (${tls.why})`;
-}
-
-/** Rows ({ head, rows }) as an aligned plain-text table for the console. */
-function formatTable({ head, rows }) {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) =>
-    cells
-      .map((c, i) => String(c).padEnd(widths[i]))
-      .join('  ')
-      .trimEnd();
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 /** The matrix as an aligned plain-text table for the console. */

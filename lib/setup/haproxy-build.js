@@ -1,9 +1,7 @@
 'use strict';
-// The pinned router HAProxy: built from the upstream tarball of Debian's source package of a
-// current LTS branch into .tools/bin/haproxy, like k6 is built from its pinned module. apt fetches
-// the tarball and checks it against the release's signed index; the mirror is the system's own
-// (its apt sources), so nothing here names a host. Where apt, root or a compiler is missing, the
-// build is skipped and the lab runs the system's HAProxy (bin/setup.js says so).
+// The pinned router HAProxy, built into .tools/bin/haproxy from the upstream tarball of Debian's
+// source package (apt fetches and checks it from the system's own sources). Without apt, root or a
+// compiler the build is skipped and the lab runs the system's HAProxy (bin/setup.js says so).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -1,6 +1,7 @@
 'use strict';
 // npm run setup's work: for each tool a level needs, find it, install it when missing (unless
 // only checking), and say what was found, what stands in for it, or what is wrong.
+const { findTool } = require('../core/tools');
 const { TOOLS } = require('./registry');
 
 /** The levels, each including the ones before: a tool's neededFor is one of them. */
@@ -53,4 +54,20 @@ async function setup({ level, check = false, log = (line) => console.log(line) }
   return problems;
 }
 
-module.exports = { LEVELS, setup };
+/**
+ * Setup for a command that needs `level`, quietly when nothing is missing. Setup's problems are
+ * fatal only when a tool in `required` is still missing: the rest (wrk, for --cross-check) is
+ * optional to this command.
+ */
+async function setupIfNeeded(level, { required, log = (line) => console.log(line) }) {
+  if (!(await setup({ level, check: true, log: () => {} })).length) return;
+  log(`• Setup: installing what the ${level} needs`);
+  if (!(await setup({ level, log })).length) return;
+  const missing = required.filter((name) => !findTool(name));
+  if (missing.length) {
+    throw new Error(`setup could not provide ${missing.join(', ')} (see above); fix it, then try again`);
+  }
+  log(`• Setup reported problems (see above), but everything the ${level} needs is there: going on`);
+}
+
+module.exports = { LEVELS, setup, setupIfNeeded };

@@ -1,7 +1,7 @@
 'use strict';
 // How every command ends (lib/core/run-command.js): the exit code and the one line it prints for
 // what main returns or throws.
-const { runCommand } = require('../../lib/core/run-command');
+const { runCommand, reportError } = require('../../lib/core/run-command');
 const { UsageError } = require('../../lib/core/settings');
 
 let printed;
@@ -57,4 +57,10 @@ test('a bug (TypeError) also prints its stack, to say where', async () => {
   expect(code).toBe(1);
   expect(printed[0]).toMatch(/^demo: Cannot read properties of null/);
   expect(printed[1]).toMatch(/at .*run-command\.unit\.test\.js/);
+});
+
+test('any failure once the signal is aborted is "interrupted" and exits 130 (reportError)', () => {
+  expect(reportError('reliability', new Error('k6 died'), AbortSignal.abort())).toBe(130);
+  expect(reportError('lab', Object.assign(new Error('bad --vus'), { exitCode: 2 }))).toBe(2);
+  expect(printed).toEqual(['reliability: interrupted', 'lab: bad --vus']);
 });

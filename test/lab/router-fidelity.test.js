@@ -1,8 +1,7 @@
 'use strict';
-// The router behaves like OpenShift's on every HAProxy the lab supports: the system's (2.6 here)
-// and the pinned build (3.0, which offers h2 by default unless told not to). Each lab comes up on
-// free ports with LAB_HAPROXY pointing at one binary; lab:up's own route and ALPN verification
-// must pass, and what a client sees from outside is checked with openssl s_client and raw requests.
+// The router behaves like OpenShift's on every HAProxy the lab supports (the system's 2.6 here, the
+// pinned 3.0): a lab per binary (LAB_HAPROXY), lab:up's own route and ALPN checks, and what a
+// client sees from outside (openssl s_client, raw requests).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -1,8 +1,7 @@
 'use strict';
-// The matrix against a real lab (redis-server, data-service instances, HAProxy, real TLS) in a
-// temporary LAB_DIR on free ports: the whole --quick matrix with the router's cost per request,
-// capacity, handshake floor and sizing, then a deliberately saturated and an easy open-model cell
-// to see the verdicts flip on real measurements.
+// The matrix against a real lab in a temporary LAB_DIR on free ports: the --quick matrix with the
+// router's cost, capacity, handshake floor and sizing, then a saturated and an easy open-model
+// cell to see the verdicts flip on real measurements.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

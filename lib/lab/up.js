@@ -1,0 +1,247 @@
+'use strict';
+// lab:up: preflight, certificates, Redis, the data-service instances and the router, checked from
+// outside, then lab.json. Whatever a later step fails on (or Ctrl-C), everything started is stopped.
+const fs = require('node:fs');
+const path = require('node:path');
+const { allocatePorts, wantedPorts } = require('./allocate');
+const { resolveLabOptions, OPENSHIFT_DEFAULTS } = require('./options');
+const { describePlacement, tasksetList } = require('./placement');
+const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
+const { preflight } = require('./preflight');
+const { createLabCerts } = require('./lab-certs');
+const { routerPaths } = require('./router-config');
+const { checkAlpn } = require('./alpn');
+const { startRedis, startServices, waitUntil } = require('./stack');
+const { listRecords, logFile } = require('./pids');
+const { readLabState, writeLabState, removeLabState } = require('./state');
+const { probeRoute, backendServers } = require('./health');
+const { stopAll, deadProcesses } = require('./stop');
+const { wrap } = require('../core/text');
+// The router backend: configure(lab), start(lab, configured), describe(lab, configured, run).
+const ROUTER = require('./haproxy-router');
+
+/** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
+function fingerprint(opts) {
+  return {
+    replicas: opts.replicas,
+    redisMode: opts.redisMode,
+    redisFsync: opts.redisFsync,
+    redisWaitReplicas: opts.redisWaitReplicas,
+    threads: opts.threads,
+    haproxy: opts.haproxy,
+    http2: opts.http2,
+    openshiftRelease: opts.openshiftRelease,
+    passthroughBalance: opts.passthroughBalance,
+    routerKey: opts.routerKey,
+    placement: describePlacement(opts.placement),
+  };
+}
+
+/**
+ * The running lab's state marked alreadyRunning, or null when none runs (after stopping what an
+ * unfinished lab:up left). Throws when the recorded lab is only partly running.
+ */
+async function runningLab(opts, log) {
+  const { labDir } = opts;
+  const existing = readLabState(labDir);
+  if (!existing) {
+    if (listRecords(labDir).length) {
+      log(`Found processes of an earlier, unfinished lab:up in ${labDir}; stopping them first:`);
+      await stopAll(labDir, log);
+    }
+    return null;
+  }
+  const dead = deadProcesses(labDir);
+  if (dead.length) {
+    throw new Error(
+      `the lab in ${labDir} is only partly running (${dead.join(', ')} stopped): ` +
+        `run 'npm run lab:down', then 'npm run lab:up'`,
+    );
+  }
+  const want = fingerprint(opts);
+  log(`The lab is already running (started ${existing.startedAt}); nothing to do.`);
+  if (JSON.stringify(existing.options) !== JSON.stringify(want)) {
+    log(
+      `Note: it runs with ${JSON.stringify(existing.options)}, not the ${JSON.stringify(want)} ` +
+        `asked for now. Run 'npm run lab:down' first to apply new settings.`,
+    );
+  }
+  return { ...existing, alreadyRunning: true };
+}
+
+/** Preflight's findings ({ haproxy, maxconn, ... }); its notes and warnings logged, its errors thrown. */
+async function checkBeforeStart(opts, allocation, log) {
+  const { runDir } = routerPaths(opts.labDir);
+  const checks = await preflight(opts, { ports: wantedPorts(allocation, opts.redisMode), runDir });
+  for (const note of checks.notes) log(wrap(note, { first: '  note:' }));
+  for (const warning of checks.warnings) log(wrap(warning, { first: '  warning:' }));
+  if (checks.errors.length) {
+    const err = new Error(`the lab cannot start:\n${checks.errors.map((e) => `  - ${e}`).join('\n')}`);
+    err.preflight = checks;
+    throw err;
+  }
+  return checks;
+}
+
+/** The lab CA, the default router certificate, the service CA and, with HTTP/2, route certificates. */
+function certificates({ labDir, opts, routes, step }) {
+  step(`Certificates in ${path.join(labDir, 'certs')}: lab CA, *.${APPS_DOMAIN}, service CA`);
+  // h2 needs a route certificate on OpenShift: with HTTP/2 on, edge and re-encrypt get their own.
+  const routeHosts = opts.http2
+    ? routes.filter((r) => ['edge', 'reencrypt'].includes(r.termination)).map((r) => r.host)
+    : [];
+  return createLabCerts(labDir, { routerKey: opts.routerKey, routeHosts });
+}
+
+/** Redis, then the data-service instances, each waited for. */
+async function startBackends({ labDir, opts, redisPorts, instances, certs, cpus, signal, step }) {
+  const plural = redisPorts.length > 1 ? 's' : '';
+  const shape = opts.redisMode === 'cluster' ? ' (3 primaries + 3 replicas)' : '';
+  step(`Redis ${opts.redisMode} on port${plural} ${redisPorts.join(', ')}${shape}`);
+  await startRedis(labDir, {
+    mode: opts.redisMode,
+    ports: redisPorts,
+    cpus: cpus.redis,
+    fsync: opts.redisFsync,
+    fresh: true,
+    signal,
+  });
+  step(
+    `${instances.length} data-service instance(s): ` +
+      instances.map((i) => `${i.name} (:${i.port} http, :${i.tlsPort} https)`).join(', '),
+  );
+  await startServices(labDir, {
+    instances,
+    redis: { mode: opts.redisMode, ports: redisPorts, waitReplicas: opts.redisWaitReplicas },
+    certs,
+    logLevel: opts.logLevel,
+    drainDelayMs: opts.drainDelayMs,
+    cpus: cpus.service,
+    signal,
+  });
+}
+
+/** Waits, from outside, until every route answers through the router and every server is UP. */
+async function waitForRoutes({ ports, routes, instances, certs, signal, step }) {
+  step('Waiting until every route answers through the router and every server is UP');
+  await waitUntil(
+    async () => {
+      const servers = await backendServers(ports.stats, routes);
+      if (servers.length !== routes.length * instances.length) return false;
+      if (!servers.every((s) => s.status === 'UP')) return false;
+      const probes = await Promise.all(routes.map((r) => probeRoute(r, { labCA: certs.labCA })));
+      return probes.every((p) => p.ok);
+    },
+    { timeoutMs: 30000, what: 'every route answering 200 with every server UP', signal, intervalMs: 250 },
+  );
+}
+
+/** lab.json: what runs where, for the matrix, lab:status, reload and lab:down. */
+function labState(lab, router) {
+  const { labDir, opts, routes, certs, instances, redisPorts, cpus } = lab;
+  const records = Object.fromEntries(listRecords(labDir).map((r) => [r.name, r]));
+  return {
+    labDir,
+    startedAt: new Date().toISOString(),
+    appsDomain: APPS_DOMAIN,
+    namespace: NAMESPACE,
+    router,
+    routes: routes.map(({ name, termination, host, url, backend }) => ({
+      name,
+      termination,
+      host,
+      url,
+      backend,
+    })),
+    certs: {
+      labCA: certs.labCA,
+      serviceCA: certs.serviceCA,
+      defaultPem: certs.defaultPem,
+      routeCerts: certs.routeCerts || {},
+      dir: certs.dir,
+      serviceCert: certs.serviceCert,
+      serviceKey: certs.serviceKey,
+    },
+    instances: instances.map((i) => ({
+      name: i.name,
+      pid: records[i.name].pid,
+      port: i.port,
+      tlsPort: i.tlsPort,
+      cpus: cpus.service,
+      log: logFile(labDir, i.name),
+    })),
+    redis: {
+      mode: opts.redisMode,
+      fsync: opts.redisFsync,
+      waitReplicas: opts.redisWaitReplicas,
+      ports: redisPorts,
+      pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
+      cpus: cpus.redis,
+    },
+    placement: lab.placement,
+    drainDelayMs: opts.drainDelayMs,
+    logLevel: opts.logLevel,
+    options: fingerprint(opts),
+    openshiftDefaults: OPENSHIFT_DEFAULTS,
+  };
+}
+
+/** Every step after preflight, in order; resolves with the state written to lab.json. */
+async function startLab(base) {
+  const routes = labRoutes({ httpPort: base.ports.http, httpsPort: base.ports.https });
+  const lab = { ...base, routes, certs: certificates({ ...base, routes }) };
+  const configured = ROUTER.configure(lab);
+  await startBackends(lab);
+  await ROUTER.start(lab, configured);
+  await waitForRoutes(lab);
+  lab.step(`Checking the ALPN the edge route negotiates (asked: ${configured.alpn})`);
+  const alpn = await checkAlpn({
+    port: lab.ports.https,
+    routes,
+    labCA: lab.certs.labCA,
+    policy: configured.alpn,
+  });
+  const pid = listRecords(lab.labDir).find((r) => r.name === 'router').pid;
+  const state = labState(lab, ROUTER.describe(lab, configured, { pid, alpn }));
+  writeLabState(lab.labDir, state);
+  return state;
+}
+
+/**
+ * Brings the lab up, or reports the running one (idempotent). Options: env (LAB_* knobs, default
+ * process.env), log (progress lines, default console.log), signal (AbortSignal: stop what was
+ * started and throw). Resolves with the lab state (lab.json), plus alreadyRunning when it was.
+ */
+async function up({ env = process.env, log = console.log, signal } = {}) {
+  const opts = resolveLabOptions(env);
+  const { labDir } = opts;
+  const running = await runningLab(opts, log);
+  if (running) return running;
+
+  const step = (text) => log(`• ${text}`);
+  const allocation = await allocatePorts(opts);
+  step('Preflight checks');
+  const checks = await checkBeforeStart(opts, allocation, log);
+  for (const dir of ['logs', 'pids']) fs.mkdirSync(path.join(labDir, dir), { recursive: true });
+  const placement = describePlacement(opts.placement);
+  // taskset core lists per role ("0,1"), null when the role is not pinned.
+  const cpus = Object.fromEntries(
+    ['router', 'service', 'redis'].map((role) => [role, tasksetList(placement[role])]),
+  );
+  const lab = { labDir, opts, ...allocation, placement, cpus, signal, log, step };
+  try {
+    signal?.throwIfAborted();
+    return await startLab({ ...lab, haproxy: checks.haproxy, maxconn: checks.maxconn });
+  } catch (err) {
+    log(
+      err.name === 'AbortError'
+        ? 'Interrupted: stopping what was started'
+        : 'Start-up failed: stopping what was started',
+    );
+    await stopAll(labDir, log, { timeoutMs: opts.drainDelayMs + 10000 });
+    removeLabState(labDir);
+    throw err;
+  }
+}
+
+module.exports = { up };
