@@ -1,8 +1,7 @@
 'use strict';
-// Hostile and malformed clients, each a few raw sockets (node:net, node:tls): what no load
-// generator sends on purpose. Each attack runs for at most `durationMs`, then closes whatever it
-// still holds, and reports what it saw: connections, HTTP statuses, TLS or socket errors, how
-// many the peer closed and how fast. `expect(summary, durationMs)` says what would be wrong.
+// Hostile and malformed clients, a few raw sockets each (node:net, node:tls): what no load generator
+// sends on purpose. Each runs at most `durationMs`, closes what it holds, and reports what it saw;
+// `expect(summary, durationMs)` says what would be wrong.
 const net = require('node:net');
 const tls = require('node:tls');
 

@@ -1,9 +1,7 @@
 'use strict';
-// Scenario: durability of acknowledged writes. Writers POST records through the router and keep
-// the id of every 201; Redis is killed with SIGKILL and started again from its append-only file
-// (LAB_REDIS_FSYNC); then every acknowledged id is read back. A 201 is a promise to the client:
-// with appendfsync always nothing acknowledged may be lost; with everysec, at most the last
-// second before the crash; with no, the policy promises nothing beyond the kernel's own flush.
+// Scenario: durability of acknowledged writes. Writers keep the id of every 201, Redis is SIGKILLed and
+// restarted from its append-only file, and every id is read back: with appendfsync always nothing may
+// be lost; with everysec, at most the last second; with no, the policy promises nothing.
 const { setTimeout: sleep } = require('node:timers/promises');
 const { redisOutage, recordsUrl } = require('./redis-outage');
 const { startWriters, readBack, deleteRecords } = require('./write-client');

@@ -1,9 +1,7 @@
 'use strict';
-// Scenario: endpoint changes as the OpenShift router sees them. When a pod leaves a service's
-// endpoints (it is being replaced) and a new one joins, the router reloads without it, then with
-// it. lab:rollout --via-reload does that for each instance in turn (out by a reload, SIGTERM and
-// drain, start, back in by a reload) while a steady load runs through every termination at once.
-// The promise is zero failed requests.
+// Scenario: endpoint changes as the OpenShift router sees them: lab:rollout --via-reload takes each
+// instance out by a reload, restarts it and puts it back by a reload, while a steady load runs
+// through every termination. The promise is zero failed requests.
 const { setTimeout: sleep } = require('node:timers/promises');
 const { rollout, startInstanceAgain } = require('../lab/rolling-restart');
 const { reload } = require('../lab/reload');

@@ -1,16 +1,7 @@
 'use strict';
-// Scenario: exhaustion, reproduced and explained. Three cases:
-// - router maxconn far below the offered connections: the lab's router reloaded with a tiny
-//   maxconn while many clients keep connections open; HAProxy's own counters show the limit
-//   reached, the clients see waiting (the kernel's accept queue), not errors;
-// - close mode at a high rate: every request a new connection, whose local port then waits
-//   60 s in TIME_WAIT; the client's TIME_WAIT sockets are counted against the ephemeral range;
-// - the same from inside a network namespace of its own (root only) with a narrow range and no
-//   TIME_WAIT reuse: there the ports do run out, as they did for the bank, and connect() fails
-//   with EADDRNOTAVAIL while the router sees only the connections that got a port.
-// Each case ends in a diagnosis in the words a user would search for, with the tuning that fixes
-// it. The promise is that: the cause named, and the router still up. The lab is reloaded back to
-// its own maxconn afterwards, also on Ctrl-C.
+// Scenario: exhaustion, reproduced and explained, in three cases (maxconnCase, portsCase,
+// narrowPortsCase), each ending in a diagnosis in the words a user would search for and the tuning
+// that fixes it. The router's own maxconn is restored afterwards, also on Ctrl-C.
 const os = require('node:os');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
@@ -75,6 +66,10 @@ async function peak(read, until, everyMs = 250) {
   return max;
 }
 
+/**
+ * The router reloaded with a maxconn far below the connections many clients hold open: HAProxy's
+ * counters show the limit reached, and the clients see waiting (the accept queue), not errors.
+ */
 async function maxconnCase(ctx) {
   const { opts } = ctx;
   const state = ctx.state();
@@ -186,6 +181,10 @@ function closeModeLoad(ctx, file, { netns } = {}) {
   });
 }
 
+/**
+ * Close mode at a high rate: each request a new connection, whose local port then waits 60 s in
+ * TIME_WAIT; the client's TIME_WAIT sockets are counted against the ephemeral range.
+ */
 async function portsCase(ctx) {
   const { opts } = ctx;
   const state = ctx.state();

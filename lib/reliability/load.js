@@ -1,9 +1,7 @@
 'use strict';
-// The steady load that runs while a fault is injected: k6 on the one tool runner
-// (lib/load/runner.js), at a fixed arrival rate, bounded in time. Two workloads: pages through a
-// Route (k6/router-matrix.js, no Redis), and the bank's records workload (k6/data-service.js,
-// every request touches Redis). Each run ends in the same figures: requests, errors by kind,
-// latency.
+// The steady load while a fault is injected: k6 on the one tool runner at a fixed arrival rate,
+// bounded in time, through a Route (pages, no Redis) or the bank's records workload (every request
+// touches Redis). Each run ends in the same figures: requests, errors by kind, latency.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../core/paths');

@@ -1,10 +1,7 @@
 'use strict';
-// Scenario: Redis Cluster, a primary killed (SIGKILL) under the records workload. The cluster
-// notices after its node timeout, promotes the primary's replica, and the service's client
-// refreshes its slot map. Reported: the error window (from the kill until a key of the lost
-// primary's slots is served again, probed through the router), the errors by kind, the slowest
-// request. The killed node is started again (it rejoins as a replica) and handed its role back
-// with CLUSTER FAILOVER, so the lab ends as it began.
+// Scenario: a Redis Cluster primary SIGKILLed under the records workload; its replica is promoted.
+// Reported: the error window (kill → a key of its slots served again through the router), errors by
+// kind, the slowest request. The node rejoins and gets its role back, so the lab ends as it began.
 const { setTimeout: sleep } = require('node:timers/promises');
 const crypto = require('node:crypto');
 const fs = require('node:fs');

@@ -1,8 +1,7 @@
 'use strict';
-// Scenario: standalone Redis killed with SIGKILL under the bank's records workload, then started
-// again. Promised: the errors are 503s only (the service's problem answer, or the router's when
-// it has taken every instance out), no request hangs beyond the service's Redis timeout, and the
-// service recovers by itself (no restart of the instances).
+// Scenario: standalone Redis SIGKILLed under the records workload, then started again. Promised: 503s
+// only, no request hanging past the service's Redis timeout, and recovery without restarting the
+// instances.
 const { loadConfig } = require('../../data-service/src/config');
 const { recordsUnderFault } = require('./load');
 const { redisOutage } = require('./redis-outage');

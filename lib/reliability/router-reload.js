@@ -1,8 +1,7 @@
 'use strict';
-// Scenario: the router reloads in the middle of traffic, as OpenShift reloads HAProxy on every
-// route or endpoint change. A steady rate through each termination, keep-alive and close, while
-// lab:reload runs N times at a fixed interval (reload churn). The promise is zero failed
-// requests: the listening sockets are handed over (-x), never closed.
+// Scenario: the router reloads mid-traffic, as OpenShift does on every route or endpoint change:
+// lab:reload N times at an interval under a steady rate through each termination, keep-alive and
+// close. The promise is zero failed requests: the listening sockets are handed over (-x).
 const { setTimeout: sleep } = require('node:timers/promises');
 const { reload } = require('../lab/reload');
 const { steadyPages, underLoad } = require('./load');

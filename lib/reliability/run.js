@@ -1,7 +1,6 @@
 'use strict';
-// Runs reliability scenarios one after another against the running lab: progress on the
-// console, reliability.json and reliability.md written after each scenario. An abort (Ctrl-C)
-// stops the scenario in progress, which undoes its fault; what finished is kept, marked
+// Runs reliability scenarios one after another against the running lab, writing the documents after
+// each. Ctrl-C stops the scenario in progress (which undoes its fault); what finished is kept, marked
 // incomplete, and the AbortError carries the run ({ dir, doc }).
 const fs = require('node:fs');
 const path = require('node:path');

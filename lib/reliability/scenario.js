@@ -1,25 +1,27 @@
 'use strict';
 // What every reliability scenario is: a small object with four jobs (the last optional), so the
-// runner, the results and the report treat them all alike.
-//
-//   {
-//     name: 'router-reload',               the key in --scenarios and reliability.json
-//     title: 'Router reload under load',
-//     promise: 'zero failed requests',     what the verdict holds it to, in words
-//     describe(opts) → text                what it will inject and under which load
-//     async inject(ctx) → observation      load + fault; ctx: { state() (lab.json now), env, target, k6, rawFile(name),
-//                                          opts, log, signal }; it must leave the lab as it
-//                                          found it, also when `signal` aborts it
-//     verdict(observation, opts) → { pass, reasons: [text], notes: [text] }
-//     extras?(result) → [{ title, head, rows } | { title, text }]   optional: its own tables
-//                                          and texts in reliability.md and reliability.html
-//   }
-//
-// An observation is { cases: [case] }, one case per variant (a termination, a policy), or
-// { cases: [], skipped: 'why' } when the lab cannot run it (the verdict passes with a note):
-//   { name, injected: [{ atMs, what }], load: {...}, errors: { kind: count }, recoveryMs,
-//     dataLost, figures: {...} }
-// atMs counts from the start of the case's load; null means "does not apply".
+// runner, the results and the report treat them all alike. Its shape: the Scenario typedef below.
+
+/**
+ * @typedef {object} Scenario
+ * @property {string} name      the key in --scenarios and reliability.json ('router-reload')
+ * @property {string} title     'Router reload under load'
+ * @property {string} promise   what the verdict holds it to, in words ('zero failed requests')
+ * @property {(opts) => string} describe  what it will inject and under which load
+ * @property {(ctx) => Promise<Observation>} inject  load + fault. ctx: { state() (lab.json now),
+ *   env, target, k6, rawFile(name), opts, log, signal }. It leaves the lab as it found it, also
+ *   when `signal` aborts it.
+ * @property {(observation, opts) => {pass, reasons: string[], notes: string[]}} verdict
+ * @property {(result) => Array<{title, head, rows} | {title, text}>} [extras]  its own tables and
+ *   texts in reliability.md and reliability.html
+ *
+ * @typedef {object} Observation  { cases: [Case] }, one case per variant (a termination, a
+ *   policy), or { cases: [], skipped: 'why' } when the lab cannot run it (the verdict passes
+ *   with a note).
+ * @typedef {object} Case  { name, injected: [{ atMs, what }], load, errors: { kind: count },
+ *   recoveryMs, dataLost, figures }; atMs counts from the start of the case's load; null means
+ *   "does not apply".
+ */
 
 const FIELDS = ['name', 'title', 'promise', 'describe', 'inject', 'verdict'];
 

@@ -1,8 +1,7 @@
 'use strict';
-// Scenario: a long steady run (soak). The same rate through every termination at once, as
-// consecutive k6 windows (a minute each; 10 s in runs of two minutes or less), so latency
-// percentiles come per window and show whether they drift. The resident memory of every lab
-// process is read at each window boundary, and its growth over the run reported.
+// Scenario: a long steady run through every termination, as consecutive k6 windows (a minute each;
+// 10 s in runs of two minutes or less) so that drifting percentiles show, with the resident memory
+// of every lab process at each window boundary.
 const { steadyPagesEach } = require('./load');
 const { labPids, rssOf, rssGrowth, mb } = require('./memory');
 const { checkScenario, observedCase, lostRequests } = require('./scenario');
