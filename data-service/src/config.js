@@ -3,6 +3,7 @@
 // that names the variable, so a misconfigured pod fails fast and says why instead of limping.
 const fs = require('node:fs');
 const os = require('node:os');
+const grammar = require('./grammar');
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -20,13 +21,14 @@ function read(env, name) {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-function integer(env, name, fallback, { min, max }) {
+function integer(env, name, fallback, range) {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  const value = grammar.read('integer', raw, range);
+  if (value === undefined) {
+    throw new ConfigError(name, `must be ${grammar.accepts('integer', range)}, got ${JSON.stringify(raw)}`);
   }
-  return Number(raw);
+  return value;
 }
 
 function port(env, name, fallback) {
@@ -66,8 +68,8 @@ function redisUrl(env) {
 function clusterNodes(env) {
   const raw = read(env, 'REDIS_CLUSTER_NODES');
   if (raw === undefined) return undefined;
-  return raw.split(',').map((entry) => {
-    const node = entry.trim();
+  const nodes = grammar.read('list', raw) || [raw];
+  return nodes.map((node) => {
     const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(node);
     if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) {
       throw new ConfigError(

@@ -1,8 +1,8 @@
 'use strict';
-// The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner
-// (require): terminations, connection modes, page sizes, cell names and route host names.
-// One file, so a cell is spelled the same in k6 tags, results.json and the report, and a route
-// the same in the lab (lib/lab/routes.js), the cluster scripts and the k6 targets.
+// The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner:
+// terminations, connection modes, page sizes, cell names and route host names, spelled once for
+// k6 tags, results.json, the report, the lab's routes (lib/lab/routes.js) and the cluster scripts.
+const { read } = require('./grammar.js');
 
 const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
 /** The local lab's apps domain: route hosts under it resolve only through k6's `hosts` option. */
@@ -22,10 +22,8 @@ const MAX_PAGE_BYTES = 1024 * 1024; // the data service serves up to 1 MiB
 
 /** '1k' → 1024, '4096' → 4096, '1m' → 1048576; throws on anything else. */
 function parseSize(token) {
-  const match = /^(\d+)([km]?)$/i.exec(String(token).trim());
-  if (!match) throw new Error(`page size must look like 1024, 1k, 4k or 64k, not '${token}'`);
-  const unit = { '': 1, k: 1024, m: 1024 * 1024 }[match[2].toLowerCase()];
-  const bytes = Number(match[1]) * unit;
+  const bytes = read('size', token);
+  if (bytes === undefined) throw new Error(`page size must look like 1024, 1k, 4k or 64k, not '${token}'`);
   if (bytes < 1 || bytes > MAX_PAGE_BYTES) {
     throw new Error(`page size must be between 1 byte and 1 MiB, not '${token}'`);
   }

@@ -1,67 +1,53 @@
 'use strict';
-// Environment parsing for the k6 scripts (`k6 run -e NAME=value`). A bad value stops the script
-// at init with a message that names the variable, instead of a silently wrong test. CommonJS, so
-// the Node runner can load it too (through targets.js).
+// Environment parsing for the k6 scripts (`k6 run -e NAME=value`), in the project's one grammar
+// (grammar.js). A bad value stops the script at init with a message that names the variable.
+// CommonJS, so the Node runner can load it too (through targets.js).
+const { read, refusal } = require('./grammar.js');
 
 function envString(env, name, fallback) {
   const value = env[name];
   return value === undefined || value === '' ? fallback : String(value);
 }
 
-function envInt(env, name, fallback, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+/** The variable read as `kind` (within min and max), the fallback when unset; throws naming it. */
+function envValue(env, name, kind, fallback, range) {
   const raw = envString(env, name, undefined);
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, not '${raw}'`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new Error(`${name} must be between ${min} and ${max}, not ${value}`);
+  const value = read(kind, raw, range);
+  if (value === undefined) throw new Error(refusal(name, kind, raw, range));
   return value;
 }
 
-function envNumber(env, name, fallback, { min = 0, max = Number.MAX_VALUE } = {}) {
-  const raw = envString(env, name, undefined);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new Error(`${name} must be a number between ${min} and ${max}, not '${raw}'`);
-  }
-  return value;
+function envInt(env, name, fallback, { min = 0, max } = {}) {
+  return envValue(env, name, 'integer', fallback, { min, max });
+}
+
+function envNumber(env, name, fallback, { min = 0, max } = {}) {
+  return envValue(env, name, 'number', fallback, { min, max });
+}
+
+function envBool(env, name, fallback) {
+  return envValue(env, name, 'boolean', fallback);
 }
 
 function envEnum(env, name, allowed, fallback) {
   const value = envString(env, name, fallback);
   if (!allowed.includes(value)) {
-    throw new Error(`${name} must be one of ${allowed.join(', ')}, not '${value}'`);
+    throw new Error(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
   }
   return value;
 }
 
-function envBool(env, name, fallback) {
-  const raw = envString(env, name, undefined);
-  if (raw === undefined) return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new Error(`${name} must be true or false, not '${raw}'`);
+/** A k6 duration such as `30s`, `1m30s` or `500ms`, as written: k6 reads it itself. */
+function envDuration(env, name, fallback) {
+  const value = envString(env, name, fallback);
+  if (read('duration', value) === undefined) throw new Error(refusal(name, 'duration', value));
+  return value;
 }
-
-const DURATION = /^(\d+(ms|s|m|h))+$/;
-const DURATION_UNITS = { ms: 0.001, s: 1, m: 60, h: 3600 };
 
 /** A k6 duration (`30s`, `1m30s`, `500ms`) in seconds, or null when it is not one. */
 function durationSeconds(text) {
-  if (!DURATION.test(String(text))) return null;
-  return [...String(text).matchAll(/(\d+)(ms|s|m|h)/g)].reduce(
-    (sum, [, n, unit]) => sum + n * DURATION_UNITS[unit],
-    0,
-  );
-}
-
-/** A k6 duration such as `30s`, `1m30s` or `500ms`. */
-function envDuration(env, name, fallback) {
-  const value = envString(env, name, fallback);
-  if (durationSeconds(value) === null) {
-    throw new Error(`${name} must be a duration such as 30s, 2m or 500ms, not '${value}'`);
-  }
-  return value;
+  return read('duration', text) ?? null;
 }
 
 module.exports = { envString, envInt, envNumber, envEnum, envBool, envDuration, durationSeconds };

@@ -4,8 +4,9 @@
 // is written twice. Arguments are split by node:util parseArgs; every command refuses alike.
 const { parseArgs } = require('node:util');
 const { wrapLines } = require('./text');
+const grammar = require('../../k6/lib/grammar');
 
-const TYPES = ['string', 'integer', 'number', 'boolean', 'enum', 'list'];
+const TYPES = ['string', 'enum', ...grammar.KINDS];
 const WIDTH = 100;
 
 /** A command used wrongly: bad or unknown options, bad settings. Commands exit 2 on it. */
@@ -51,66 +52,28 @@ function checkSettings(table) {
   return table;
 }
 
-/** What a setting accepts, for messages and --help. */
 /** '1 to 16' for a setting with both ends declared, for --help; null otherwise. */
 function rangeText(s) {
   return s.min !== undefined && s.max !== undefined ? `${s.min} to ${s.max}` : null;
 }
 
+/** What a setting accepts, for messages and --help. */
 function accepts(s) {
-  const range = (kind) => {
-    if (s.min !== undefined && s.max !== undefined) return `${kind} from ${s.min} to ${s.max}`;
-    if (kind === 'an integer' && s.min === 1) return 'a positive integer';
-    if (s.min !== undefined) return `${kind} ≥ ${s.min}`;
-    return kind;
-  };
-  return {
-    string: 'a non-empty value',
-    integer: range('an integer'),
-    number: range('a number'),
-    boolean: 'true or false',
-    enum: `one of ${(s.choices || []).join(', ')}`,
-    list: 'a comma-separated list',
-  }[s.type];
+  if (s.type === 'string') return 'a non-empty value';
+  if (s.type === 'enum') return `one of ${(s.choices || []).join(', ')}`;
+  return grammar.accepts(s.type, s);
 }
-
-const INTEGER = /^-?\d+$/;
-const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
 /** One raw value (a string from argv or env, or a JSON value from a file) → the typed value. */
 function convert(s, raw, label, context) {
   const refuse = () => {
     throw new UsageError(`${label} must be ${accepts(s)}, got ${JSON.stringify(raw)}`, { setting: label });
   };
-  const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : null;
-  const inRange = (n) => (s.min === undefined || n >= s.min) && (s.max === undefined || n <= s.max);
   let value;
-  switch (s.type) {
-    case 'string':
-      if (typeof raw !== 'string' || raw === '') refuse();
-      value = raw;
-      break;
-    case 'integer':
-    case 'number':
-      if (text === null || !(s.type === 'integer' ? INTEGER : NUMBER).test(text)) refuse();
-      value = Number(text);
-      if (!inRange(value)) refuse();
-      break;
-    case 'boolean':
-      value = { true: true, false: false, 1: true, 0: false }[String(raw)];
-      if (value === undefined || !['boolean', 'string'].includes(typeof raw)) refuse();
-      break;
-    case 'enum':
-      if (typeof raw !== 'string' || !s.choices.includes(raw.trim())) refuse();
-      value = raw.trim();
-      break;
-    case 'list':
-      value = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : refuse();
-      if (value.some((item) => typeof item !== 'string')) refuse();
-      value = value.map((item) => item.trim()).filter(Boolean);
-      if (!value.length) refuse();
-      break;
-  }
+  if (s.type === 'string') value = typeof raw === 'string' && raw !== '' ? raw : refuse();
+  else if (s.type === 'enum') {
+    value = typeof raw === 'string' && s.choices.includes(raw.trim()) ? raw.trim() : refuse();
+  } else value = grammar.read(s.type, raw, s) ?? refuse();
   if (!s.parse) return value;
   try {
     return s.parse(value, context);

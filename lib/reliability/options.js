@@ -3,7 +3,6 @@
 // validation and --help come from this table. --quick turns every default into the short form.
 const { derived, defineCommand } = require('../core/settings');
 const { TERMINATIONS } = require('../../k6/lib/cells');
-const { durationSeconds } = require('../../k6/lib/config');
 const { KNOBS } = require('../lab/options');
 const SCENARIOS = require('./scenarios');
 const { selectScenarios } = require('./run');
@@ -184,18 +183,10 @@ const SETTINGS = [
   {
     name: 'soakSeconds',
     flag: '--soak',
-    type: 'string',
+    type: 'seconds',
+    min: 2,
     arg: 'DURATION',
-    // In seconds: a default is not parsed, a given value is.
     default: derived('60s, --quick 20s', (v) => (v.quick ? 20 : 60)),
-    parse: (text) => {
-      const seconds = durationSeconds(text);
-      if (!seconds || seconds < 2)
-        throw new Error(
-          `must be a duration of 2 s or more such as 60s, 10m or 1h, got ${JSON.stringify(text)}`,
-        );
-      return seconds;
-    },
     help: 'soak: how long (10m for the full soak)',
   },
   {

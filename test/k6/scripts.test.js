@@ -76,6 +76,15 @@ describe('k6 scripts', () => {
     expect(
       inspect('router-matrix.js', { ...env, INSECURE_SKIP_TLS_VERIFY: 'true' }).insecureSkipTLSVerify,
     ).toBe(true);
+    // The project's one boolean grammar (k6/lib/grammar.js), case-insensitive.
+    for (const word of ['1', 'Yes', 'on']) {
+      expect(
+        inspect('router-matrix.js', { ...env, INSECURE_SKIP_TLS_VERIFY: word }).insecureSkipTLSVerify,
+      ).toBe(true);
+    }
+    expect(
+      inspect('router-matrix.js', { ...env, INSECURE_SKIP_TLS_VERIFY: 'off' }).insecureSkipTLSVerify,
+    ).toBe(false);
   });
 
   test('data-service: 5000 TPS open model by default, dropped iterations thresholded', () => {
@@ -108,14 +117,19 @@ describe('k6 scripts', () => {
       /TERMINATION must be one of http, edge, passthrough, reencrypt/,
     ],
     ['router-matrix.js', { PAGE_SIZE: 'big' }, /page size must look like/],
-    ['router-matrix.js', { DURATION: 'forever' }, /DURATION must be a duration/],
+    ['router-matrix.js', { DURATION: 'forever' }, /DURATION must be a duration such as 30s, 1m30s or 500ms/],
+    [
+      'router-matrix.js',
+      { INSECURE_SKIP_TLS_VERIFY: 'maybe' },
+      /INSECURE_SKIP_TLS_VERIFY must be true or false/,
+    ],
     ['data-service.js', { MIX: 'add=1,delete=2' }, /MIX must look like/],
     ['smoke.js', { URL_EDGE: 'ftp://x' }, /URL_EDGE must be an http\(s\) URL/],
     ['smoke.js', { URL_EDGE: 'https://edge.example.com' }, /no URL for the http route: set APPS_DOMAIN/],
     [
       'router-matrix.js',
       { URL_EDGE: 'https://edge.example.com', TERMINATION: 'edge', RATE: 'lots' },
-      /RATE must be a whole number/,
+      /RATE must be an integer from 0 to 10000000, got \\?"lots/,
     ],
   ])('%s with %j stops with a clear message', (script, env, message) => {
     const args = ['inspect'];

@@ -75,7 +75,10 @@ describe('knobs', () => {
       { LAB_PASSTHROUGH_BALANCE: 'first' },
       /LAB_PASSTHROUGH_BALANCE must be one of random, source, roundrobin, leastconn/,
     ],
-    [{ LAB_ROUTER_HTTP2: 'yes' }, /LAB_ROUTER_HTTP2 must be true or false, got "yes"/],
+    [
+      { LAB_ROUTER_HTTP2: 'maybe' },
+      /LAB_ROUTER_HTTP2 must be true or false \(also yes\/no, on\/off, 1\/0\), got "maybe"/,
+    ],
     [{ LAB_OPENSHIFT_RELEASE: '4.9' }, /LAB_OPENSHIFT_RELEASE must be one of 4\.16, .*4\.22, got "4\.9"/],
     [
       { LAB_HAPROXY: '/nonexistent/haproxy' },

@@ -74,7 +74,10 @@ test.each([
   [{ durationSeconds: 0 }, /\.json: durationSeconds must be a positive integer, got 0/],
   [{ sizes: ['1k', '2m'] }, /\.json: sizes: page size must be between 1 byte and 1 MiB, not '2m'/],
   [{ cells: ['tls:1k:close'] }, /\.json: cells: 'tls:1k:close': termination must be \* or one of/],
-  [{ crossCheck: 'maybe' }, /\.json: crossCheck must be true or false, got "maybe"/],
+  [
+    { crossCheck: 'maybe' },
+    /\.json: crossCheck must be true or false \(also yes\/no, on\/off, 1\/0\), got "maybe"/,
+  ],
   [
     { colour: 'blue' },
     /\.json: unknown key colour \(known: quick, cells, sizes, tlsSessions, durationSeconds/,
