@@ -66,8 +66,13 @@ describe('records CRUD', () => {
     expect(await redis.cli('exists', `record:${id}`)).toBe('0');
   });
 
-  test('absent records: GET, PUT and DELETE answer 404 and PUT creates nothing', async () => {
-    const id = '00000000-0000-4000-8000-000000000000';
+  // Any lower-case RFC 9562 UUID is an id (versions 1 to 8): one the service never made is absent.
+  test.each([
+    ['v4', '00000000-0000-4000-8000-000000000000'],
+    ['v1', 'c232ab00-9414-11ec-b3c8-9f6bdeced846'],
+    ['v7', '01936f8e-8f5a-7c3d-9b2e-4a1f0c6d8e21'],
+    ['v8', '2489e9ad-2ee2-8e00-8ec9-32d5f69181c0'],
+  ])('absent records (%s id): GET, PUT and DELETE answer 404 and PUT creates nothing', async (_v, id) => {
     const before = await dbsize();
     expectProblem(await request(svc.app).get(`/api/records/${id}`), 404, 'record-not-found');
     expectProblem(await request(svc.app).put(`/api/records/${id}`).send({ a: 1 }), 404, 'record-not-found');
@@ -183,6 +188,15 @@ describe('bad input: a clear 4xx and nothing written to Redis', () => {
     ],
     ['GET bad id', 400, 'invalid-id', () => ['get', '/api/records/not-a-uuid']],
     ['GET upper-case id', 400, 'invalid-id', () => ['get', `/api/records/${existingId().toUpperCase()}`]],
+    // RFC 9562's version nibble is 1 to 8 and its variant 10xx: the nil UUID and others are not ids.
+    ['GET nil UUID', 400, 'invalid-id', () => ['get', '/api/records/00000000-0000-0000-0000-000000000000']],
+    ['GET version 9', 400, 'invalid-id', () => ['get', '/api/records/01936f8e-8f5a-9c3d-9b2e-4a1f0c6d8e21']],
+    [
+      'GET other variant',
+      400,
+      'invalid-id',
+      () => ['get', '/api/records/01936f8e-8f5a-7c3d-cb2e-4a1f0c6d8e21'],
+    ],
     ['GET key-injection id', 400, 'invalid-id', () => ['get', `/api/records/${encodeURIComponent('*')}`]],
     ['PUT bad id', 400, 'invalid-id', () => ['put', '/api/records/123', '{"a":1}', 'application/json']],
     ['DELETE bad id', 400, 'invalid-id', () => ['delete', `/api/records/${'a'.repeat(300)}`]],

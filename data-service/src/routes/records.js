@@ -7,8 +7,9 @@ const express = require('express');
 const { Problem } = require('../problem');
 const { methodNotAllowed } = require('./method-not-allowed');
 
-// Ids are the server's own UUIDs (crypto.randomUUID: version 4, lower case).
-const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+// The server makes version-4 ids (crypto.randomUUID) but takes any RFC 9562 UUID in lower case
+// (versions 1 to 8, the RFC's variant), so a well-formed id it never made is absent (404), not bad.
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function checkId(id) {
   if (!ID_PATTERN.test(id)) {
@@ -16,7 +17,7 @@ function checkId(id) {
     throw new Problem(
       400,
       'invalid-id',
-      `record ids are lower-case UUIDs as returned by POST /api/records, got ${JSON.stringify(shown)}`,
+      `record ids are lower-case RFC 9562 UUIDs (versions 1 to 8), got ${JSON.stringify(shown)}`,
     );
   }
   return id;
