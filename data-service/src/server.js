@@ -41,30 +41,39 @@ function listen(server, port) {
   });
 }
 
-async function main() {
+/** A configuration error ends the process with EX_CONFIG and one line naming what is wrong. */
+function exitConfig(message) {
+  process.stderr.write(`data-service: ${message}\n`);
+  process.exit(EXIT_CONFIG);
+}
+
+/**
+ * The configuration and, with TLS, the certificate pair, both checked before anything starts: a
+ * bad pair is a configuration error too.
+ */
+function configure() {
   let config;
   try {
     config = loadConfig(process.env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`data-service: ${err.message}\n`);
-    process.exit(EXIT_CONFIG);
+    exitConfig(err.message);
   }
-
-  // The certificate pair is checked before anything starts: a bad pair is a configuration error.
   let tlsSetup;
   if (config.tls) {
     try {
       tlsSetup = tlsServerOptions(config.tlsCertFile, config.tlsKeyFile);
     } catch (err) {
-      process.stderr.write(
-        `data-service: invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE are not a usable pair (${err.message})\n`,
+      exitConfig(
+        `invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE are not a usable pair (${err.message})`,
       );
-      process.exit(EXIT_CONFIG);
     }
   }
+  return { config, tlsSetup };
+}
 
-  const logger = createLogger(config);
+/** An error nothing caught is logged as fatal and ends the process. */
+function exitOnUncaught(logger) {
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception');
     process.exit(1);
@@ -73,20 +82,10 @@ async function main() {
     logger.fatal({ err }, 'unhandled promise rejection');
     process.exit(1);
   });
+}
 
-  const metrics = createMetrics();
-  const redis = createRedis(config, logger);
-  const lifecycle = { shuttingDown: false, closing: false };
-  const { listener } = createApp({ config, redis, metrics, logger, lifecycle });
-
-  // Connect before listening, but do not wait forever: without Redis the service still starts,
-  // answers /readyz with 503 and keeps reconnecting in the background.
-  try {
-    await redis.connect();
-  } catch (err) {
-    logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
-  }
-
+/** The HTTP listener and, with TLS, the HTTPS one with its certificate watcher. */
+async function startListeners({ config, tlsSetup, listener, logger }) {
   const servers = [tuneListener(http.createServer(listenerOptions(config), listener), config)];
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
@@ -111,16 +110,11 @@ async function main() {
     { ports, redis: describeRedis(config), keepAliveTimeoutMs: config.keepAliveTimeoutMs },
     `listening on http :${ports.http}${ports.https ? ` and https :${ports.https}` : ''}`,
   );
+  return { servers, certWatcher };
+}
 
-  const shutdown = createShutdown({
-    servers,
-    redis,
-    lifecycle,
-    logger,
-    drainDelayMs: config.drainDelayMs,
-    shutdownTimeoutMs: config.shutdownTimeoutMs,
-    beforeRedis: () => certWatcher?.stop(),
-  });
+/** SIGTERM or SIGINT runs the graceful shutdown, then exits; a second signal exits at once. */
+function shutdownOnSignals(shutdown, logger) {
   let signals = 0;
   const onSignal = (signal) => {
     signals += 1;
@@ -138,6 +132,37 @@ async function main() {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+async function main() {
+  const { config, tlsSetup } = configure();
+  const logger = createLogger(config);
+  exitOnUncaught(logger);
+
+  const metrics = createMetrics();
+  const redis = createRedis(config, logger);
+  const lifecycle = { shuttingDown: false, closing: false };
+  const { listener } = createApp({ config, redis, metrics, logger, lifecycle });
+
+  // Connect before listening, but do not wait forever: without Redis the service still starts,
+  // answers /readyz with 503 and keeps reconnecting in the background.
+  try {
+    await redis.connect();
+  } catch (err) {
+    logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
+  }
+
+  const { servers, certWatcher } = await startListeners({ config, tlsSetup, listener, logger });
+  const shutdown = createShutdown({
+    servers,
+    redis,
+    lifecycle,
+    logger,
+    drainDelayMs: config.drainDelayMs,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    beforeRedis: () => certWatcher?.stop(),
+  });
+  shutdownOnSignals(shutdown, logger);
 }
 
 main().catch((err) => {
