@@ -116,6 +116,48 @@ describe('the environment as a source', () => {
   });
 });
 
+describe('the grammar (k6/lib/grammar.js) behind the types', () => {
+  const GRAMMAR = [
+    { name: 'http2', env: 'X_HTTP2', type: 'boolean', help: 'h2' },
+    { name: 'soak', flag: '--soak', type: 'seconds', min: 2, default: 60, help: 'soak' },
+    { name: 'page', flag: '--page', type: 'size', max: 1048576, default: 1024, help: 'page' },
+  ];
+  const grammarCommand = defineCommand({ usage: 'g', settings: GRAMMAR });
+  const values = (argv, env = {}) => grammarCommand.parse(argv, { env }).values;
+
+  test.each([
+    ['true', true],
+    ['Yes', true],
+    ['ON', true],
+    ['1', true],
+    ['false', false],
+    ['no', false],
+    ['off', false],
+    ['0', false],
+  ])('a boolean variable takes %j', (raw, expected) => {
+    expect(values([], { X_HTTP2: raw }).http2).toBe(expected);
+  });
+
+  test('seconds take a bare number or a duration; sizes take k and m', () => {
+    expect(values(['--soak', '90', '--page', '4k'])).toMatchObject({ soak: 90, page: 4096 });
+    expect(values(['--soak', '1m30s', '--page', '1m'])).toMatchObject({ soak: 90, page: 1048576 });
+  });
+
+  test.each([
+    [[], { X_HTTP2: 'maybe' }, 'X_HTTP2 must be true or false (also yes/no, on/off, 1/0), got "maybe"'],
+    [
+      ['--soak', '1s'],
+      {},
+      '--soak must be a number of seconds or a duration such as 30s, 1m30s or 500ms, ≥ 2 s',
+    ],
+    [['--soak', 'forever'], {}, 'got "forever"'],
+    [['--page', '2m'], {}, '--page must be a size such as 1024, 4k or 1m, ≤ 1048576 bytes, got "2m"'],
+  ])('%j %j is refused: %s', (argv, env, message) => {
+    expect(() => values(argv, env)).toThrow(UsageError);
+    expect(() => values(argv, env)).toThrow(message);
+  });
+});
+
 describe('defaults as functions', () => {
   test('see the other values and the context, and yield to a given value', () => {
     expect(parse(['--fast']).values.rounds).toBe(1);
