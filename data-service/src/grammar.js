@@ -1,7 +1,7 @@
 'use strict';
 // The one grammar of settings' values: the lab's and matrix's settings, the k6 scripts and (an
 // identical copy, since it ships alone) the data service read booleans, numbers, durations, sizes
-// and lists with it. test/core/grammar.test.js runs one table against both copies.
+// and lists with it. test/core/grammar.unit.test.js runs one table against both copies.
 
 const BOOLEANS = new Map([
   ...['true', 'yes', 'on', '1'].map((word) => [word, true]),
