@@ -1,14 +1,6 @@
-// The bank's workload: add / update / select records through one Route, open model
-// (constant-arrival-rate) at a target rate, 5000 TPS by default, as the bank's acceptance test.
-//
+// The bank's workload, as its acceptance test: add / update / select records through one Route,
+// open model (constant-arrival-rate), 5000 TPS by default; one iteration is one request.
 //   SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run -e ROUTE=edge -e RATE=5000 k6/data-service.js
-//
-// Env: ROUTE (http|edge|passthrough|reencrypt, default edge), RATE (iterations/s, 5000),
-// DURATION (1m), PRE_VUS (RATE/20), MAX_VUS (RATE/2), MIX (add=20,update=20,select=60),
-// SEED_RECORDS (200, created in setup for select/update), MAX_ERROR_RATE (0.01), P95_MS (50),
-// SUMMARY_PATH, plus the target variables of lib/targets.js. One iteration is one request.
-// Dropped iterations (k6 had no free VU in time) mean the generator, not the service, fell short
-// of the rate: they are printed and thresholded.
 import http from 'k6/http';
 import { check } from 'k6';
 import { Trend } from 'k6/metrics';
@@ -22,6 +14,12 @@ import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
 import { REFERENCE } from './lib/reference.js';
 
+// Env: ROUTE (http|edge|passthrough|reencrypt, default edge), RATE (iterations/s, 5000),
+// DURATION (1m), PRE_VUS (RATE/20), MAX_VUS (RATE/2), MIX (add=20,update=20,select=60),
+// SEED_RECORDS (200, created in setup for select/update), MAX_ERROR_RATE (0.01), P95_MS (50),
+// SUMMARY_PATH, plus the target variables of lib/targets.js. Dropped iterations (k6 had no free
+// VU in time) mean the generator, not the service, fell short of the rate: they are printed and
+// thresholded.
 const routeKey = envEnum(__ENV, 'ROUTE', cells.TERMINATIONS, 'edge');
 const rate = envInt(__ENV, 'RATE', REFERENCE.bank.targetTps, { min: 1, max: 1000000 });
 const duration = envDuration(__ENV, 'DURATION', '1m');

@@ -1,17 +1,6 @@
-// One cell of the router matrix: termination × page size × connection mode against
-// GET /api/pages/:size through one Route. The matrix runner (npm run matrix) starts one k6
-// process per cell; on its own:
-//
+// One cell of the router matrix: termination × page size × connection mode against GET
+// /api/pages/:size through one Route. `npm run matrix` starts one k6 process per cell; alone:
 //   k6 run -e TERMINATION=edge -e PAGE_SIZE=4k -e CONNECTION=close k6/router-matrix.js
-//
-// Env: TERMINATION (http|edge|passthrough|reencrypt), PAGE_SIZE (1k, 4k, …), CONNECTION
-// (keepalive|close), TLS_SESSION (full: the only kind k6 can do, see below), VUS (closed model, default 32), DURATION (default 30s), RATE (open model:
-// constant-arrival-rate at RATE req/s with MAX_VUS), MAX_ERROR_RATE (0.01), P99_MS (1000),
-// SUMMARY_PATH (raw summary JSON), INSECURE_SKIP_TLS_VERIFY (false), plus the target variables
-// of lib/targets.js.
-// Trust: run with SSL_CERT_FILE=<lab CA> so edge and re-encrypt are verified; only passthrough,
-// whose service certificate cannot match the route host, skips verification, unless
-// INSECURE_SKIP_TLS_VERIFY=true (a cluster whose router has a self-signed certificate).
 import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import cells from './lib/cells.js';
@@ -24,6 +13,14 @@ import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js
 import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
 
+// Env: TERMINATION (http|edge|passthrough|reencrypt), PAGE_SIZE (1k, 4k, …), CONNECTION
+// (keepalive|close), TLS_SESSION (full: the only kind k6 can do, see below), VUS (closed model,
+// default 32), DURATION (default 30s), RATE (open model: constant-arrival-rate at RATE req/s with
+// MAX_VUS), MAX_ERROR_RATE (0.01), P99_MS (1000), SUMMARY_PATH (raw summary JSON),
+// INSECURE_SKIP_TLS_VERIFY (false), plus the target variables of lib/targets.js.
+// Trust: run with SSL_CERT_FILE=<lab CA> so edge and re-encrypt are verified; only passthrough,
+// whose service certificate cannot match the route host, skips verification, unless
+// INSECURE_SKIP_TLS_VERIFY=true (a cluster whose router has a self-signed certificate).
 const termination = envEnum(__ENV, 'TERMINATION', cells.TERMINATIONS, 'http');
 const pageBytes = cells.parseSize(envString(__ENV, 'PAGE_SIZE', '1k'));
 const connection = envEnum(__ENV, 'CONNECTION', cells.CONNECTIONS, 'keepalive');

@@ -1,20 +1,16 @@
 // One request per Route, with checks: is every termination wired the way OpenShift wires it?
-//
 //   SSL_CERT_FILE=.lab/certs/lab-ca.crt k6 run k6/smoke.js
-//
+import http from 'k6/http';
+import { check } from 'k6';
+import cells from './lib/cells.js';
+import { envList, envString } from './lib/config.js';
+import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
+
 // Env: ROUTES (comma list, default all four), plus the target variables of lib/targets.js.
 // k6's insecureSkipTLSVerify is global, so when passthrough is in ROUTES (its service
 // certificate cannot match the route host) verification is off for the whole run; run with
 // -e ROUTES=http,edge,reencrypt to verify the router's certificate against SSL_CERT_FILE.
-import http from 'k6/http';
-import { check } from 'k6';
-import cells from './lib/cells.js';
-import { envString } from './lib/config.js';
-import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
-
-const routes = envString(__ENV, 'ROUTES', cells.TERMINATIONS.join(','))
-  .split(',')
-  .map((name) => name.trim());
+const routes = envList(__ENV, 'ROUTES', cells.TERMINATIONS);
 for (const name of routes) {
   if (!cells.TERMINATIONS.includes(name)) {
     throw new Error(`ROUTES: '${name}' is not one of ${cells.TERMINATIONS.join(', ')}`);

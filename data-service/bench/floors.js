@@ -1,10 +1,7 @@
 'use strict';
-// The benchmark's two floors: the same Redis calls as the service's record routes, with nothing
-// else. `node floors.js http` is a bare node:http handler; `node floors.js express` is a bare
-// Express 5 app (no middleware, etag off, route-level express.json for POST like the service).
-// Both use the service's own Redis client factory, so the Redis side is identical, and both
-// write the response with res.end like the service does: the ratio then prices the service's
-// features (timing, metrics, validation, error handling), not a choice of response helper.
+// The benchmark's two floors: the service's record routes' Redis calls with nothing else, as a
+// bare node:http handler (`node floors.js http`) or a bare Express 5 app (`node floors.js express`:
+// no middleware, etag off, route-level express.json for POST like the service).
 const http = require('node:http');
 const crypto = require('node:crypto');
 const express = require('express');
@@ -14,6 +11,9 @@ const { createRedis } = require('../src/redis');
 
 const PATH = /^\/api\/records\/([0-9a-f-]{36})$/;
 
+// Both use the service's own Redis client factory, so the Redis side is identical, and both
+// write the response with res.end like the service does: the ratio then prices the service's
+// features (timing, metrics, validation, error handling), not a choice of response helper.
 function nodeHttpFloor(redis) {
   return http.createServer((req, res) => {
     if (req.method === 'GET') {

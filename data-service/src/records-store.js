@@ -1,8 +1,7 @@
 'use strict';
-// Records in Redis: one JSON string per record at `record:<id>`. Each operation is a single-key
-// command, so it works unchanged on Redis Cluster (no hash tags needed: no multi-key commands).
-// Every command is timed into the response's Server-Timing and the Redis histogram, and a Redis
-// that cannot answer becomes a 503 problem instead of a hung or 500 response.
+// Records in Redis: one JSON string per record at `record:<id>`, single-key commands only, so it
+// works unchanged on Redis Cluster. Every command is timed into Server-Timing and the Redis
+// histogram; a Redis that cannot answer becomes a 503 problem, not a hung or 500 response.
 const { ReplyError } = require('ioredis');
 const { Problem } = require('./problem');
 const { addRedisTime, now } = require('./timing');

@@ -1,8 +1,7 @@
 'use strict';
-// The Redis client: standalone (REDIS_URL) or Cluster (REDIS_CLUSTER_NODES). Every wait is
-// bounded: no offline queue (a command while disconnected fails at once), one retry at most,
-// a per-command timeout, a connect timeout, and reconnection with capped backoff forever so the
-// service recovers by itself when Redis comes back.
+// The Redis client, standalone (REDIS_URL) or Cluster (REDIS_CLUSTER_NODES), with every wait
+// bounded: no offline queue, one retry at most, command and connect timeouts, and reconnection
+// with capped backoff forever, so the service recovers by itself when Redis comes back.
 const Redis = require('ioredis');
 
 const RECONNECT_CAP_MS = 2000;

@@ -1,12 +1,7 @@
 'use strict';
-// Graceful shutdown, in the order that loses no request behind a router:
-//   1. readiness turns 503, so the router's health checks take this instance out of rotation;
-//   2. the listeners keep serving for DRAIN_DELAY_MS, while the router notices;
-//   3. they stop accepting, close idle keep-alive connections, and answer in-flight requests
-//      with Connection: close; after SHUTDOWN_TIMEOUT_MS the stragglers are cut;
-//   4. Redis is quit; the caller exits 0.
-// SIGINT (Ctrl-C at a terminal; lab:down, once the router has stopped) skips step 2: no router
-// is sending traffic, so there is nothing to drain from.
+// Graceful shutdown, in the order that loses no request behind a router: readiness 503, serve
+// on for DRAIN_DELAY_MS while the router notices, stop accepting and finish in-flight requests
+// (cut after SHUTDOWN_TIMEOUT_MS), quit Redis.
 const { closeRedis } = require('./redis');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,10 +25,14 @@ function createShutdown({ servers, redis, lifecycle, logger, drainDelayMs, shutd
   let running;
   async function sequence(signal) {
     lifecycle.shuttingDown = true;
+    // SIGINT (Ctrl-C at a terminal; lab:down, once the router has stopped) skips the drain: no
+    // router is sending traffic, so there is nothing to drain from.
     const drainMs = signal === 'SIGINT' ? 0 : drainDelayMs;
     logger.info({ signal, drainDelayMs: drainMs }, 'shutting down: readiness is 503, draining');
     if (drainMs > 0) await sleep(drainMs);
 
+    // Stop accepting, close idle keep-alive connections, answer in-flight requests with
+    // Connection: close; after SHUTDOWN_TIMEOUT_MS the stragglers are cut.
     lifecycle.closing = true;
     logger.info({ shutdownTimeoutMs }, 'closing listeners; finishing in-flight requests');
     let timer;

@@ -1,9 +1,7 @@
 'use strict';
 // Server-Timing on every response, the request duration histogram and debug request logs, all
-// from one hook: the response's writeHead. Node calls writeHead for every response (res.end and
-// res.write call it implicitly), so errors, 404s and responses written without Express helpers
-// are covered, and headers are still mutable at that moment. The hook lives on the app's response
-// prototype, so a request costs two clock reads and no closure.
+// from one hook: the response's writeHead, which Node calls for every response (errors, 404s and
+// responses written without Express helpers too) while headers are still mutable.
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 
@@ -34,6 +32,7 @@ function addRedisTime(res, ms) {
   res[REDIS_MS] = sofar === undefined ? ms : sofar + ms;
 }
 
+// The hook lives on the app's response prototype, so a request costs two clock reads and no closure.
 /**
  * Installs the start stamp on `app.handle` and the Server-Timing hook on `app.response`, and
  * returns `recordResponse(res, statusCode, route)`, the same bookkeeping for responses written

@@ -1,10 +1,7 @@
 'use strict';
-// The HTTPS listener's certificate, reloaded without a restart when its files change. OpenShift's
-// service CA rotates the serving certificate by updating the secret; Kubernetes then swaps the
-// mounted files atomically through the `..data` symlink, which replaces directory entries rather
-// than writing the files. So we watch the directories (not the files) and, because fs.watch is
-// not reliable everywhere (network and overlay filesystems), also poll the content. A half-updated
-// pair (new cert, old key) fails validation and is simply retried on the next event.
+// The HTTPS listener's certificate, reloaded without a restart when its files change (OpenShift's
+// service CA rotates it by updating the secret). A half-updated pair (new cert, old key) fails
+// validation and is simply retried on the next event.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,6 +36,10 @@ function tlsServerOptions(certFile, keyFile) {
   return { pair, options: { cert: pair.cert, key: pair.key, minVersion: MIN_VERSION } };
 }
 
+// Kubernetes swaps the mounted files atomically through the `..data` symlink, which replaces
+// directory entries rather than writing the files: so the directories are watched (not the
+// files) and, because fs.watch is not reliable everywhere (network and overlay filesystems), the
+// content is also polled.
 /**
  * Watches certFile/keyFile and calls server.setSecureContext with the new pair when it changes.
  * Returns { stop(), current() }.

@@ -1,8 +1,7 @@
 'use strict';
-// The service's own limits for clients that reach it without the router in front: slow headers
-// and slow bodies (slowloris) are answered 408 and closed by HEADERS_TIMEOUT_MS and
-// REQUEST_TIMEOUT_MS; MAX_CONNECTIONS caps open connections per listener. An idle keep-alive
-// connection is not a slow request: it lives until KEEP_ALIVE_TIMEOUT_MS.
+// The service's own limits for clients that reach it without the router: slow headers and bodies
+// (slowloris) get 408 and close (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS), MAX_CONNECTIONS caps
+// connections per listener, and an idle keep-alive connection lives until KEEP_ALIVE_TIMEOUT_MS.
 const net = require('node:net');
 const { testRedis, startService, sleep } = require('./helpers');
 

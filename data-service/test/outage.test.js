@@ -1,12 +1,7 @@
 'use strict';
-// A Redis outage and recovery, against a real redis-server that the test stops, freezes and
-// restarts on the same port. Requests must fail fast (503 problem), readiness must turn 503 with
-// the reason, and both must recover without any help.
-//
-// Timing: the app runs with a short REDIS_TIMEOUT_MS so that "bounded by the timeout" can be
-// asserted with more than a second of slack for a loaded machine, while an unbounded wait (an
-// offline queue, a frozen Redis) would still blow the bound. One test keeps the default 1000 ms
-// and checks the requirement as written: no request waits much more than 1 s.
+// A Redis outage and recovery, against a real redis-server the test stops, freezes and restarts
+// on the same port: requests fail fast (503 problem), readiness turns 503 with the reason, and
+// both recover without any help.
 const request = require('supertest');
 const { requireTool } = require('../../lib/core/tools');
 const { redisServerArgs, waitForRedis } = require('../../lib/core/redis-server');
@@ -19,6 +14,10 @@ let dir;
 let redis;
 let svc;
 
+// A short REDIS_TIMEOUT_MS, so that "bounded by the timeout" can be asserted with more than a
+// second of slack for a loaded machine, while an unbounded wait (an offline queue, a frozen Redis)
+// would still blow the bound. One test keeps the default 1000 ms and checks the requirement as
+// written: no request waits much more than 1 s.
 const TIMEOUT_MS = 300;
 // What a busy 2-core CI machine may add to a request on top of the Redis timeout.
 const SLACK_MS = 1200;

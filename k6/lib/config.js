@@ -30,6 +30,11 @@ function envBool(env, name, fallback) {
   return envValue(env, name, 'boolean', fallback);
 }
 
+/** A comma-separated list (blanks dropped); the fallback when unset. */
+function envList(env, name, fallback) {
+  return envValue(env, name, 'list', fallback);
+}
+
 function envEnum(env, name, allowed, fallback) {
   const value = envString(env, name, fallback);
   if (!allowed.includes(value)) {
@@ -50,4 +55,4 @@ function durationSeconds(text) {
   return read('duration', text) ?? null;
 }
 
-module.exports = { envString, envInt, envNumber, envEnum, envBool, envDuration, durationSeconds };
+module.exports = { envString, envInt, envNumber, envList, envEnum, envBool, envDuration, durationSeconds };

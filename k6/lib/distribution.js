@@ -1,8 +1,7 @@
 'use strict';
-// Which statistics k6 keeps for every Trend in its summary. Besides the usual ones, a grid of
-// quantiles (every 1 %, every 0.1 % above p99, and p99.99) describes the whole distribution, so
-// the Node runner can merge several samples of a cell into one distribution (a mixture of their
-// quantile functions, weighted by count) instead of averaging percentiles, which is wrong.
+// Which statistics k6 keeps for every Trend: the usual ones and a grid of quantiles (every 1 %,
+// every 0.1 % above p99, and p99.99), so the Node runner can merge a cell's samples into one
+// distribution (a mixture of their quantile functions) instead of averaging percentiles.
 
 const QUANTILES = [];
 for (let q = 1; q <= 99; q++) QUANTILES.push(q);

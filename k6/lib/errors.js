@@ -1,8 +1,7 @@
 'use strict';
-// Failed requests counted by status, one Counter per status (errors_status_<status>): 0 is no
-// HTTP response at all (refused, reset, timeout, TLS failure), 3xx counts too (the scripts never
-// expect a redirect), anything not listed goes to errors_status_other. k6 allows metrics only in
-// the init context, hence the fixed list. The Node runner sums them (lib/results-model/cell.js).
+// Failed requests counted by status (errors_status_<status>; 0: no HTTP response at all, 3xx
+// counts too, the rest errors_status_other): a fixed list, since k6 allows metrics only in the
+// init context. The Node runner sums them (lib/results-model/cell.js).
 const { Counter } = require('k6/metrics');
 
 const ERROR_STATUSES = [0, 301, 302, 307, 308, 400, 403, 404, 408, 413, 429, 500, 502, 503, 504];

@@ -1,8 +1,7 @@
 'use strict';
-// The HTTP protocol of every response (k6's res.proto), counted per protocol: one Counter per
-// known protocol, the rest under protocol_other. k6 allows metrics only in the init context, hence
-// the fixed list; the Node reducer reads the counts back by these names
-// (lib/results-model/reduce.js), so a cell records whether it ran over HTTP/1.1 or HTTP/2.
+// The HTTP protocol of every response (k6's res.proto), one Counter per known protocol (the rest
+// protocol_other; k6 allows metrics only in the init context), read back by these names in
+// lib/results-model/reduce.js, so a cell records whether it ran over HTTP/1.1 or HTTP/2.
 const PROTOCOL_METRICS = {
   'HTTP/1.0': 'protocol_http_1_0',
   'HTTP/1.1': 'protocol_http_1_1',

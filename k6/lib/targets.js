@@ -1,14 +1,13 @@
 'use strict';
-// Where the scripts send traffic: the local lab (default) or a cluster.
-//
+// Where the scripts send traffic: the local lab (default) or a cluster. CommonJS: the k6 scripts
+// import it, and the Node runner resolves a cluster target with it too.
+const cells = require('./cells.js');
+const { envEnum, envInt, envString } = require('./config.js');
+
 //   lab:     route hosts under APPS_DOMAIN (apps.lab.localhost) are mapped to 127.0.0.1 with
 //            k6's `hosts` option, on LAB_HTTP_PORT / LAB_HTTPS_PORT; no /etc/hosts edits.
 //   cluster: -e APPS_DOMAIN=apps.example.com -e NAMESPACE=router-lab (hosts follow OpenShift's
 //            <route>-<namespace>.<apps domain>), or explicit -e URL_EDGE=https://… per route.
-// CommonJS: the k6 scripts import it, and the Node runner resolves a cluster target with it too.
-const cells = require('./cells.js');
-const { envEnum, envInt, envString } = require('./config.js');
-
 const URL_VARS = Object.fromEntries(cells.TERMINATIONS.map((t) => [t, cells.urlVariable(t)]));
 
 function parseUrl(name, value) {

@@ -125,6 +125,8 @@ describe('k6 scripts', () => {
     ],
     ['data-service.js', { MIX: 'add=1,delete=2' }, /MIX must look like/],
     ['smoke.js', { URL_EDGE: 'ftp://x' }, /URL_EDGE must be an http\(s\) URL/],
+    ['smoke.js', { ROUTES: 'http, tls' }, /ROUTES: 'tls' is not one of http, edge/],
+    ['smoke.js', { ROUTES: ' , ' }, /ROUTES must be a comma-separated list/],
     ['smoke.js', { URL_EDGE: 'https://edge.example.com' }, /no URL for the http route: set APPS_DOMAIN/],
     [
       'router-matrix.js',

@@ -1,16 +1,11 @@
 'use strict';
-// Static-like pages of an exact size, the router benchmark's workload: no Redis, no allocation.
-// Every body is a prefix of one shared 1 MiB buffer, written with res.end (no Express send, no
-// ETag), so the service adds as little as possible to what the benchmark measures.
-//
-// Two ways in. The Express route answers everything about pages, errors included. In front of
-// Express, the listener's fast path answers the well-formed GET and HEAD requests the router
-// matrix sends, with the same headers, Server-Timing and metrics, at node:http cost: about 4x
-// fewer CPU-seconds per page than through Express. With router, load generator and several
-// instances sharing a workstation's cores, that CPU goes to the router under test.
+// Static-like pages of an exact size, the router benchmark's workload: no Redis, no allocation,
+// every body a prefix of one shared 1 MiB buffer written with res.end. The Express route answers
+// everything about pages, errors included; a fast path in front answers the router matrix's GETs.
 const { Problem } = require('../problem');
 const { methodNotAllowed } = require('./method-not-allowed');
 
+// No Express send and no ETag, so the service adds as little as possible to what is measured.
 const MAX_PAGE_BYTES = 1024 * 1024;
 const UNITS = { '': 1, k: 1024, m: 1024 * 1024 };
 const SIZE_PATTERN = /^(0|[1-9][0-9]{0,7})([km]?)$/i;
@@ -67,6 +62,10 @@ function registerPages(app) {
     .all(methodNotAllowed(['GET']));
 }
 
+// In front of Express, the listener's fast path answers the well-formed GET and HEAD requests the
+// router matrix sends, with the same headers, Server-Timing and metrics, at node:http cost: about
+// 4x fewer CPU-seconds per page than through Express. With router, load generator and several
+// instances sharing a workstation's cores, that CPU goes to the router under test.
 const PREFIX = '/api/pages/';
 const ROUTE = '/api/pages/:size';
 
