@@ -77,7 +77,7 @@ describe('load generator saturation', () => {
 
   test('wrk against k6 is worded as a multiple of k6’s rate and k6’s shortfall, from real figures', () => {
     const base = { saturated: false, reasons: [] };
-    // The run issue 19 quotes: k6 8,900 req/s, wrk 25,888 (compareTools: gap = (wrk − k6) ÷ wrk).
+    // A real 2-core run: k6 8,900 req/s, wrk 25,888 (compareTools: gap = (wrk − k6) ÷ wrk).
     const issue = {
       rps: 25888,
       k6Rps: 8900,
