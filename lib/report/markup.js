@@ -39,6 +39,8 @@ td.wrap { white-space: normal; text-align: left; } td.spread { white-space: norm
 tr.limited td { background: #fff4e5; }
 svg.chart { display: block; margin: 1rem 0; max-width: 100%; height: auto; }
 svg .chart-title { font-weight: 600; font-size: 13px; } svg .label, svg .legend { font-size: 12px; }
+@media (max-width: 900px) { body { margin: 1rem auto; } table { font-size: 12px; } th, td { padding: 2px 4px; }
+  .alert, .lead, .ok { padding: .6rem .5rem; } }
 svg .tick, svg .value { font-size: 11px; fill: #444; } svg .grid { stroke: #e5e5e5; }
 `;
 
@@ -62,7 +64,8 @@ function htmlCell(text, wraps) {
  * other cell stays on one line, so that figures are never broken. `limitedRows`: rows shaded.
  */
 function htmlTable({ head, rows }, { limitedRows = [], wrap = [] } = {}) {
-  const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  // A heading may break after a slash before a word ('capacity/core', not 'req/s'): narrow pages fit.
+  const th = head.map((h) => `<th>${escapeHtml(h).replace(/\/(?=[a-z]{3})/g, '/<wbr>')}</th>`).join('');
   const body = rows
     .map((row, i) => {
       const wraps = (j) => wrap.some((w) => (w < 0 ? row.length + w : w) === j);
