@@ -7,7 +7,7 @@ const { runCommand } = require('../lib/core/run-command');
 const { DEPLOY, parseDeploy } = require('../lib/cluster/options');
 const { deploy } = require('../lib/cluster/deploy');
 
-const NAME = 'deploy';
+const NAME = 'cluster:deploy';
 
 function main() {
   deploy(commandLine(DEPLOY, process.argv.slice(2), { name: NAME, parse: parseDeploy }));

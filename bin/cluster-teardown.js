@@ -6,7 +6,7 @@ const { runCommand } = require('../lib/core/run-command');
 const { TEARDOWN } = require('../lib/cluster/options');
 const { teardown } = require('../lib/cluster/teardown');
 
-const NAME = 'teardown';
+const NAME = 'cluster:teardown';
 
 function main() {
   teardown(commandLine(TEARDOWN, process.argv.slice(2), { name: NAME }).values);

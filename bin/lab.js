@@ -7,26 +7,28 @@ const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine, defineCommand } = require('../lib/core/settings');
 const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
 const { resolveLabOptions } = require('../lib/lab/options');
-const { setupIfNeeded } = require('../lib/setup/install');
+const { runLab } = require('../lib/matrix/lab-run');
+
+const NAME = 'lab';
 
 const COMMAND = defineCommand({
   usage: 'npm run lab -- [matrix options]',
   description: `Does everything, in order:
   1. setup, if a tool is missing (npm run setup -- --for lab)
   2. the local lab up (npm run lab:up): Redis, data-service instances, the HAProxy router
-  3. the router matrix (npm run matrix), all 16 default cells unless options say otherwise
+  3. the router matrix (npm run matrix), every default cell unless options say otherwise
   4. the report: results/<run id>/report.html and report.md (not with --no-report)
   5. the lab down, also when something fails or on Ctrl-C (a lab that was already running
      before is left running)
-and prints where the report is and the matrix table. The default matrix takes about 10 minutes
-here; --quick about 2.`,
+and prints where the report is and the matrix table. The default matrix takes about 13 minutes
+on two cores; --quick about 2.`,
   optionsTitle: 'Every option of the matrix is passed through:',
   settings: SETTINGS,
   environment: ENVIRONMENT,
 });
 
 async function main() {
-  const opts = commandLine(COMMAND, process.argv.slice(2), { name: 'lab', parse: parseMatrixArgs });
+  const opts = commandLine(COMMAND, process.argv.slice(2), { name: NAME, parse: parseMatrixArgs });
   if (opts.target !== 'lab') {
     console.error(
       'lab: npm run lab runs against the local lab; use npm run matrix -- --target cluster for a cluster',
@@ -37,7 +39,7 @@ async function main() {
   try {
     resolveLabOptions(process.env);
   } catch (err) {
-    return reportError('lab', err);
+    return reportError(NAME, err);
   }
 
   return withInterrupt((signal) => runLab(opts, signal), {
@@ -45,32 +47,4 @@ async function main() {
   });
 }
 
-/** Setup, lab up, the matrix and the report; the lab goes down again if this started it. */
-async function runLab(opts, signal) {
-  let lib;
-  try {
-    await setupIfNeeded('lab', { required: ['k6', 'haproxy', 'redis-server', 'openssl'] });
-    // Required after setup, which may have just installed what they load.
-    lib = {
-      ...require('../lib/lab/with-lab'),
-      ...require('../lib/matrix/run'),
-      ...require('../lib/matrix/finish'),
-    };
-  } catch (err) {
-    return reportError('lab', err, signal);
-  }
-  const { withLab, runMatrix, finishRun } = lib;
-  const onError = (err) => {
-    const code = reportError('lab', err, signal);
-    // An interrupted matrix still reports what finished.
-    if (err.run) finishRun({ opts, ...err.run });
-    return code;
-  };
-  return withLab('lab', { signal, onError }, async () => {
-    const { dir, results } = await runMatrix(opts, { signal });
-    finishRun({ opts, dir, results });
-  });
-}
-
-const NAME = 'lab';
 runCommand(NAME, main);

@@ -6,7 +6,7 @@ const { runCommand } = require('../lib/core/run-command');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { parseMatrixArgs, COMMAND } = require('../lib/matrix/options');
 const { runMatrix } = require('../lib/matrix/run');
-const { finishRun } = require('../lib/matrix/finish');
+const { finishRun, finishInterrupted } = require('../lib/matrix/finish');
 
 const NAME = 'matrix';
 
@@ -18,8 +18,7 @@ async function main() {
     });
     finishRun({ opts, dir, results });
   } catch (err) {
-    // What finished is a run too: its report says it was interrupted.
-    if (err.name === 'AbortError' && err.run) finishRun({ opts, ...err.run });
+    finishInterrupted(opts, err);
     throw err;
   }
 }

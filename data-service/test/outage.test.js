@@ -132,7 +132,7 @@ test('with the default REDIS_TIMEOUT_MS (1000 ms), a frozen Redis costs a reques
       expect(res.status).toBe(503);
       expect(res.body.detail).toMatch(/timed out/i);
       expect(ms).toBeGreaterThanOrEqual(950);
-      // Issue 2: "no request waits much more than 1 s on an unavailable Redis".
+      // The service's promise: no request waits much more than 1 s on an unavailable Redis.
       expect(ms).toBeLessThan(2500);
     } finally {
       redis.child.kill('SIGCONT');

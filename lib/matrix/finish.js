@@ -15,4 +15,9 @@ function finishRun({ opts, dir, results, log = console.log }) {
   return files;
 }
 
-module.exports = { finishRun };
+/** What an interrupted run finished is a run too (err.run, set on abort only): its report says so. */
+function finishInterrupted(opts, err) {
+  if (err.run) finishRun({ opts, ...err.run });
+}
+
+module.exports = { finishRun, finishInterrupted };

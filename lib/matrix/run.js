@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { setTimeout: pause } = require('node:timers/promises');
-const { RESULTS_DIR } = require('../core/paths');
+const { RESULTS_DIR, runId } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
 const { resolveTarget, requireRoutes, describeTls, watchedProcesses } = require('./target');
 const { recordedOptions } = require('./options');
@@ -27,14 +27,6 @@ const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
 const { createProgress } = require('./progress');
 const { describeCell } = require('../report/console');
-
-function runId(date = new Date()) {
-  return date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')
-    .replace('T', '-');
-}
 
 function safeName(cellName) {
   return cellName.replace(/:/g, '-');
@@ -317,4 +309,4 @@ async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal
   return { tool: 'wrk', ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
 }
 
-module.exports = { runMatrix, runId, placeCells };
+module.exports = { runMatrix, placeCells };

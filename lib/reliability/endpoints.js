@@ -8,7 +8,7 @@ const { reload } = require('../lab/reload');
 const { listRecords, processState } = require('../lab/pids');
 const { writeLabState } = require('../lab/state');
 const { steadyPagesEach, underLoad } = require('./load');
-const { checkScenario, observedCase, lostRequests } = require('./scenario');
+const { checkScenario, observedCase, lossReasons } = require('./scenario');
 
 const LEAD_MS = 1500;
 /** Besides its drain delay, what one instance's turn takes: two reloads, a start, checks. */
@@ -98,14 +98,10 @@ module.exports = checkScenario({
     };
   },
   verdict(observation) {
-    const reasons = [];
-    const notes = [];
-    for (const c of observation.cases) {
-      const lost = lostRequests(c);
-      if (lost) reasons.push(lost);
-      if (!c.figures.coveredByLoad)
-        notes.push(`${c.name}: the load ended before the rollout: its end was not observed`);
-    }
+    const reasons = lossReasons(observation.cases);
+    const notes = observation.cases
+      .filter((c) => !c.figures.coveredByLoad)
+      .map((c) => `${c.name}: the load ended before the rollout: its end was not observed`);
     return { pass: reasons.length === 0, reasons, notes };
   },
 });

@@ -4,9 +4,11 @@
 // incomplete, and the AbortError carries the run ({ dir, doc }).
 const fs = require('node:fs');
 const path = require('node:path');
-const { labDir: defaultLabDir } = require('../core/paths');
+const { labDir: defaultLabDir, RESULTS_DIR, runId } = require('../core/paths');
+const { reportError } = require('../core/run-command');
 const { requireTool } = require('../core/tools');
 const { readLabState } = require('../lab/state');
+const { withLab } = require('../lab/with-lab');
 const { resolveTarget } = require('../matrix/target');
 const { checkScenario } = require('./scenario');
 const { createDocument, addScenario, finish, writeDocument } = require('../results-model/reliability');
@@ -108,4 +110,26 @@ async function runReliability({ scenarios, opts, env = process.env, dir, runId, 
   }
 }
 
-module.exports = { runReliability, selectScenarios, SCENARIOS };
+/**
+ * npm run reliability's work: the scenarios opts selects against the lab (started, and stopped
+ * again, when none runs), the documents into opts.out or a new results directory. Resolves the
+ * exit code: 0 when every promise held.
+ */
+async function reliabilityCommand(opts, signal) {
+  const onError = (err) => {
+    const code = reportError('reliability', err, signal);
+    if (err.run) console.error(`  what finished: ${path.join(err.run.dir, 'reliability.md')}`);
+    return code;
+  };
+  return withLab('reliability', { signal, onError }, async () => {
+    const id = runId();
+    const dir = path.resolve(opts.out || path.join(RESULTS_DIR, id));
+    const scenarios = selectScenarios(opts.scenarios);
+    const { doc } = await runReliability({ scenarios, opts, dir, runId: id, signal });
+    const verdict = doc.pass ? 'Every promise held' : 'A promise was broken';
+    console.log(`\n${verdict}: ${path.join(dir, 'reliability.md')}`);
+    return doc.pass ? 0 : 1;
+  });
+}
+
+module.exports = { runReliability, reliabilityCommand, selectScenarios, SCENARIOS };

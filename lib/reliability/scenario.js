@@ -56,6 +56,11 @@ function lostRequests(c) {
   return `${c.name}: ${c.load.failed} of ${c.load.requests} requests failed (${kinds.join(', ')})`;
 }
 
+/** The cases' lost requests as a verdict's reasons: zero lost requests is the promise. */
+function lossReasons(cases) {
+  return cases.map(lostRequests).filter(Boolean);
+}
+
 /** A Redis fault may cost 503s and nothing else: the case's other errors as a reason, or null. */
 function errorsBeyond503(c) {
   const other = Object.entries(c.load.errors).filter(([status]) => status !== '503');
@@ -64,4 +69,4 @@ function errorsBeyond503(c) {
   return `${c.name}: errors other than 503: ${counts.join(', ')}`;
 }
 
-module.exports = { checkScenario, observedCase, lostRequests, errorsBeyond503 };
+module.exports = { checkScenario, observedCase, lostRequests, lossReasons, errorsBeyond503 };

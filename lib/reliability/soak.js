@@ -4,7 +4,7 @@
 // of every lab process at each window boundary.
 const { steadyPagesEach } = require('./load');
 const { labPids, rssOf, rssGrowth, mb } = require('./memory');
-const { checkScenario, observedCase, lostRequests } = require('./scenario');
+const { checkScenario, observedCase, lossReasons } = require('./scenario');
 
 const RSS_GROWTH_LIMIT_MB = 64;
 /** A window's p99 this many times the first one's: the latency drifts. */
@@ -109,11 +109,9 @@ module.exports = checkScenario({
     ];
   },
   verdict(observation) {
-    const reasons = [];
+    const reasons = lossReasons(observation.cases);
     const notes = [];
     for (const c of observation.cases) {
-      const lost = lostRequests(c);
-      if (lost) reasons.push(lost);
       const [first, ...rest] = c.figures.p99;
       const worst = Math.max(...rest.filter((v) => v !== null), 0);
       if (first && worst > DRIFT_FACTOR * first) {

@@ -1,7 +1,7 @@
 'use strict';
 // The pinned router HAProxy, built into .tools/bin/haproxy from the upstream tarball of Debian's
 // source package (apt fetches and checks it from the system's own sources). Without apt, root or a
-// compiler the build is skipped and the lab runs the system's HAProxy (bin/setup.js says so).
+// compiler the build is skipped and the lab runs the system's HAProxy (./install.js says so).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -129,7 +129,7 @@ function haproxyVersion(file) {
 
 /**
  * Builds the pinned HAProxy into .tools/bin/haproxy. Throws an Error saying why it could not
- * (no apt, no root, the release not on the system's mirrors, a failed build); bin/setup.js then
+ * (no apt, no root, the release not on the system's mirrors, a failed build); ./install.js then
  * falls back to the system's HAProxy.
  */
 function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {

@@ -17,10 +17,14 @@ function sources(dir) {
   });
 }
 
-/** The lines of the first comment block, after 'use strict' (JavaScript) or at the top (Lua). */
+/** Lines before the opening comment: a shebang, 'use strict', an ESLint or globals directive. */
+const PREAMBLE = /^(#!|'use strict'|\/\* (global|eslint)\b)/;
+
+/** The lines of the first comment block, after the preamble. */
 function openingComment(text) {
   const lines = text.split('\n');
-  const start = lines[0].startsWith("'use strict'") ? 1 : 0;
+  let start = 0;
+  while (PREAMBLE.test(lines[start])) start += 1;
   const end = lines.findIndex((line, i) => i >= start && !/^\s*(\/\/|--)/.test(line));
   return lines.slice(start, end);
 }
@@ -36,4 +40,9 @@ test(`every opening comment is ${MAX_LINES} lines at most`, () => {
     .filter(({ lines }) => lines > MAX_LINES)
     .map(({ file, lines }) => `${file}: ${lines} lines`);
   expect(long).toEqual([]);
+});
+
+test('the opening comment is found after a shebang, use strict and a globals directive', () => {
+  const text = "#!/usr/bin/env node\n'use strict';\n/* global Image */\n// one\n// two\nconst x = 1;\n";
+  expect(openingComment(text)).toEqual(['// one', '// two']);
 });

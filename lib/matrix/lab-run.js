@@ -1,0 +1,31 @@
+'use strict';
+// npm run lab's work: setup if needed, the lab up, the router matrix and its report, and the lab
+// down again if this run started it, also on failure or Ctrl-C.
+const { reportError } = require('../core/run-command');
+const { setupIfNeeded } = require('../setup/install');
+
+const NEEDED = ['k6', 'haproxy', 'redis-server', 'openssl'];
+
+/** Resolves the exit code; `signal` aborts it (Ctrl-C). */
+async function runLab(opts, signal) {
+  let lib;
+  try {
+    await setupIfNeeded('lab', { required: NEEDED });
+    // Required only now: setup may just have installed the npm packages they load.
+    lib = { ...require('../lab/with-lab'), ...require('./run'), ...require('./finish') };
+  } catch (err) {
+    return reportError('lab', err, signal);
+  }
+  const { withLab, runMatrix, finishRun, finishInterrupted } = lib;
+  const onError = (err) => {
+    const code = reportError('lab', err, signal);
+    finishInterrupted(opts, err);
+    return code;
+  };
+  return withLab('lab', { signal, onError }, async () => {
+    const { dir, results } = await runMatrix(opts, { signal });
+    finishRun({ opts, dir, results });
+  });
+}
+
+module.exports = { runLab };
