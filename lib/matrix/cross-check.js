@@ -1,10 +1,11 @@
 'use strict';
 // The cross-check: the same keep-alive cell driven by wrk beside k6. If the two disagree by more
-// than 10 %, one of them (usually k6) was the limit, not the router.
+// than THRESHOLDS.crossCheckGap, one of them (usually k6) was the limit, not the router.
 const dns = require('node:dns').promises;
 const { sizeLabel } = require('../../k6/lib/cells');
+const { THRESHOLDS } = require('../results-model/verdicts');
 
-const GAP_FLAG = 0.1;
+const GAP_FLAG = THRESHOLDS.crossCheckGap;
 
 /** Relative gap of k6 against wrk, flagged above 10 %. */
 function compareTools(k6Rps, wrkRps) {

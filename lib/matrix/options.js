@@ -23,6 +23,7 @@ const {
   resolve,
 } = require('../core/settings');
 const { KNOBS } = require('../lab/options');
+const { THRESHOLDS } = require('../results-model/verdicts');
 const { cellMatcher } = require('./plan');
 const { defaultMaxVus } = require('../../k6/lib/generator');
 
@@ -226,7 +227,7 @@ const SETTINGS = [
     flag: '--cross-check',
     type: 'boolean',
     recorded: 'crossCheck',
-    help: 'also run wrk on each keep-alive cell and show both tools side by side; a gap over 10 % is flagged',
+    help: `also run wrk on each keep-alive cell and show both tools side by side; a gap over ${THRESHOLDS.crossCheckGap * 100} % is flagged`,
   },
   {
     name: 'dashboard',

@@ -2,6 +2,7 @@
 // What the terminal shows of a run's cells: one line per finished cell, and how an in-cluster
 // run's runners added up.
 const { reasonTexts } = require('./limits');
+const { THRESHOLDS } = require('../results-model/verdicts');
 const { pct, rate, roleCost, spreadText } = require('./format');
 
 const FLAGS = [
@@ -33,7 +34,7 @@ function describeCell(cell) {
   if (cell.tlsEvidence && cell.tlsEvidence.holds === false) flags.push(`⚠ ${cell.tlsEvidence.text}`);
   if (cell.crossCheck && cell.crossCheck.rps) {
     flags.push(
-      `wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ' (over 10 % apart)' : ''}`,
+      `wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ` (over ${THRESHOLDS.crossCheckGap * 100} % apart)` : ''}`,
     );
   }
   const err = cell.errorRate ? `${pct(cell.errorRate)} errors` : 'no errors';

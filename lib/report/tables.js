@@ -4,10 +4,12 @@
 const { comparisonGroups } = require('./compare');
 const { limitLabel } = require('./limits');
 const { handshakeRole } = require('../results-model/derived');
-const { roleShares, coresOutside } = require('../results-model/verdicts');
+const { roleShares, coresOutside, THRESHOLDS } = require('../results-model/verdicts');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 const { table: formatTable } = require('../core/text');
+
+const GAP_PCT = THRESHOLDS.crossCheckGap * 100;
 
 const costSpread = (cell, role, per = 'perRequestUs') => {
   const cost = roleCost(cell, role);
@@ -332,7 +334,7 @@ function crossCheckRows(results) {
         ms(x.p99),
         num(c.generator.cpuCores, 2),
         num(x.wrkCpuCores, 2),
-        x.flagged ? 'over 10 % apart: the tools disagree' : 'agree within 10 %',
+        x.flagged ? `over ${GAP_PCT} % apart: the tools disagree` : `agree within ${GAP_PCT} %`,
       ];
     }),
   };

@@ -11,8 +11,8 @@ const LIMITS_TITLE = 'What limited each cell: CPU used per role (average cores)'
 const LIMITS_TEXT =
   'Cores: each role’s average over the cell’s samples; other work: the host’s busy cores that no role of the test ' +
   `used. A role is the limit when it used ${THRESHOLDS.cpuNearFull * 100} % or more of the cores it may use, or its own ` +
-  'counters show it (the evidence column). With no role at its limit: other work took a quarter of the host’s ' +
-  `cores or more while it was ${THRESHOLDS.hostBusy * 100} % busy or more; or the roles shared a host that busy; or ` +
+  'counters show it (the evidence column). With no role at its limit: other work took ' +
+  `${THRESHOLDS.otherWorkShare * 100} % of the host’s cores or more while it was ${THRESHOLDS.hostBusy * 100} % busy or more; or the roles shared a host that busy; or ` +
   'the host had idle cores and the offered load set the figure.';
 
 const TIME_TEXT =
@@ -44,7 +44,7 @@ const SESSIONS_TEXT =
   'A close cell through a TLS route either does a full handshake per connection (full: k6, which keeps no TLS ' +
   'session cache) or resumes the session of the connection before (resumed: wrk). The router’s own counters ' +
   '(SslFrontendKeyRate, SslFrontendSessionReuse_pct on its runtime API) check the claim: a resumed cell needs at ' +
-  'least 90 % of sessions resumed, a full one at most 10 %. The handshakes’ share is full handshakes/s × the floor ' +
+  `least ${THRESHOLDS.resumedMinReusePct} % of sessions resumed, a full one at most ${THRESHOLDS.fullMaxReusePct} %. The handshakes’ share is full handshakes/s × the floor ` +
   '÷ the cores the router used, a lower bound (a real handshake costs the router more than the floor): near 100 %, ' +
   'the cell measured TLS handshakes, not HTTP. Re-encrypt’s handshakes to the service are not in it.';
 
