@@ -8,7 +8,8 @@ import cells from './lib/cells.js';
 import distribution from './lib/distribution.js';
 import { errorCounters } from './lib/errors.js';
 import { busyVus, vusExhausted } from './lib/generator.js';
-import { envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
+import grammar from './lib/grammar.js';
+import { envDuration, envEnum, envInt, envList, envNumber } from './lib/config.js';
 import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
@@ -28,22 +29,25 @@ const maxVus = envInt(__ENV, 'MAX_VUS', Math.max(preVus, Math.ceil(rate / 2)), {
 const seedRecords = envInt(__ENV, 'SEED_RECORDS', 200, { min: 1, max: 100000 });
 const maxErrorRate = envNumber(__ENV, 'MAX_ERROR_RATE', 0.01, { min: 0, max: 1 });
 const p95Ms = envNumber(__ENV, 'P95_MS', 50, { min: 0 });
-const mix = parseMix(envString(__ENV, 'MIX', 'add=20,update=20,select=60'));
+const mix = parseMix(envList(__ENV, 'MIX', ['add=20', 'update=20', 'select=60']));
 
 const targets = resolveTargets(__ENV);
 const route = requireRoute(targets, routeKey);
 const base = `${route.url}/api/records`;
 const JSON_HEADERS = { headers: { 'Content-Type': 'application/json' } };
 
-/** 'add=20,update=20,select=60' → cumulative thresholds for one random draw per iteration. */
-function parseMix(text) {
+/** ['add=20', 'update=20', 'select=60'] → cumulative thresholds for one random draw per iteration. */
+function parseMix(items) {
   const weights = { add: 0, update: 0, select: 0 };
-  for (const part of text.split(',')) {
-    const [op, value] = part.split('=');
-    if (!(op in weights) || !/^\d+$/.test(value || '')) {
-      throw new Error(`MIX must look like add=20,update=20,select=60, not '${text}'`);
+  for (const item of items) {
+    const [op, value, extra] = item.split('=');
+    const weight = grammar.read('integer', value ?? '', { min: 0 });
+    if (!(op in weights) || weight === undefined || extra !== undefined) {
+      throw new Error(
+        `MIX must look like add=20,update=20,select=60, got ${JSON.stringify(items.join(','))}`,
+      );
     }
-    weights[op] = Number(value);
+    weights[op] = weight;
   }
   const total = weights.add + weights.update + weights.select;
   if (total === 0) throw new Error(`MIX needs at least one operation with a weight above 0`);
