@@ -1,28 +1,16 @@
 'use strict';
 // Every command the guide shows names things that exist (npm scripts, each command's options from its
-// --help, LAB_* knobs, k6 variables, files), and every relative link resolves: a renamed option or a
-// moved file fails here before a student meets it.
+// --help, LAB_* knobs, k6 variables, files): a renamed option fails here before a student meets it.
+// Links and diagrams: pages.unit.test.js.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
 const { KNOBS } = require('../../lib/lab/options');
 const { fencedBlocks, blockCommands, needsOf } = require('../../lib/guide/exercise');
-const {
-  commandProblems,
-  flagsFromHelp,
-  scriptEntry,
-  inlineCommands,
-  relativeLinks,
-} = require('../../lib/guide/names');
+const { commandProblems, flagsFromHelp, scriptEntry, inlineCommands } = require('../../lib/guide/names');
 
-const PAGES = [
-  'README.md',
-  ...fs
-    .readdirSync(path.join(ROOT, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
+const { PAGES } = require('./guide-pages');
 const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 const helpFlags = new Map();
@@ -97,31 +85,3 @@ for (const page of PAGES) {
     test.skip(`${page} (block on line ${block.line}) not checked: needs npm run ${waitsFor(block).join(', ')}, which this checkout does not have yet`, () => {});
   }
 }
-
-test.each(PAGES)('%s: every relative link points at a file', (page) => {
-  const markdown = fs.readFileSync(path.join(ROOT, page), 'utf8');
-  const missing = relativeLinks(markdown).filter(
-    (href) => href && !fs.existsSync(path.resolve(path.dirname(path.join(ROOT, page)), href)),
-  );
-  expect(missing).toEqual([]);
-});
-
-const EXERCISES = PAGES.filter((p) => /^docs\/exercise-.*\.md$/.test(p));
-
-test.each(EXERCISES)(
-  '%s draws its request path in Mermaid: client, frontends, backend, Redis, TLS',
-  (page) => {
-    const diagrams = fencedBlocks(fs.readFileSync(path.join(ROOT, page), 'utf8')).filter(
-      (b) => b.lang === 'mermaid',
-    );
-    expect(diagrams).toHaveLength(1);
-    const [diagram] = diagrams;
-    expect(diagram.text).toMatch(/^flowchart (LR|TD|TB)\n/);
-    expect(diagram.text).toMatch(/frontend (public|public_ssl)\b/);
-    expect(diagram.text).toMatch(/be_[a-z_]+/);
-    expect(diagram.text).toMatch(/Redis/);
-    expect(diagram.text).toMatch(/TLS/);
-    // Edge labels in the pipe form only: the form every Mermaid renderer takes.
-    expect(diagram.text).not.toMatch(/ -- "| -\. "/);
-  },
-);
