@@ -9,10 +9,9 @@ const http = require('node:http');
 const { execFileSync } = require('node:child_process');
 const { requireTool, findTool } = require('../../lib/core/tools');
 const { freePort } = require('../../lib/core/ports');
-const { runK6Sample, requestFailures } = require('../../lib/load/k6');
+const { runK6Sample } = require('../../lib/load/k6');
 const { runWrk } = require('../../lib/load/wrk');
 const { runTool } = require('../../lib/load/runner');
-const { pinned } = require('../../lib/core/processes');
 
 jest.setTimeout(60000);
 
@@ -49,14 +48,6 @@ test('k6 under taskset: the cores it may use come from the list it was pinned to
   expect(metrics['request_failed{cell:http:1k:keepalive}'].thresholds).toEqual({
     'rate<=0.01': { ok: false },
   });
-});
-
-test('a command runs under taskset on the given cores, or as is without them', () => {
-  expect(pinned('/usr/bin/wrk', ['-t', '1'], '1')).toEqual([
-    'taskset',
-    ['-c', '1', '/usr/bin/wrk', '-t', '1'],
-  ]);
-  expect(pinned('/usr/bin/wrk', ['-t', '1'], null)).toEqual(['/usr/bin/wrk', ['-t', '1']]);
 });
 
 /** The smallest generator: `sleep SECONDS`, its exit code judged by the runner. */
@@ -116,17 +107,4 @@ const wrk = findTool('wrk');
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
-});
-
-test("k6's reasons for failed requests, by frequency, without the request's method and URL", () => {
-  const line = (error) => `time="t" level=warning msg="Request Failed" error="${error}"\n`;
-  const refused =
-    'Get \\"http://127.0.0.1:9080/api/pages/1k\\": dial tcp 127.0.0.1:9080: connect: connection refused';
-  const reset = 'read tcp 127.0.0.1:40000->127.0.0.1:9080: read: connection reset by peer';
-  const output = line(reset) + line(refused) + 'something else\n' + line(refused);
-  expect(requestFailures(output)).toEqual([
-    'dial tcp 127.0.0.1:9080: connect: connection refused',
-    'read tcp 127.0.0.1:40000->127.0.0.1:9080: read: connection reset by peer',
-  ]);
-  expect(requestFailures('no warnings here')).toEqual([]);
 });

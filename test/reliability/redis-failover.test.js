@@ -4,16 +4,9 @@
 // error window measured through the router, and the killed node back as the primary afterwards.
 const lab = require('../../lib/lab/index');
 const { redisCli } = require('../../lib/core/redis-server');
-const { keySlot } = require('../../lib/reliability/redis-failover');
 const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);
-
-test("key slots are Redis Cluster's (CRC16 XMODEM mod 16384)", () => {
-  // Values from CLUSTER KEYSLOT.
-  expect(keySlot('foo')).toBe(12182);
-  expect(keySlot('hello')).toBe(866);
-});
 
 describe('Redis Cluster failover (real cluster, real HAProxy, real k6)', () => {
   const lab$ = useLab({ LAB_REPLICAS: '1', LAB_REDIS: 'cluster' });

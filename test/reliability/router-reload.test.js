@@ -11,7 +11,6 @@ const { isAlive } = require('../../lib/core/processes');
 const { listRecords } = require('../../lib/lab/pids');
 const { showInfo } = require('../../lib/lab/runtime-api');
 const { adminSocket } = require('../../lib/lab/reload');
-const routerReload = require('../../lib/reliability/router-reload');
 const { readDocument } = require('../../lib/results-model/reliability');
 const { useLab, whoami, useTempDir, runScenarios } = require('../lab/helpers');
 
@@ -115,19 +114,5 @@ describe('router reload (real HAProxy, real k6)', () => {
     await lab.down({ env, log: () => {} });
     expect([isAlive(old), isAlive(done.pid)]).toEqual([false, false]);
     socket.destroy();
-  });
-});
-
-describe('the router-reload verdict', () => {
-  const observed = (errors, failed) => ({
-    cases: [
-      { name: 'edge:keepalive', errors, load: { requests: 100, failed, droppedIterations: 0 }, figures: {} },
-    ],
-  });
-  test('passes with no failed request and names every failure otherwise', () => {
-    expect(routerReload.verdict(observed({}, 0))).toMatchObject({ pass: true, reasons: [] });
-    const v = routerReload.verdict(observed({ 'no response (refused, reset, timeout)': 2 }, 2));
-    expect(v.pass).toBe(false);
-    expect(v.reasons[0]).toMatch(/edge:keepalive: 2 of 100 requests failed \(2 no response/);
   });
 });

@@ -3,7 +3,6 @@
 // windows, latency percentiles per window and the resident memory of every lab process.
 const fs = require('node:fs');
 const path = require('node:path');
-const soak = require('../../lib/reliability/soak');
 const { useLab, useTempDir, runScenarios, quietLog } = require('../lab/helpers');
 
 jest.setTimeout(120000);
@@ -38,29 +37,5 @@ describe('soak (real HAProxy, real k6)', () => {
     const md = fs.readFileSync(path.join(dir, 'reliability.md'), 'utf8');
     expect(md).toMatch(/Latency p50 \/ p99 per 3 s window/);
     expect(md).toMatch(/\| router \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.-]+ \|/);
-  });
-});
-
-describe('the soak verdict and windows', () => {
-  const observed = ({ failed = 0, p99 = [5, 6], growthMb = 1 } = {}) => ({
-    cases: [
-      {
-        name: 'edge:keepalive',
-        errors: failed ? { 'HTTP 502': failed } : {},
-        load: { requests: 1000, failed, droppedIterations: 0 },
-        figures: { p99, rss: { router: { beforeMb: 20, afterMb: 20 + growthMb, growthMb, gone: false } } },
-      },
-    ],
-  });
-  test('errors and memory growth fail it; a drift is a note', () => {
-    expect(soak.verdict(observed())).toMatchObject({ pass: true, notes: [] });
-    expect(soak.verdict(observed({ failed: 2 })).reasons[0]).toMatch(
-      /2 of 1000 requests failed \(2 HTTP 502\)/,
-    );
-    expect(soak.verdict(observed({ growthMb: 100 })).reasons[0]).toMatch(/router grew by 100 MB/);
-    expect(soak.verdict(observed({ p99: [5, 30] })).notes[0]).toMatch(/p99 rose from 5 ms .* to 30 ms/);
-  });
-  test('a minute per window in long soaks, 10 s in short ones, always two at least', () => {
-    expect([600, 120, 60, 20, 6].map(soak.windowSeconds)).toEqual([60, 10, 10, 10, 3]);
   });
 });
