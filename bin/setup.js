@@ -19,7 +19,8 @@ const COMMAND = defineCommand({
       default: 'test',
       help:
         'only what LEVEL needs: service (data service and its tests), lab (the local router lab ' +
-        'and the matrix), test (everything)',
+        'and the matrix), test (every test), openshift (also the real openshift-router of ' +
+        'OpenShift 5.0 and 4.22, built from source; ROUTER_LAB_MIRROR names a source mirror)',
     },
     {
       name: 'check',

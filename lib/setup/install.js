@@ -5,7 +5,7 @@ const { findTool } = require('../core/tools');
 const { TOOLS } = require('./registry');
 
 /** The levels, each including the ones before: a tool's neededFor is one of them. */
-const LEVELS = ['service', 'lab', 'test'];
+const LEVELS = ['service', 'lab', 'test', 'openshift'];
 
 function describe(found) {
   return `${found.version.padEnd(16)} ${found.path}`;

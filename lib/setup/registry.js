@@ -1,6 +1,6 @@
 'use strict';
 // Every tool the project needs, in one list: where it comes from, which minimum version, and
-// which command needs it ('service' < 'lab' < 'test': each level includes the ones before).
+// which command needs it ('service' < 'lab' < 'test' < 'openshift': each includes the ones before).
 const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/tools');
 const { installSystemPackages } = require('./system-packages');
 const { goInstall } = require('./go-install');
@@ -12,6 +12,7 @@ const {
   haproxyVersion,
   buildPinnedHaproxy,
 } = require('./haproxy-build');
+const { openshiftRouterTool } = require('./openshift-router-build');
 
 const K6_MODULE = 'go.k6.io/k6';
 const K6_VERSION = 'v1.8.1';
@@ -146,6 +147,8 @@ const TOOLS = [
     },
   },
   ...require('./cluster-tools'),
+  openshiftRouterTool('5.0'),
+  openshiftRouterTool('4.22'),
 ];
 
 module.exports = { TOOLS, K6_VERSION, chromiumBins };

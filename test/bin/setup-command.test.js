@@ -27,5 +27,5 @@ test('setup refuses an unknown level with a message that names it', () => {
     error = err;
   }
   expect(error.status).toBe(2);
-  expect(error.stderr).toContain('--for must be one of service, lab, test, got "everything"');
+  expect(error.stderr).toContain('--for must be one of service, lab, test, openshift, got "everything"');
 });
