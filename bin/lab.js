@@ -2,7 +2,7 @@
 'use strict';
 // npm run lab: the project's main job. Setup if needed, the local lab up, the router matrix, the
 // report, and the lab down again, also on failure or Ctrl-C.
-const { runCommand, reportError } = require('../lib/core/run-command');
+const { runCommand } = require('../lib/core/run-command');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine, defineCommand } = require('../lib/core/settings');
 const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
@@ -36,11 +36,7 @@ async function main() {
     return 2;
   }
   // The LAB_* knobs, before setup installs anything: a bad one is a usage error (exit 2).
-  try {
-    resolveLabOptions(process.env);
-  } catch (err) {
-    return reportError(NAME, err);
-  }
+  resolveLabOptions(process.env);
 
   return withInterrupt((signal) => runLab(opts, signal), {
     message: '\nlab: interrupted, stopping k6 and taking the lab down',

@@ -2,7 +2,7 @@
 'use strict';
 // npm run matrix: the router matrix against the lab or a cluster. See --help and docs/benchmark.md.
 const { commandLine } = require('../lib/core/settings');
-const { runCommand } = require('../lib/core/run-command');
+const { runCommand, reportError } = require('../lib/core/run-command');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { parseMatrixArgs, COMMAND } = require('../lib/matrix/options');
 const { runMatrix } = require('../lib/matrix/run');
@@ -18,8 +18,10 @@ async function main() {
     });
     finishRun({ opts, dir, results });
   } catch (err) {
+    // Said first, then what finished (an interrupted run is a run too), as npm run lab does.
+    const code = reportError(NAME, err);
     finishInterrupted(opts, err);
-    throw err;
+    return code;
   }
 }
 

@@ -8,7 +8,8 @@ const { runCommand } = require('../lib/core/run-command');
 const { readResults } = require('../lib/results-model/document');
 const { sizing } = require('../lib/results-model/derived');
 const { DEFAULT_HEADROOM } = require('../lib/results-model/sizing');
-const { sizingRows, formatTable } = require('../lib/report/tables');
+const { sizingRows } = require('../lib/report/tables');
+const { table: formatTable } = require('../lib/core/text');
 
 const COMMAND = defineCommand({
   usage: 'npm run sizing -- <results dir> [options]',

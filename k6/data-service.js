@@ -41,7 +41,7 @@ function parseMix(items) {
   const weights = { add: 0, update: 0, select: 0 };
   for (const item of items) {
     const [op, value, extra] = item.split('=');
-    const weight = grammar.read('integer', value ?? '', { min: 0 });
+    const weight = grammar.read('integer', value, { min: 0 });
     if (!(op in weights) || weight === undefined || extra !== undefined) {
       throw new Error(
         `MIX must look like add=20,update=20,select=60, got ${JSON.stringify(items.join(','))}`,

@@ -68,8 +68,9 @@ function redisUrl(env) {
 function clusterNodes(env) {
   const raw = read(env, 'REDIS_CLUSTER_NODES');
   if (raw === undefined) return undefined;
-  const nodes = grammar.read('list', raw) || [raw];
-  return nodes.map((node) => {
+  // Split by hand, not as a grammar list: an empty entry is a mistake here, not a blank to drop.
+  return raw.split(',').map((entry) => {
+    const node = entry.trim();
     const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(node);
     if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) {
       throw new ConfigError(

@@ -4,9 +4,10 @@
 // CommonJS, so the Node runner can load it too (through targets.js).
 const { read, refusal } = require('./grammar.js');
 
+/** The variable's text, trimmed as the grammar reads it; the fallback when unset or blank. */
 function envString(env, name, fallback) {
-  const value = env[name];
-  return value === undefined || value === '' ? fallback : String(value);
+  const value = env[name] === undefined ? '' : String(env[name]).trim();
+  return value === '' ? fallback : value;
 }
 
 /** The variable read as `kind` (within min and max), the fallback when unset; throws naming it. */

@@ -30,7 +30,8 @@ function duration(raw) {
 /** Each kind: raw text (or a JSON value) → its value, or undefined when it is not of the kind. */
 const READERS = {
   boolean: (raw) => (typeof raw === 'boolean' ? raw : BOOLEANS.get(String(text(raw)).toLowerCase())),
-  integer: (raw) => (INTEGER.test(text(raw)) ? Number(text(raw)) : undefined),
+  integer: (raw) =>
+    INTEGER.test(text(raw)) && Number.isSafeInteger(Number(text(raw))) ? Number(text(raw)) : undefined,
   number: (raw) => (NUMBER.test(text(raw)) ? Number(text(raw)) : undefined),
   duration,
   // A setting kept in seconds takes a bare number of them too.

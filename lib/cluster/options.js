@@ -249,4 +249,4 @@ function parseK6(argv) {
   return { ...parsed.values, durationSeconds: durationSeconds(parsed.values.duration) };
 }
 
-module.exports = { OVERLAY, NAMESPACE, DEPLOY, parseDeploy, TEARDOWN, K6, parseK6 };
+module.exports = { DEPLOY, parseDeploy, TEARDOWN, K6, parseK6 };

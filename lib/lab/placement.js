@@ -36,7 +36,8 @@ function parseCores(text, allowed) {
  *   router=0,service=1,redis=1        one core each
  *   router=0-1,service=2,3,redis=3    ranges, and lists (a bare number continues the last role)
  * Cores no role names are "free": left to the load generator. Only cores this process may run on
- * (its affinity, e.g. a container's cpuset) can be named; taskset would refuse the others. returns null when unset, else { router, service, redis, free } core lists.
+ * (its affinity, e.g. a container's cpuset) can be named; taskset would refuse the others.
+ * Returns null when unset, else { router, service, redis, free } core lists.
  * `allowed`: the core numbers this process may use (lib/core/cpus.js allowedCoreList), which
  * on a restricted cpuset need not start at 0 (e.g. [2, 3]).
  */

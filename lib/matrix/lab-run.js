@@ -2,7 +2,6 @@
 // npm run lab's work: setup if needed, the lab up, the router matrix and its report, and the lab
 // down again if this run started it, also on failure or Ctrl-C.
 const { reportError } = require('../core/run-command');
-const { setupIfNeeded } = require('../setup/install');
 
 const NEEDED = ['k6', 'haproxy', 'redis-server', 'openssl'];
 
@@ -10,8 +9,10 @@ const NEEDED = ['k6', 'haproxy', 'redis-server', 'openssl'];
 async function runLab(opts, signal) {
   let lib;
   try {
-    await setupIfNeeded('lab', { required: NEEDED });
-    // Required only now: setup may just have installed the npm packages they load.
+    // Required only now: setup is work a bad option or --help need not load, and it may just have
+    // installed the npm packages the others load.
+    const { setupIfNeeded } = require('../setup/install');
+    await setupIfNeeded('lab', { required: NEEDED, again: 'npm run lab', signal });
     lib = { ...require('../lab/with-lab'), ...require('./run'), ...require('./finish') };
   } catch (err) {
     return reportError('lab', err, signal);

@@ -12,7 +12,7 @@ const { withLab } = require('../lab/with-lab');
 const { resolveTarget } = require('../matrix/target');
 const { checkScenario } = require('./scenario');
 const { createDocument, addScenario, finish, writeDocument } = require('../results-model/reliability');
-const { writeMarkdown } = require('../report/reliability-markdown');
+const { writeMarkdown, MD_FILE } = require('../report/reliability-markdown');
 const { writeHtml } = require('../report/reliability-html');
 const { renderReport } = require('../report/index');
 const { RESULTS_FILE } = require('../results-model/document');
@@ -118,7 +118,7 @@ async function runReliability({ scenarios, opts, env = process.env, dir, runId, 
 async function reliabilityCommand(opts, signal) {
   const onError = (err) => {
     const code = reportError('reliability', err, signal);
-    if (err.run) console.error(`  what finished: ${path.join(err.run.dir, 'reliability.md')}`);
+    if (err.run) console.error(`  what finished: ${path.join(err.run.dir, MD_FILE)}`);
     return code;
   };
   return withLab('reliability', { signal, onError }, async () => {
@@ -127,7 +127,7 @@ async function reliabilityCommand(opts, signal) {
     const scenarios = selectScenarios(opts.scenarios);
     const { doc } = await runReliability({ scenarios, opts, dir, runId: id, signal });
     const verdict = doc.pass ? 'Every promise held' : 'A promise was broken';
-    console.log(`\n${verdict}: ${path.join(dir, 'reliability.md')}`);
+    console.log(`\n${verdict}: ${path.join(dir, MD_FILE)}`);
     return doc.pass ? 0 : 1;
   });
 }

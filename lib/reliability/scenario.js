@@ -69,4 +69,4 @@ function errorsBeyond503(c) {
   return `${c.name}: errors other than 503: ${counts.join(', ')}`;
 }
 
-module.exports = { checkScenario, observedCase, lostRequests, lossReasons, errorsBeyond503 };
+module.exports = { checkScenario, observedCase, lossReasons, errorsBeyond503 };

@@ -168,7 +168,6 @@ function limitGroups(results) {
     .map((g) => ({
       key: g.key,
       title: g.title(g.cells.length),
-      cells: g.cells.map((c) => c.name),
     }));
 }
 

@@ -43,10 +43,15 @@ function alerts(results) {
   return out;
 }
 
+/** The indexes of the rows to shade: cells whose req/s is not the router's own limit. */
+const limitedRows = (results) =>
+  results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
+const SHADED = 'Shaded rows: the req/s is not the router’s own limit.';
+
 /** What limited the cells: a sentence per verdict that occurs, then a row per cell with its figures. */
 function limitsSection(results) {
   const rows = t.limitRows(results);
-  const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
+  const limited = limitedRows(results);
   // The router's own limits last: the other verdicts are what the reader must discount.
   const groups = limitGroups(results);
   const ordered = [...groups.filter((g) => g.key !== 'router'), ...groups.filter((g) => g.key === 'router')];
@@ -57,18 +62,15 @@ function limitsSection(results) {
     htmlHeading(2, words.LIMITS_TITLE, { id: 'limits' }),
     box,
     table(rows, { limitedRows: limited, wrap: [-1] }),
-    `<p class="muted">${escape(words.LIMITS_TEXT)} Shaded rows: the req/s is not the router’s own limit.</p>`,
+    `<p class="muted">${escape(words.LIMITS_TEXT)} ${SHADED}</p>`,
   ];
 }
 
 /** The charts and the main table, a row per cell, then the cells the run could not measure. */
 function resultsSection(results) {
-  const limited = results.cells.map((c, i) => (isRouterFigure(c) ? -1 : i)).filter((i) => i >= 0);
   const out = ['<h2>Results</h2>', ...costCharts(results), rpsChart(results), latencyChart(results)];
-  out.push(table(t.cellRows(results), { limitedRows: limited, wrap: [-1] }));
-  out.push(
-    `<p class="muted">${escape(words.RESULTS_NOTE)} Shaded rows: the req/s is not the router’s own limit.</p>`,
-  );
+  out.push(table(t.cellRows(results), { limitedRows: limitedRows(results), wrap: [-1] }));
+  out.push(`<p class="muted">${escape(words.RESULTS_NOTE)} ${SHADED}</p>`);
   if (results.skippedCells.length) {
     out.push(
       '<h3>Cells not run</h3>',

@@ -2,17 +2,6 @@
 // How the report words a cell's limitedBy (decided once by lib/results-model/verdicts.js limitOf when
 // the run was finalized). Every renderer formats it through here and decides nothing itself.
 
-/** Who a reason is about, as the tables say it. */
-const ROLE_LABELS = {
-  router: 'router',
-  generator: 'load generator',
-  backend: 'data service',
-  host: 'host (other work)',
-  shared: 'shared host',
-  load: 'offered load',
-  unmeasured: 'not measured',
-};
-
 const BY_LABELS = {
   host: 'host busy (other work)',
   shared: 'shared host',
@@ -47,7 +36,6 @@ function reasonTexts(cell, role) {
 }
 
 module.exports = {
-  ROLE_LABELS,
   byLabel,
   limitLabel,
   isRouterFigure,

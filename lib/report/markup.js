@@ -90,4 +90,4 @@ function htmlPage(title, body) {
   ].join('\n');
 }
 
-module.exports = { escapeHtml, markdownCell, markdownTable, htmlTable, htmlHeading, htmlPage, CSS };
+module.exports = { escapeHtml, markdownTable, htmlTable, htmlHeading, htmlPage };

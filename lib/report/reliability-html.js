@@ -46,10 +46,19 @@ function scenarioHtml(s, h) {
       { wrap: [1] },
     ),
     ...(s.extras || []).map((extra) => extraHtml(extra, h)),
+    ...figuresHtml(s),
     ...(s.verdict.notes.length
       ? [`<ul class="muted">${s.verdict.notes.map((n) => `<li>${escape(n)}</li>`).join('')}</ul>`]
       : []),
   ].join('\n');
+}
+
+/** A document written before scenarios stored their extras: the raw figures, as the Markdown shows. */
+function figuresHtml(s) {
+  const figures = s.extras ? [] : s.cases.filter((c) => Object.keys(c.figures).length);
+  if (!figures.length) return [];
+  const items = figures.map((c) => `<li>${escape(c.name)}: ${escape(JSON.stringify(c.figures))}</li>`);
+  return [`<details><summary>figures per case</summary><ul>${items.join('')}</ul></details>`];
 }
 
 /** The run's body below its title: the lab, the verdicts, a section per scenario at level `h`. */

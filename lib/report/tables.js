@@ -1,6 +1,6 @@
 'use strict';
-// The report's tables as data (rows of strings), and as Markdown, so report.md, report.html and
-// the console print the same figures.
+// The report's tables as data (rows of strings), so that report.md, report.html and the console
+// print the same figures.
 const { comparisonGroups } = require('./compare');
 const { limitLabel } = require('./limits');
 const { handshakeRole } = require('../results-model/derived');
@@ -21,7 +21,7 @@ const withTool = (cell, text) => (text === '–' ? text : `${cell.generator.tool
 
 /**
  * The main table: one row per cell. The router's CPU per request leads: it is its own figure
- * whoever ran out of CPU first. Each role's cores moved to the cost section (cpuRows) so that the
+ * whoever ran out of CPU first. Each role's cores are in the limits table (limitRows), so that the
  * console table stays readable.
  */
 function cellRows(results) {
@@ -491,7 +491,6 @@ module.exports = {
   referenceRows,
   referenceTableRows,
   environmentRows,
-  formatTable,
   formatCellTable,
   comparisonGroups,
   tlsSummary,

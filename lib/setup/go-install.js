@@ -1,30 +1,39 @@
 'use strict';
-// Builds pinned Go tools into .tools/bin with the local Go toolchain (no downloads of binaries:
-// only modules from the Go module proxy).
+// Go builds with the local toolchain (no downloaded binaries): one runner for every Go tool setup
+// builds, and pinned tools installed from the Go module proxy into .tools/bin.
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const { findOnPath } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
 
-function goInstall(modulePath, version, log) {
+/**
+ * Runs `go ARGS` in `cwd` with the local toolchain, its output on the console; `what` names the
+ * build in errors, `shown` is the line logged. `env` adds to the process's own: the same settings as any earlier build keep
+ * Go's build cache valid, which turns a rebuild into a link.
+ */
+function runGo(args, { what, cwd, env = {}, log, shown = `  $ go ${args.join(' ')}` }) {
   const go = findOnPath('go');
-  if (!go) {
+  if (!go)
     throw new Error(
-      `building ${modulePath}@${version} needs Go (1.22 or newer) on PATH: install Go, then run 'npm run setup' again`,
+      `building ${what} needs Go (1.22 or newer) on PATH: install Go, then run 'npm run setup' again`,
     );
-  }
-  fs.mkdirSync(TOOLS_BIN, { recursive: true });
-  log(`  $ GOBIN=.tools/bin go install ${modulePath}@${version}   (a few minutes the first time)`);
-  const r = spawnSync(go, ['install', `${modulePath}@${version}`], {
+  log(shown);
+  const r = spawnSync(go, args, {
+    cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      GOBIN: TOOLS_BIN,
-      GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local',
-      CGO_ENABLED: '0',
-    },
+    env: { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local', ...env },
   });
-  if (r.status !== 0) throw new Error(`go install ${modulePath}@${version} failed: see the output above`);
+  if (r.status !== 0) throw new Error(`go ${args[0]} for ${what} failed: see the output above`);
 }
 
-module.exports = { goInstall };
+function goInstall(modulePath, version, log) {
+  fs.mkdirSync(TOOLS_BIN, { recursive: true });
+  runGo(['install', `${modulePath}@${version}`], {
+    what: `${modulePath}@${version}`,
+    shown: `  $ GOBIN=.tools/bin go install ${modulePath}@${version}   (a few minutes the first time)`,
+    env: { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' },
+    log,
+  });
+}
+
+module.exports = { goInstall, runGo };

@@ -42,12 +42,17 @@ async function ensureTool(tool, { check, log }) {
   return `${tool.name}: ${why}${tool.optional ? ` (${tool.optional})` : ''}`;
 }
 
-/** Every tool `level` needs, in the registry's order; returns the problems (lines). */
-async function setup({ level, check = false, log = (line) => console.log(line) }) {
+/**
+ * Every tool `level` needs, in the registry's order; returns the problems (lines). `signal` stops
+ * it between tools: installs block, so the event loop gets a turn to see a Ctrl-C first.
+ */
+async function setup({ level, check = false, log = (line) => console.log(line), signal }) {
   const wanted = TOOLS.filter((t) => LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level));
   const problems = [];
   log(`setup (for ${level}${check ? ', check only' : ''}):`);
   for (const tool of wanted) {
+    await new Promise(setImmediate);
+    signal?.throwIfAborted();
     const problem = await ensureTool(tool, { check, log });
     if (problem) problems.push(problem);
   }
@@ -57,15 +62,17 @@ async function setup({ level, check = false, log = (line) => console.log(line) }
 /**
  * Setup for a command that needs `level`, quietly when nothing is missing. Setup's problems are
  * fatal only when a tool in `required` is still missing: the rest (wrk, for --cross-check) is
- * optional to this command.
+ * optional to this command. `again`: the command to run once it is fixed.
  */
-async function setupIfNeeded(level, { required, log = (line) => console.log(line) }) {
-  if (!(await setup({ level, check: true, log: () => {} })).length) return;
+async function setupIfNeeded(level, { required, again, signal, log = (line) => console.log(line) }) {
+  if (!(await setup({ level, check: true, log: () => {}, signal })).length) return;
   log(`• Setup: installing what the ${level} needs`);
-  if (!(await setup({ level, log })).length) return;
+  if (!(await setup({ level, log, signal })).length) return;
   const missing = required.filter((name) => !findTool(name));
   if (missing.length) {
-    throw new Error(`setup could not provide ${missing.join(', ')} (see above); fix it, then try again`);
+    throw new Error(
+      `setup could not provide ${missing.join(', ')} (see above); fix it, then run ${again} again`,
+    );
   }
   log(`• Setup reported problems (see above), but everything the ${level} needs is there: going on`);
 }

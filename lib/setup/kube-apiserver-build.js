@@ -7,6 +7,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { findOnPath } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
+const { runGo } = require('./go-install');
 
 // v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
 // new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
@@ -41,23 +42,7 @@ function buildModule(version, staging) {
 }
 
 function go(args, { cwd, log, env }) {
-  const goBin = findOnPath('go');
-  if (!goBin)
-    throw new Error(
-      "kube-apiserver is built with Go from the module proxy: install Go 1.22+, then 'npm run setup'",
-    );
-  log(`  $ go ${args.join(' ')}`);
-  const r = spawnSync(goBin, args, {
-    cwd,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    // The environment's own CGO_ENABLED and GOFLAGS: the same settings as any earlier build keep
-    // Go's build cache valid, which turns a rebuild into a link.
-    env: { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local', ...env },
-  });
-  if (r.status !== 0)
-    throw new Error(
-      `go ${args[0]} for kube-apiserver ${KUBE_APISERVER_VERSION} failed: see the output above`,
-    );
+  runGo(args, { what: `kube-apiserver ${KUBE_APISERVER_VERSION}`, cwd, env, log });
 }
 
 /**

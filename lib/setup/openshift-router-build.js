@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { spawnSync } = require('node:child_process');
-const { findOnPath } = require('../core/tools');
+const { runGo } = require('./go-install');
 const { TOOLS_DIR } = require('../core/paths');
 
 // Each OpenShift release's router branch, and the HAProxy branch its image installs.
@@ -75,20 +75,15 @@ function unpack(tarball, pin) {
 /** Builds openshift-router for `release` ('5.0', '4.22') from its vendored sources, offline. */
 async function buildOpenshiftRouter(release, log, { env = process.env } = {}) {
   const pin = ROUTER_PINS[release];
-  const go = findOnPath('go');
-  if (!go)
-    throw new Error("building openshift-router needs Go on PATH: install Go, then run 'npm run setup' again");
   const dir = unpack(await fetchSource(pin, { env, log }), pin);
   log(`  building openshift-router ${pin.branch} (${shortCommit(pin)}): about 2 minutes on 2 cores`);
   fs.mkdirSync(path.dirname(routerBin(release)), { recursive: true });
-  const args = ['build', '-trimpath', '-ldflags=-s -w', '-o', routerBin(release), './cmd/openshift-router'];
-  const build = spawnSync(go, args, {
+  runGo(['build', '-trimpath', '-ldflags=-s -w', '-o', routerBin(release), './cmd/openshift-router'], {
+    what: `openshift-router ${pin.branch}`,
     cwd: dir,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...env, GOFLAGS: '-mod=vendor', GOPROXY: 'off', GOTOOLCHAIN: env.GOTOOLCHAIN || 'local' },
+    env: { GOFLAGS: '-mod=vendor', GOPROXY: 'off' },
+    log,
   });
-  if (build.status !== 0)
-    throw new Error(`go build of openshift-router ${pin.branch} failed: see the output above`);
   fs.writeFileSync(stampFile(release), `${pin.commit}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
@@ -114,11 +109,4 @@ function openshiftRouterTool(release) {
   };
 }
 
-module.exports = {
-  ROUTER_PINS,
-  MIRROR_ENV,
-  tarCommitId,
-  routerBin,
-  buildOpenshiftRouter,
-  openshiftRouterTool,
-};
+module.exports = { ROUTER_PINS, tarCommitId, openshiftRouterTool };

@@ -67,7 +67,9 @@ describe('--quick on 1k pages', () => {
     const started = Date.now();
     const args = ['--quick', '--sizes', '1k', '--warmup', '0', '--cooldown', '0', '--duration', '2'];
     run = { ...(await runMatrix([...args, '--out', out])), seconds: (Date.now() - started) / 1000 };
-    if (run.code === 0) results = readResults(out);
+    // A failed run fails every test below with its own output, not with what it left unread.
+    if (run.code !== 0) throw new Error(`npm run matrix exited ${run.code}:\n${run.output}`);
+    results = readResults(out);
   });
 
   test('measures every 1k cell it can here, without errors, and writes the results directory', () => {
