@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const request = require('supertest');
+const Redis = require('ioredis');
 const { requireTool } = require('../../lib/core/tools');
 const { freePort } = require('../../lib/core/ports');
 const { startChild } = require('../../lib/core/processes');
@@ -26,14 +27,19 @@ beforeAll(async () => {
     String(primary.port),
   ]);
   await waitForRedis(replicaPort);
-  // Online as the primary sees it: after a diskless sync the primary counts a replica (for WAIT)
-  // only from its first acknowledgement, up to a second after the replica's link is up.
-  for (
-    let i = 0;
-    i < 100 && !/slave0:.*state=online/.test(await redisCli(primary.port, undefined, 'info', 'replication'));
-    i++
-  ) {
-    await sleep(100);
+  // Counted by WAIT for a real write, which is what the tests need: a WAIT with no write of its
+  // own is satisfied at once, and after a diskless sync the replica acknowledges writes a moment
+  // after INFO already says online.
+  const probe = new Redis(primary.port, '127.0.0.1');
+  try {
+    let counted = 0;
+    for (let i = 0; i < 100 && counted < 1; i++) {
+      await probe.set('wait-replicas:probe', String(i));
+      counted = await probe.wait(1, 100);
+    }
+    if (counted < 1) throw new Error('the replica never acknowledged a write to its primary');
+  } finally {
+    probe.disconnect();
   }
 }, 30000);
 afterAll(async () => {
