@@ -55,14 +55,14 @@ function redisServerArgs({ port, dir, password, cluster = false, bind = '127.0.0
   return args;
 }
 
-/** Runs redis-cli against 127.0.0.1:port; an abort of `signal` kills it and rejects. */
-async function redisCliWith(port, password, args, { signal } = {}) {
+/** Runs redis-cli against host:port (default loopback); an abort of `signal` kills it and rejects. */
+async function redisCliWith(port, password, args, { signal, host = '127.0.0.1' } = {}) {
   signal?.throwIfAborted();
   const auth = password ? ['-a', password, '--no-auth-warning'] : [];
   try {
     const { stdout } = await run(
       requireTool('redis-cli'),
-      ['-h', '127.0.0.1', '-p', String(port), ...auth, ...args],
+      ['-h', host, '-p', String(port), ...auth, ...args],
       { timeout: 30000, signal },
     );
     return stdout.trim();
@@ -77,15 +77,15 @@ async function redisCli(port, password, ...args) {
 }
 
 /**
- * Waits until redis-server on `port` answers PING. An abort of `signal` (optional) rejects at
- * once with an AbortError.
+ * Waits until redis-server on `port` of `host` answers PING. An abort of `signal` (optional)
+ * rejects at once with an AbortError.
  */
-async function waitForRedis(port, { password, timeoutMs = 10000, signal } = {}) {
+async function waitForRedis(port, { password, timeoutMs = 10000, signal, host } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     try {
-      last = await redisCliWith(port, password, ['ping'], { signal });
+      last = await redisCliWith(port, password, ['ping'], { signal, host });
       if (last === 'PONG') return;
     } catch (err) {
       if (err.name === 'AbortError') throw err;
@@ -97,13 +97,13 @@ async function waitForRedis(port, { password, timeoutMs = 10000, signal } = {}) 
 }
 
 /**
- * Forms a cluster of 3 primaries + 3 replicas on `ports` and waits until it is healthy. An abort
- * of `signal` (optional) kills a running redis-cli and rejects at once with an AbortError.
+ * Forms a cluster of 3 primaries + 3 replicas on `ports` of `host` and waits until it is healthy.
+ * An abort of `signal` (optional) kills a running redis-cli and rejects at once with an AbortError.
  */
-async function formCluster(ports, { password, timeoutMs = 30000, signal } = {}) {
+async function formCluster(ports, { password, timeoutMs = 30000, signal, host = '127.0.0.1' } = {}) {
   if (ports.length !== 6) throw new Error(`a lab cluster needs 6 nodes, got ${ports.length}`);
-  const nodes = ports.map((p) => `127.0.0.1:${p}`);
-  const cli = (port, ...args) => redisCliWith(port, password, args, { signal });
+  const nodes = ports.map((p) => `${host}:${p}`);
+  const cli = (port, ...args) => redisCliWith(port, password, args, { signal, host });
   await cli(ports[0], '--cluster', 'create', ...nodes, '--cluster-replicas', '1', '--cluster-yes');
   const deadline = Date.now() + timeoutMs;
   for (;;) {

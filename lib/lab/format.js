@@ -29,27 +29,78 @@ function tlsLine(router) {
   );
 }
 
+const lowered = (router) =>
+  router.maxconn !== router.maxconnRequested
+    ? ` (lowered from ${router.maxconnRequested}: file-descriptor limit)`
+    : '';
+
+/** The router's lines: the template lab's HAProxy, or openshift-router with its API server. */
+function routerLines(router) {
+  const sizing = `${router.threads} thread(s), maxconn ${router.maxconn}${lowered(router)}`;
+  if (router.kind !== 'openshift') {
+    return [
+      `Router: HAProxy pid ${router.pid}, ${sizing}`,
+      `  stats    ${router.statsUrl}`,
+      ...(router.metricsUrl ? [`  metrics  ${router.metricsUrl}`] : []),
+      ...(tlsLine(router) ? [tlsLine(router)] : []),
+      `  config   ${router.config}`,
+    ];
+  }
+  const { openshiftRouter: os, kube, network } = router;
+  return [
+    `Router: openshift-router ${os.branch} (${os.commit.slice(0, 12)}) pid ${router.pid}, ${sizing}, ` +
+      `reload interval ${router.reloadIntervalS} s`,
+    `  metrics  ${router.metricsUrl} (user ${router.stats.username}, password in lab.json)`,
+    ...(tlsLine(router) ? [tlsLine(router)] : []),
+    `  API      ${kube.server} (overlays/${kube.overlay} applied)`,
+    `  kubectl  kubectl --kubeconfig ${kube.kubeconfig} get routes`,
+    `  pods     network namespace ${network.netns}, ${network.podAddress}`,
+  ];
+}
+
 /** The summary lab:up prints once the lab is up. */
 function formatLab(state) {
+  const edge = state.routes.find((r) => r.termination === 'edge') || state.routes[0];
   const lines = [
     '',
     'Routes (namespace router-lab):',
     labTable([['NAME', 'TERMINATION', 'URL'], ...state.routes.map((r) => [r.name, r.termination, r.url])]),
     '',
-    `Router: HAProxy pid ${state.router.pid}, ${state.router.threads} thread(s), maxconn ${state.router.maxconn}`,
-    `  stats    ${state.router.statsUrl}`,
+    ...routerLines(state.router),
   ];
-  if (state.router.metricsUrl) lines.push(`  metrics  ${state.router.metricsUrl}`);
-  if (tlsLine(state.router)) lines.push(tlsLine(state.router));
   lines.push(
-    `  config   ${state.router.config}`,
     `Placement: ${placementLine(state.placement)}`,
     `CA to trust: ${state.certs.labCA} (router) and ${state.certs.serviceCA} (passthrough)`,
     '',
     'Try it (curl resolves *.localhost to 127.0.0.1 by itself):',
-    `  curl --cacert ${state.certs.labCA} ${state.routes.find((r) => r.termination === 'edge').url}/api/whoami`,
+    `  curl --cacert ${state.certs.labCA} ${edge.url}/api/whoami`,
   );
   return lines.join('\n');
+}
+
+/** LAB_ROUTER=openshift: each Route's admission now, and the last measured latencies. */
+function admissionLines(admission) {
+  if (!admission) return [];
+  const lines = [
+    '',
+    "Route admission (the router's status on each Route):",
+    labTable([
+      ['NAME', 'ADMITTED', 'HOST'],
+      ...admission.routes.map((r) => [
+        r.name,
+        r.error || (r.admitted ? 'True' : r.rejected ? `False: ${r.reason}` : 'not yet'),
+        r.host || '-',
+      ]),
+    ]),
+  ];
+  const last = admission.lastMeasured;
+  lines.push(
+    last
+      ? `Admission latency (${last.measuredAt}, reload interval ${last.reloadIntervalS} s, ${last.samples} routes): ` +
+          `admitted p50 ${last.admitted.p50} ms, first 200 p50 ${last.firstOk.p50} ms, p99 ${last.firstOk.p99} ms`
+      : "Admission latency: not measured yet ('npm run lab:admission')",
+  );
+  return lines;
 }
 
 /** The report lab:status prints. */
@@ -90,15 +141,10 @@ function formatStatus(report) {
       ['BACKEND', 'SERVER', 'STATUS'],
       ...report.servers.map((s) => [s.backend, s.server, s.status]),
     ]),
+    ...admissionLines(report.admission),
     '',
-    `Router: ${state.router.threads} thread(s), maxconn ${state.router.maxconn}` +
-      (state.router.maxconn !== state.router.maxconnRequested
-        ? ` (lowered from ${state.router.maxconnRequested}: file-descriptor limit)`
-        : ''),
-    `  stats    ${state.router.statsUrl}`,
+    ...routerLines(state.router),
   ];
-  if (state.router.metricsUrl) lines.push(`  metrics  ${state.router.metricsUrl}`);
-  if (tlsLine(state.router)) lines.push(tlsLine(state.router));
   lines.push(`Redis: ${state.redis.mode} on ${state.redis.ports.join(', ')}`);
   lines.push(`Placement: ${placementLine(state.placement)}`);
   return lines.join('\n');

@@ -1,8 +1,9 @@
 'use strict';
 // The lab's router as lab:up runs it: plain HAProxy on a configuration rendered the way the
 // OpenShift router renders its own. One router backend: configure, start, describe for lab.json.
-const { renderRouterConfig, writeRouterConfig, checkRouterConfig } = require('./router-config');
-const { startRouter } = require('./stack');
+const { renderRouterConfig, writeRouterConfig, checkRouterConfig, routerPaths } = require('./router-config');
+const { startRouter, waitUntil } = require('./stack');
+const { probeRoute, backendServers } = require('./health');
 const { logFile } = require('./pids');
 const { wrap } = require('../core/text');
 
@@ -42,7 +43,22 @@ function configure(lab) {
   return { config, rendered, alpn: rendered.alpn };
 }
 
-/** Starts HAProxy on the configuration and waits for its listeners. */
+/** Waits, from outside, until every route answers through the router and every server is UP. */
+async function waitForRoutes({ labDir, routes, instances, certs, signal, step }) {
+  step('Waiting until every route answers through the router and every server is UP');
+  await waitUntil(
+    async () => {
+      const servers = await backendServers(routerPaths(labDir).runtimeSocket, routes);
+      if (servers.length !== routes.length * instances.length) return false;
+      if (!servers.every((s) => s.status === 'UP')) return false;
+      const probes = await Promise.all(routes.map((r) => probeRoute(r, { labCA: certs.labCA })));
+      return probes.every((p) => p.ok);
+    },
+    { timeoutMs: 30000, what: 'every route answering 200 with every server UP', signal, intervalMs: 250 },
+  );
+}
+
+/** Starts HAProxy on the configuration, waits for its listeners, then for every route to serve. */
 async function start(lab, { config }) {
   const { opts, ports, maxconn } = lab;
   lab.step(
@@ -55,12 +71,14 @@ async function start(lab, { config }) {
     signal: lab.signal,
     haproxy: lab.haproxy.path,
   });
+  await waitForRoutes(lab);
 }
 
 /** lab.json's `router`: where it listens, what it runs and what a reload renders again. */
 function describe(lab, { config, rendered }, { pid, alpn }) {
   const { opts, ports, haproxy } = lab;
   return {
+    kind: 'template',
     pid,
     httpPort: ports.http,
     httpsPort: ports.https,

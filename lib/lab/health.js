@@ -1,8 +1,9 @@
 'use strict';
 // Is the lab healthy? Probes each Route through the router, each data-service instance directly,
-// and reads HAProxy's own view of its servers from the stats page (CSV).
+// and reads HAProxy's own view of its servers from its runtime API (both routers have one).
 const fs = require('node:fs');
 const { request } = require('./client');
+const { showStat } = require('./runtime-api');
 
 /** GET <route>/api/whoami through the router: { ok, status, instance, error }. */
 async function probeRoute(route, { labCA, timeoutMs = 3000 } = {}) {
@@ -29,29 +30,22 @@ async function probeRoute(route, { labCA, timeoutMs = 3000 } = {}) {
 /** GET /readyz on an instance's plain port: 'ready', 'not ready (503)' or the error. */
 async function probeInstance(instance) {
   try {
-    const res = await request(`http://127.0.0.1:${instance.port}/readyz`, { timeoutMs: 2000 });
+    const res = await request(`http://${instance.host || '127.0.0.1'}:${instance.port}/readyz`, {
+      timeoutMs: 2000,
+    });
     return res.status === 200 ? 'ready' : `not ready (${res.status})`;
   } catch (err) {
     return `not answering (${err.code || err.message})`;
   }
 }
 
-/** HAProxy's stats as rows: [{ pxname, svname, status, scur, ... }]. */
-async function routerStats(statsPort) {
-  const res = await request(`http://127.0.0.1:${statsPort}/;csv;norefresh`, { timeoutMs: 2000 });
-  if (res.status !== 200) throw new Error(`router stats answered ${res.status}`);
-  const [header, ...lines] = res.body.toString('utf8').trim().split('\n');
-  const names = header.replace(/^# /, '').split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((v, i) => [names[i], v])));
-}
-
 /** The servers of the lab's route backends with HAProxy's status (UP, DOWN, MAINT...). */
-async function backendServers(statsPort, routes) {
+async function backendServers(runtimeSocket, routes) {
   const backends = new Set(routes.map((r) => r.backend));
-  const rows = await routerStats(statsPort);
+  const rows = await showStat(runtimeSocket);
   return rows
     .filter((r) => backends.has(r.pxname) && r.svname !== 'BACKEND' && r.svname !== 'FRONTEND')
     .map((r) => ({ backend: r.pxname, server: r.svname, status: r.status }));
 }
 
-module.exports = { probeRoute, probeInstance, routerStats, backendServers };
+module.exports = { probeRoute, probeInstance, backendServers };

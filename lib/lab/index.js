@@ -65,7 +65,7 @@ async function status({ env = process.env } = {}) {
   );
   let servers;
   try {
-    servers = await backendServers(state.router.statsPort, state.routes);
+    servers = await backendServers(routerPaths(labDir).runtimeSocket, state.routes);
   } catch (err) {
     servers = [{ backend: '-', server: '-', status: `stats unavailable: ${err.message}` }];
   }

@@ -7,7 +7,8 @@ const path = require('node:path');
 const { labDir, ROOT } = require('../core/paths');
 const { allowedCoreList } = require('../core/cpus');
 const { findTool, isExecutable } = require('../core/tools');
-const { RELEASES, NEWEST_RELEASE } = require('./tls-profile');
+const { RELEASES } = require('./tls-profile');
+const { ROUTER_PINS } = require('../setup/openshift-router-build');
 const { UsageError, derived, checkSettings, readEnv, resolve } = require('../core/settings');
 const { parsePlacement } = require('./placement');
 
@@ -19,6 +20,8 @@ const CHECK_FALL = 3;
 
 /** Redis AOF fsync policies (`appendfsync`), the values LAB_REDIS_FSYNC takes. */
 const FSYNC_POLICIES = ['always', 'everysec', 'no'];
+/** The overlays LAB_ROUTER=openshift can apply: one per termination, or all four. */
+const OVERLAYS = ['all', 'http', 'edge', 'passthrough', 'reencrypt'];
 const REDIS_MANIFEST = path.join(ROOT, 'redis', 'config', 'redis-standalone.conf');
 
 /** The fsync policy the cluster manifests give Redis: the lab's default, so both persist alike. */
@@ -77,6 +80,33 @@ const KNOBS = checkSettings([
     'first redis-server port (cluster: 6 consecutive ports); 0 = free ports',
     55000,
   ),
+  {
+    name: 'router',
+    env: 'LAB_ROUTER',
+    type: 'enum',
+    choices: ['template', 'openshift'],
+    default: 'template',
+    help:
+      'template: HAProxy on a configuration the lab renders like the router; openshift: openshift-router ' +
+      'itself, against a local API server, configured by kubectl apply -k (root)',
+  },
+  {
+    name: 'overlay',
+    env: 'LAB_OVERLAY',
+    type: 'enum',
+    choices: OVERLAYS,
+    default: 'all',
+    help: "LAB_ROUTER=openshift: the overlay kubectl applies (overlays/<name>): its Routes are the lab's",
+  },
+  {
+    name: 'reloadIntervalS',
+    env: 'LAB_ROUTER_RELOAD_INTERVAL',
+    type: 'integer',
+    min: 1,
+    max: 600,
+    default: 5,
+    help: "LAB_ROUTER=openshift: the router's RELOAD_INTERVAL in seconds (OpenShift's default is 5)",
+  },
   {
     name: 'replicas',
     env: 'LAB_REPLICAS',
@@ -157,8 +187,12 @@ const KNOBS = checkSettings([
     env: 'LAB_OPENSHIFT_RELEASE',
     type: 'enum',
     choices: RELEASES,
-    default: NEWEST_RELEASE,
-    help: 'the OpenShift release whose Intermediate TLS profile (ciphers, from 4.22 groups) the router uses',
+    default: derived('4.22; 5.0 with LAB_ROUTER=openshift', ({ router }) =>
+      router === 'openshift' ? '5.0' : '4.22',
+    ),
+    help:
+      'the OpenShift release whose Intermediate TLS profile (ciphers, from 4.22 groups) the router uses; ' +
+      `with LAB_ROUTER=openshift also whose router runs (${Object.keys(ROUTER_PINS).join(', ')})`,
   },
   {
     name: 'passthroughBalance',
@@ -217,6 +251,16 @@ const KNOBS = checkSettings([
 
 const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
 
+/** LAB_ROUTER=openshift runs the router of a release the lab builds: refuse any other. */
+function checkRouterRelease(v) {
+  if (v.router !== 'openshift' || ROUTER_PINS[v.openshiftRelease]) return;
+  throw new LabOptionError(
+    `LAB_OPENSHIFT_RELEASE=${v.openshiftRelease}: LAB_ROUTER=openshift runs the router of ` +
+      `${Object.keys(ROUTER_PINS).join(' or ')} only`,
+    { setting: 'LAB_OPENSHIFT_RELEASE' },
+  );
+}
+
 /** A bad LAB_* value: a usage error that names the variable. */
 class LabOptionError extends UsageError {
   constructor(message, { setting }) {
@@ -240,6 +284,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     throw err;
   }
   const { values: v, given } = knobs;
+  checkRouterRelease(v);
   const ports = Object.fromEntries(PORTS.map((name) => [name, v[name]]));
   const seen = new Map();
   for (const [name, p] of Object.entries(ports).filter(([, p]) => p !== 0)) {
@@ -253,6 +298,9 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
   }
   return {
     labDir: v.labDir,
+    router: v.router,
+    overlay: v.overlay,
+    reloadIntervalS: v.reloadIntervalS,
     ports,
     replicas: v.replicas,
     redisMode: v.redisMode,

@@ -8,6 +8,7 @@ const { ROOT } = require('../core/paths');
 const { findTool } = require('../core/tools');
 const { sysctl, readProcFile } = require('../core/proc');
 const { describeHaproxy, checkHaproxyVersion } = require('./haproxy');
+const { openshiftPreflight } = require('./openshift-preflight');
 /** File descriptors HAProxy keeps for itself beyond 2 per connection (listeners, checks, pipes). */
 const FD_OVERHEAD = 500;
 /** Linux's default ephemeral range (32768-60999) holds 28232 ports; less is "narrow". */
@@ -193,6 +194,7 @@ async function preflight(options, { ports, runDir }) {
     ...checkTools(options),
     ...(router.errors || []),
     ...checkSocketPath(runDir),
+    ...openshiftPreflight(options, router.haproxy),
     ...(await checkPorts(ports)),
   ];
   const warnings = [...checkThreads(options), ...(router.warnings || [])];

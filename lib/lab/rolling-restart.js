@@ -7,12 +7,13 @@ const { startServices, waitUntil } = require('./stack');
 const { listRecords, stopRecorded } = require('./pids');
 const { readLabState, writeLabState } = require('./state');
 const { backendServers } = require('./health');
+const { routerPaths } = require('./router-config');
 const { reload } = require('./reload');
 
 /** The router's view of one instance: the status of its server in each of the four backends. */
 async function instanceServerStates(state, instance) {
   const ports = [`:${instance.port}`, `:${instance.tlsPort}`];
-  const servers = await backendServers(state.router.statsPort, state.routes);
+  const servers = await backendServers(routerPaths(state.labDir).runtimeSocket, state.routes);
   return servers.filter((s) => ports.some((p) => s.server.endsWith(p))).map((s) => s.status);
 }
 

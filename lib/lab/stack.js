@@ -7,6 +7,7 @@ const path = require('node:path');
 const { ROOT } = require('../core/paths');
 const { requireTool } = require('../core/tools');
 const { startDaemon } = require('../core/processes');
+const { inNetns } = require('../core/netns');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { waitForPort } = require('../core/ports');
 const { redisServerArgs, waitForRedis, formCluster } = require('../core/redis-server');
@@ -15,6 +16,8 @@ const { SERVICE_HOST } = require('./routes');
 const { request } = require('./client');
 
 const SERVICE_MAIN = path.join(ROOT, 'data-service', 'src', 'server.js');
+/** Where the template lab's backends listen: the host's loopback. */
+const LOOPBACK = { host: '127.0.0.1', netns: null };
 
 /**
  * Polls `probe` (resolves truthy when done) until it succeeds, the deadline, or an abort of
@@ -53,11 +56,15 @@ function logTail(labDir, name, lines = 15) {
   }
 }
 
-/** Starts a daemon and records it; dies early (bad config, port taken) are reported with its log. */
-function launch(labDir, { name, role, file, args, env, cwd, cpus, match }) {
+/**
+ * Starts a daemon (inside network namespace `netns` when given: `ip netns exec` keeps the pid)
+ * and records it; dies early (bad config, port taken) are reported with its log.
+ */
+function launch(labDir, { name, role, file, args, env, cwd, cpus, match, netns = null }) {
+  const [command, argv] = inNetns(netns, [file, args]);
   const pid = startDaemon({
-    file,
-    args,
+    file: command,
+    args: argv,
     env,
     cwd,
     cpus: cpus || undefined,
@@ -82,12 +89,14 @@ function assertRunning(labDir, record) {
  * (LAB_REDIS_FSYNC), null for no persistence. To restart one node on its own: `first`, the
  * number in its name (redis-<n>), and `form: false` (a cluster node rejoins by its nodes file).
  * `fresh`: empty each data directory first (lab:up: a new lab starts with no data and no stale
- * cluster state; a restart keeps both).
+ * cluster state; a restart keeps both). `network`: { host, netns } where Redis listens (default
+ * loopback; the pod network's address inside its namespace with LAB_ROUTER=openshift).
  */
 async function startRedis(
   labDir,
-  { mode, ports, cpus, signal, fsync = null, first = 1, form = true, fresh = false },
+  { mode, ports, cpus, signal, fsync = null, first = 1, form = true, fresh = false, network = LOOPBACK },
 ) {
+  const { host, netns } = network;
   const server = requireTool('redis-server');
   const records = ports.map((port, i) => {
     signal?.throwIfAborted();
@@ -98,16 +107,17 @@ async function startRedis(
       name: `redis-${first + i}`,
       role: 'redis',
       file: server,
-      args: redisServerArgs({ port, dir, cluster: mode === 'cluster', appendfsync: fsync }),
+      args: redisServerArgs({ port, dir, cluster: mode === 'cluster', appendfsync: fsync, bind: host }),
       cwd: dir,
       cpus,
       match: 'redis-server',
+      netns,
     });
   });
   for (const [i, port] of ports.entries()) {
     signal?.throwIfAborted();
     try {
-      await waitForRedis(port, { timeoutMs: 10000, signal });
+      await waitForRedis(port, { timeoutMs: 10000, signal, host });
     } catch (err) {
       signal?.throwIfAborted();
       throw new Error(`${err.message}${logTail(labDir, records[i].name)}`, { cause: err });
@@ -116,7 +126,7 @@ async function startRedis(
   if (mode === 'cluster' && form) {
     try {
       // The signal kills a running redis-cli: Ctrl-C does not wait out formation's 30 s.
-      await formCluster(ports, { timeoutMs: 30000, signal });
+      await formCluster(ports, { timeoutMs: 30000, signal, host });
     } catch (err) {
       signal?.throwIfAborted();
       throw err;
@@ -140,13 +150,20 @@ function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
     DRAIN_DELAY_MS: String(drainDelayMs),
   };
   if (redis.waitReplicas) env.REDIS_WAIT_REPLICAS = String(redis.waitReplicas);
-  if (redis.mode === 'cluster') env.REDIS_CLUSTER_NODES = redis.ports.map((p) => `127.0.0.1:${p}`).join(',');
-  else env.REDIS_URL = `redis://127.0.0.1:${redis.ports[0]}`;
+  const host = redis.host || LOOPBACK.host;
+  if (redis.mode === 'cluster') env.REDIS_CLUSTER_NODES = redis.ports.map((p) => `${host}:${p}`).join(',');
+  else env.REDIS_URL = `redis://${host}:${redis.ports[0]}`;
   return env;
 }
 
-/** Starts the data-service instances and waits until each answers /readyz on both ports. */
-async function startServices(labDir, { instances, redis, certs, logLevel, drainDelayMs, cpus, signal }) {
+/**
+ * Starts the data-service instances and waits until each answers /readyz on both ports. Each
+ * instance listens on its `host` (loopback, or in the pod network's namespace `netns`).
+ */
+async function startServices(
+  labDir,
+  { instances, redis, certs, logLevel, drainDelayMs, cpus, signal, netns = null },
+) {
   const records = instances.map((instance) => {
     signal?.throwIfAborted();
     return launch(labDir, {
@@ -158,6 +175,7 @@ async function startServices(labDir, { instances, redis, certs, logLevel, drainD
       cwd: path.join(ROOT, 'data-service'),
       cpus,
       match: SERVICE_MAIN,
+      netns,
     });
   });
   await Promise.all(
@@ -165,8 +183,9 @@ async function startServices(labDir, { instances, redis, certs, logLevel, drainD
       waitUntil(
         async () => {
           assertRunning(labDir, records[i]);
-          const plain = await request(`http://127.0.0.1:${instance.port}/readyz`, { timeoutMs: 2000 });
-          const tls = await request(`https://127.0.0.1:${instance.tlsPort}/readyz`, {
+          const host = instance.host || LOOPBACK.host;
+          const plain = await request(`http://${host}:${instance.port}/readyz`, { timeoutMs: 2000 });
+          const tls = await request(`https://${host}:${instance.tlsPort}/readyz`, {
             timeoutMs: 2000,
             ca: fs.readFileSync(certs.serviceCA),
             servername: SERVICE_HOST,
@@ -226,4 +245,7 @@ module.exports = {
   waitUntil,
   logTail,
   SERVICE_MAIN,
+  LOOPBACK,
+  launch,
+  assertRunning,
 };

@@ -3,9 +3,13 @@
 // data), and telling which of them have died.
 const { listRecords, processState, stopRecorded } = require('./pids');
 const { forgetDrainedRouters } = require('./reload');
+const { removePodNetwork, podNetwork } = require('./pod-network');
 
-/** Order in which lab:down stops things: traffic first, then the services, then their data. */
-const STOP_ORDER = ['router', 'service', 'redis'];
+/**
+ * Order in which lab:down stops things: traffic first, then the services, then their data, then
+ * the API server (LAB_ROUTER=openshift) the router and the endpoints came from.
+ */
+const STOP_ORDER = ['router', 'service', 'redis', 'apiserver'];
 // The router is gone by the time the services stop: SIGINT tells them no router can still be
 // sending traffic, so they skip their drain delay (data-service/src/shutdown.js).
 const STOP_SIGNAL = { service: 'SIGINT' };
@@ -38,6 +42,10 @@ async function stopAll(labDir, log = noop, { timeoutMs = 15000 } = {}) {
       stopped.push({ name: r.name, pid: r.pid, result: results[i] });
       log(`  ${r.name.padEnd(16)} pid ${String(r.pid).padEnd(8)} ${OUTCOME[results[i]]}`);
     });
+  }
+  // LAB_ROUTER=openshift's pod network: gone with its namespace, whatever stopped it.
+  if (process.getuid?.() === 0 && (await removePodNetwork(labDir))) {
+    log(`  ${podNetwork(labDir).netns} network namespace removed`);
   }
   return stopped;
 }

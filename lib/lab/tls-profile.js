@@ -1,14 +1,14 @@
 'use strict';
 // OpenShift's "Intermediate" TLS security profile per release, as the ingress operator hands it to
 // the router: TLS 1.2 ciphers, TLS 1.3 suites and, from 4.22, key-exchange groups (from
-// openshift/api config/v1/types_tlssecurityprofile.go on each release branch).
+// openshift/api config/v1/types_tlssecurityprofile.go on each release branch; 5.0's is 4.22's).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 /** The releases the lab mirrors, oldest first; the newest is the default. */
-const RELEASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22'];
+const RELEASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22', '5.0'];
 const NEWEST_RELEASE = RELEASES[RELEASES.length - 1];
 
 const ECDHE_CIPHERS = [

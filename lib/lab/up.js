@@ -11,18 +11,21 @@ const { preflight } = require('./preflight');
 const { createLabCerts } = require('./lab-certs');
 const { routerPaths } = require('./router-config');
 const { checkAlpn } = require('./alpn');
-const { startRedis, startServices, waitUntil } = require('./stack');
+const { startRedis, startServices } = require('./stack');
 const { listRecords, logFile } = require('./pids');
 const { readLabState, writeLabState, removeLabState } = require('./state');
-const { probeRoute, backendServers } = require('./health');
 const { stopAll, deadProcesses } = require('./stop');
+const { LOOPBACK } = require('./stack');
 const { wrap } = require('../core/text');
-// The router backend: configure(lab), start(lab, configured), describe(lab, configured, run).
-const ROUTER = require('./haproxy-router');
+// The router backends (LAB_ROUTER), each with configure(lab), start(lab, configured) (resolves
+// once every route serves) and describe(lab, configured, run).
+const ROUTERS = { template: require('./haproxy-router'), openshift: require('./openshift-router') };
 
 /** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
 function fingerprint(opts) {
   return {
+    router: opts.router,
+    ...(opts.router === 'openshift' ? { overlay: opts.overlay, reloadIntervalS: opts.reloadIntervalS } : {}),
     replicas: opts.replicas,
     redisMode: opts.redisMode,
     redisFsync: opts.redisFsync,
@@ -93,8 +96,18 @@ function certificates({ labDir, opts, routes, step }) {
   return createLabCerts(labDir, { routerKey: opts.routerKey, routeHosts });
 }
 
-/** Redis, then the data-service instances, each waited for. */
-async function startBackends({ labDir, opts, redisPorts, instances, certs, cpus, signal, step }) {
+/** Redis, then the data-service instances, each waited for, on the lab's network. */
+async function startBackends({
+  labDir,
+  opts,
+  redisPorts,
+  instances,
+  certs,
+  cpus,
+  signal,
+  step,
+  network = LOOPBACK,
+}) {
   const plural = redisPorts.length > 1 ? 's' : '';
   const shape = opts.redisMode === 'cluster' ? ' (3 primaries + 3 replicas)' : '';
   step(`Redis ${opts.redisMode} on port${plural} ${redisPorts.join(', ')}${shape}`);
@@ -105,6 +118,7 @@ async function startBackends({ labDir, opts, redisPorts, instances, certs, cpus,
     fsync: opts.redisFsync,
     fresh: true,
     signal,
+    network,
   });
   step(
     `${instances.length} data-service instance(s): ` +
@@ -112,28 +126,19 @@ async function startBackends({ labDir, opts, redisPorts, instances, certs, cpus,
   );
   await startServices(labDir, {
     instances,
-    redis: { mode: opts.redisMode, ports: redisPorts, waitReplicas: opts.redisWaitReplicas },
+    redis: {
+      mode: opts.redisMode,
+      ports: redisPorts,
+      waitReplicas: opts.redisWaitReplicas,
+      host: network.host,
+    },
     certs,
     logLevel: opts.logLevel,
     drainDelayMs: opts.drainDelayMs,
     cpus: cpus.service,
     signal,
+    netns: network.netns,
   });
-}
-
-/** Waits, from outside, until every route answers through the router and every server is UP. */
-async function waitForRoutes({ ports, routes, instances, certs, signal, step }) {
-  step('Waiting until every route answers through the router and every server is UP');
-  await waitUntil(
-    async () => {
-      const servers = await backendServers(ports.stats, routes);
-      if (servers.length !== routes.length * instances.length) return false;
-      if (!servers.every((s) => s.status === 'UP')) return false;
-      const probes = await Promise.all(routes.map((r) => probeRoute(r, { labCA: certs.labCA })));
-      return probes.every((p) => p.ok);
-    },
-    { timeoutMs: 30000, what: 'every route answering 200 with every server UP', signal, intervalMs: 250 },
-  );
 }
 
 /** lab.json: what runs where, for the matrix, lab:status, reload and lab:down. */
@@ -165,6 +170,7 @@ function labState(lab, router) {
     instances: instances.map((i) => ({
       name: i.name,
       pid: records[i.name].pid,
+      host: i.host || LOOPBACK.host,
       port: i.port,
       tlsPort: i.tlsPort,
       cpus: cpus.service,
@@ -174,6 +180,7 @@ function labState(lab, router) {
       mode: opts.redisMode,
       fsync: opts.redisFsync,
       waitReplicas: opts.redisWaitReplicas,
+      host: (lab.network || LOOPBACK).host,
       ports: redisPorts,
       pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
       cpus: cpus.redis,
@@ -186,14 +193,21 @@ function labState(lab, router) {
   };
 }
 
+/** The lab's routes: the four, or with LAB_ROUTER=openshift those of the overlay applied. */
+function routesOf(opts, ports) {
+  const routes = labRoutes({ httpPort: ports.http, httpsPort: ports.https });
+  if (opts.router !== 'openshift' || opts.overlay === 'all') return routes;
+  return routes.filter((r) => r.termination === opts.overlay);
+}
+
 /** Every step after preflight, in order; resolves with the state written to lab.json. */
 async function startLab(base) {
-  const routes = labRoutes({ httpPort: base.ports.http, httpsPort: base.ports.https });
+  const ROUTER = ROUTERS[base.opts.router];
+  const routes = routesOf(base.opts, base.ports);
   const lab = { ...base, routes, certs: certificates({ ...base, routes }) };
-  const configured = ROUTER.configure(lab);
+  const configured = await ROUTER.configure(lab);
   await startBackends(lab);
   await ROUTER.start(lab, configured);
-  await waitForRoutes(lab);
   lab.step(`Checking the ALPN the edge route negotiates (asked: ${configured.alpn})`);
   const alpn = await checkAlpn({
     port: lab.ports.https,

@@ -10,7 +10,7 @@ const { TOOLS_BIN } = require('../core/paths');
 const { goInstall } = require('./go-install');
 const { installSystemPackages } = require('./system-packages');
 const schemas = require('./validation-tools');
-const { KUBE_APISERVER_VERSION, buildKubeApiserver } = require('./kube-apiserver-build');
+const { KUBE_APISERVER_VERSION, KUBERNETES_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
 
 const KUSTOMIZE = { module: 'sigs.k8s.io/kustomize/kustomize/v5', version: 'v5.8.2', min: '5.8.2' };
 const KUBECONFORM = {
@@ -91,14 +91,15 @@ module.exports = [
     install: (log) =>
       installSystemPackages('etcd', { apt: ['etcd-server'], dnf: ['etcd'], brew: ['etcd'] }, log),
   },
-  {
-    name: 'kube-apiserver',
+  ...KUBERNETES_COMMANDS.map((command) => ({
+    name: command,
     neededFor: 'test',
     locate() {
-      // Only the pinned build in .tools/bin: the test relies on this exact version's behaviour.
-      const file = path.join(TOOLS_BIN, 'kube-apiserver');
+      // Only the pinned build in .tools/bin: the tests rely on this exact version's behaviour.
+      const file = path.join(TOOLS_BIN, command);
       if (!fs.existsSync(file)) return null;
-      const version = ((toolVersion(file, ['--version']) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
+      const args = command === 'kubectl' ? ['version', '--client'] : ['--version'];
+      const version = ((toolVersion(file, args) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
       return {
         path: file,
         version: version ? `v${version}` : 'unknown version',
@@ -106,6 +107,6 @@ module.exports = [
         min: KUBE_APISERVER_VERSION,
       };
     },
-    install: (log) => buildKubeApiserver(log),
-  },
+    install: (log) => buildKubernetesCommand(command, log),
+  })),
 ];

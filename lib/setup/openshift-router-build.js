@@ -9,10 +9,21 @@ const { spawnSync } = require('node:child_process');
 const { runGo } = require('./go-install');
 const { TOOLS_DIR } = require('../core/paths');
 
-// Each OpenShift release's router branch, and the HAProxy branch its image installs.
+// Each OpenShift release's router branch, the HAProxy branch its image installs, and the setup
+// level that builds it (the lab's test boots 5.0; 4.22 only for LAB_OPENSHIFT_RELEASE=4.22).
 const ROUTER_PINS = {
-  '5.0': { branch: 'release-5.0', commit: '4b401a86dccc657a8a5254c2794a312241f40e87', haproxy: '3.2' },
-  4.22: { branch: 'release-4.22', commit: 'b2665a2999cec36350ccf2614b43941753027773', haproxy: '2.8' },
+  '5.0': {
+    branch: 'release-5.0',
+    commit: '4b401a86dccc657a8a5254c2794a312241f40e87',
+    haproxy: '3.2',
+    neededFor: 'test',
+  },
+  4.22: {
+    branch: 'release-4.22',
+    commit: 'b2665a2999cec36350ccf2614b43941753027773',
+    haproxy: '2.8',
+    neededFor: 'openshift',
+  },
 };
 const MIRROR_ENV = 'ROUTER_LAB_MIRROR';
 
@@ -20,6 +31,8 @@ const shortCommit = (pin) => pin.commit.slice(0, 12);
 // One folder per release: the binary picks its command by the name it runs as, openshift-router.
 const routerBin = (release) => path.join(TOOLS_DIR, 'openshift-router', release, 'openshift-router');
 const stampFile = (release) => path.join(path.dirname(routerBin(release)), 'commit');
+// The image's /var/lib/haproxy: the template, the reload script and the error pages.
+const imageFiles = (release) => path.join(path.dirname(routerBin(release)), 'haproxy');
 
 /**
  * The commit `git archive` wrote into a tarball's pax global header ('52 comment=<sha>'), or null.
@@ -84,6 +97,8 @@ async function buildOpenshiftRouter(release, log, { env = process.env } = {}) {
     env: { GOFLAGS: '-mod=vendor', GOPROXY: 'off' },
     log,
   });
+  fs.rmSync(imageFiles(release), { recursive: true, force: true });
+  fs.cpSync(path.join(dir, 'images', 'router', 'haproxy'), imageFiles(release), { recursive: true });
   fs.writeFileSync(stampFile(release), `${pin.commit}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
 }
@@ -93,9 +108,9 @@ function openshiftRouterTool(release) {
   const pin = ROUTER_PINS[release];
   return {
     name: `openshift-router ${release} (${pin.branch})`,
-    neededFor: 'openshift',
+    neededFor: pin.neededFor,
     locate() {
-      const built = fs.existsSync(routerBin(release)) && fs.existsSync(stampFile(release));
+      const built = [routerBin(release), stampFile(release), imageFiles(release)].every(fs.existsSync);
       if (!built) return null;
       const commit = fs.readFileSync(stampFile(release), 'utf8').trim();
       return {
@@ -109,4 +124,4 @@ function openshiftRouterTool(release) {
   };
 }
 
-module.exports = { ROUTER_PINS, tarCommitId, openshiftRouterTool };
+module.exports = { ROUTER_PINS, tarCommitId, openshiftRouterTool, routerBin, imageFiles };

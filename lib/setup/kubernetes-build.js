@@ -1,6 +1,7 @@
 'use strict';
-// Builds the pinned kube-apiserver from the Go module proxy into .tools/bin, for the test that
-// applies every manifest to a real API server (test/cluster/apiserver.test.js).
+// Builds the pinned Kubernetes commands from the Go module proxy into .tools/bin: kube-apiserver
+// (the manifest test's API server and the openshift lab's) and kubectl (the lab's
+// `kubectl apply -k overlays/<name>`), one version for both.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -15,6 +16,8 @@ const { runGo } = require('./go-install');
 // API that 3.4 serves, and turns off by itself what needs newer etcd (watch progress requests for
 // consistent reads from cache). The test proves it on every run.
 const KUBE_APISERVER_VERSION = 'v1.33.13';
+/** The commands of k8s.io/kubernetes the lab builds. */
+const KUBERNETES_COMMANDS = ['kube-apiserver', 'kubectl'];
 
 /** v1.30.14 → v0.30.14: the tag the staging modules are published under. */
 const stagingVersion = (version) => version.replace(/^v1\./, 'v0.');
@@ -27,10 +30,10 @@ function stagingModules(goModText) {
 }
 
 /** The go.mod of the throwaway module. */
-function buildModule(version, staging) {
+function buildModule(version, staging, command = 'kube-apiserver') {
   const sv = stagingVersion(version);
   return [
-    'module router-lab/kube-apiserver-build',
+    `module router-lab/${command}-build`,
     '',
     'go 1.22.0',
     '',
@@ -41,23 +44,20 @@ function buildModule(version, staging) {
   ].join('\n');
 }
 
-function go(args, { cwd, log, env }) {
-  runGo(args, { what: `kube-apiserver ${KUBE_APISERVER_VERSION}`, cwd, env, log });
-}
-
 /**
  * `go install k8s.io/kubernetes/cmd/kube-apiserver@vX` refuses to work because k8s.io/kubernetes's
  * go.mod replaces its staging modules (k8s.io/api, k8s.io/apiserver, …) with local directories. A
  * throwaway module that requires k8s.io/kubernetes and replaces each staging module with its
- * published v0.Y.Z twin builds the same binary.
+ * published v0.Y.Z twin builds the same binary. `command`: one of KUBERNETES_COMMANDS.
  */
-function buildKubeApiserver(log, version = KUBE_APISERVER_VERSION) {
+function buildKubernetesCommand(command, log, version = KUBE_APISERVER_VERSION) {
+  const go = (args, { cwd }) => runGo(args, { what: `${command} ${version}`, cwd, log });
   const goBin = findOnPath('go');
   if (!goBin)
     throw new Error(
-      "kube-apiserver is built with Go from the module proxy: install Go 1.22+, then 'npm run setup'",
+      `${command} is built with Go from the module proxy: install Go 1.22+, then 'npm run setup'`,
     );
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-kube-apiserver-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `router-lab-${command}-`));
   try {
     const info = spawnSync(goBin, ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], {
       cwd: dir,
@@ -70,16 +70,16 @@ function buildKubeApiserver(log, version = KUBE_APISERVER_VERSION) {
     const staging = stagingModules(fs.readFileSync(GoMod, 'utf8'));
     if (!staging.length)
       throw new Error(`k8s.io/kubernetes@${version}: no staging replacements found in its go.mod`);
-    fs.writeFileSync(path.join(dir, 'go.mod'), buildModule(version, staging));
-    // A blank import so `go mod tidy` keeps exactly what kube-apiserver needs.
+    fs.writeFileSync(path.join(dir, 'go.mod'), buildModule(version, staging, command));
+    // A blank import so `go mod tidy` keeps exactly what the command needs.
     fs.writeFileSync(
       path.join(dir, 'tools.go'),
-      '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n',
+      `//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/${command}"\n`,
     );
-    go(['mod', 'tidy'], { cwd: dir, log });
+    go(['mod', 'tidy'], { cwd: dir });
     fs.mkdirSync(TOOLS_BIN, { recursive: true });
-    const out = path.join(TOOLS_BIN, 'kube-apiserver');
-    log(`  building kube-apiserver ${version} (10-30 minutes the first time on 2 cores; cached after)`);
+    const out = path.join(TOOLS_BIN, command);
+    log(`  building ${command} ${version} (10-30 minutes the first time on 2 cores; cached after)`);
     go(
       [
         'build',
@@ -88,13 +88,19 @@ function buildKubeApiserver(log, version = KUBE_APISERVER_VERSION) {
         `-ldflags=-s -w -X k8s.io/component-base/version.gitVersion=${version} -X k8s.io/client-go/pkg/version.gitVersion=${version}`,
         '-o',
         out,
-        'k8s.io/kubernetes/cmd/kube-apiserver',
+        `k8s.io/kubernetes/cmd/${command}`,
       ],
-      { cwd: dir, log },
+      { cwd: dir },
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-module.exports = { KUBE_APISERVER_VERSION, stagingModules, buildModule, buildKubeApiserver };
+module.exports = {
+  KUBE_APISERVER_VERSION,
+  KUBERNETES_COMMANDS,
+  stagingModules,
+  buildModule,
+  buildKubernetesCommand,
+};

@@ -1,0 +1,84 @@
+'use strict';
+// A small client of the Kubernetes API for the lab: JSON over HTTPS with a bearer token, the
+// server's CA and nothing else. The lab needs a handful of calls (CRDs, namespaces, RBAC,
+// EndpointSlices, Route status), not a client library.
+const https = require('node:https');
+
+/** A refusal by the API server, carrying its own message (`status.message`) and HTTP code. */
+class ApiError extends Error {
+  constructor(method, urlPath, status, text, json) {
+    const message = (json && json.message) || text.slice(0, 500) || `HTTP ${status}`;
+    super(`${method} ${urlPath}: ${status} ${message}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.apiMessage = message;
+  }
+}
+
+/**
+ * A client for `server` ('https://127.0.0.1:6443') trusting `ca` (PEM) with `token`. Methods
+ * resolve with the parsed body; a status outside 2xx rejects with an ApiError.
+ */
+function kubeClient({ server, ca, token }) {
+  const base = new URL(server);
+  function call(method, urlPath, { body, contentType = 'application/json', timeoutMs = 30000 } = {}) {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = https.request(
+        {
+          host: base.hostname,
+          port: base.port,
+          method,
+          path: urlPath,
+          ca,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            Accept: 'application/json',
+            ...(payload === undefined
+              ? {}
+              : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
+          },
+          timeout: timeoutMs,
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => {
+            let json;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+            if (res.statusCode >= 200 && res.statusCode < 300) resolve(json);
+            else reject(new ApiError(method, urlPath, res.statusCode, text, json));
+          });
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath} timed out`)));
+      req.on('error', reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+  }
+  return {
+    get: (p) => call('GET', p),
+    post: (p, body) => call('POST', p, { body }),
+    put: (p, body) => call('PUT', p, { body }),
+    delete: (p) => call('DELETE', p),
+    call,
+  };
+}
+
+/** Creates an object; one that exists already is left as it is (lab:up may run on a kept etcd). */
+async function ensure(client, collection, body) {
+  try {
+    return await client.post(collection, body);
+  } catch (err) {
+    if (err.status === 409) return client.get(`${collection}/${body.metadata.name}`);
+    throw err;
+  }
+}
+
+module.exports = { kubeClient, ensure, ApiError };

@@ -1,0 +1,139 @@
+'use strict';
+// What a cluster has before `oc apply -k`: the CRDs the overlays use (Route, BuildConfig,
+// ImageStream, ServiceMonitor), the namespaces and the router's RBAC. Then the overlay itself,
+// applied with kubectl as the mission's command does, and the EndpointSlices an endpoints
+// controller would write for the running data-service instances.
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { ROOT } = require('../../core/paths');
+const { requireTool } = require('../../core/tools');
+const { apiserverCrds } = require('../../setup/validation-tools');
+const { ensure } = require('./api');
+const { ROUTER_USER } = require('./control-plane');
+const { NAMESPACE, SERVICE_NAME } = require('../routes');
+
+const run = promisify(execFile);
+const ROUTER_NAMESPACE = 'openshift-ingress';
+const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+/** What the router reads and writes, as the ingress operator's ClusterRole grants it. */
+const ROUTER_RULES = [
+  { apiGroups: [''], resources: ['namespaces', 'services', 'endpoints'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['route.openshift.io'], resources: ['routes'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['route.openshift.io'], resources: ['routes/status'], verbs: ['get', 'patch', 'update'] },
+  // Its metrics listener checks callers' tokens (TokenReview, SubjectAccessReview).
+  { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+];
+
+/** Installs the CRDs and waits until each is Established. */
+async function installCrds(admin, { signal, timeoutMs = 60000 }) {
+  const crds = apiserverCrds();
+  for (const crd of crds) await ensure(admin, CRDS, crd);
+  const deadline = Date.now() + timeoutMs;
+  for (const crd of crds) {
+    for (;;) {
+      const found = await admin.get(`${CRDS}/${crd.metadata.name}`);
+      const conditions = found.status?.conditions || [];
+      if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
+      if (Date.now() > deadline)
+        throw new Error(`CRD ${crd.metadata.name} was not established in ${timeoutMs} ms`);
+      await sleep(100, undefined, { signal });
+    }
+  }
+}
+
+/** The namespaces, and the router's ClusterRole bound to its identity. */
+async function createNamespacesAndRbac(admin) {
+  for (const name of [NAMESPACE, ROUTER_NAMESPACE]) {
+    await ensure(admin, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  const role = 'router-lab-openshift-router';
+  await ensure(admin, `${RBAC}/clusterroles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: role },
+    rules: ROUTER_RULES,
+  });
+  await ensure(admin, `${RBAC}/clusterrolebindings`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: role },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: ROUTER_USER }],
+  });
+}
+
+/** `kubectl apply -k overlays/<overlay>`; resolves its output lines, rejects with kubectl's message. */
+async function applyOverlay(overlay, kubeconfig, { signal } = {}) {
+  const dir = path.join(ROOT, 'overlays', overlay);
+  const args = ['apply', '-k', dir, '--kubeconfig', kubeconfig, '-n', NAMESPACE];
+  try {
+    const { stdout } = await run(requireTool('kubectl'), args, { signal, timeout: 120000 });
+    return stdout.trim().split('\n');
+  } catch (err) {
+    signal?.throwIfAborted();
+    const said = (err.stderr || '').trim() || err.message;
+    throw new Error(`kubectl apply -k overlays/${overlay} was refused:\n${said}`, { cause: err });
+  }
+}
+
+/**
+ * The EndpointSlice an endpoints controller would write for one instance: one endpoint at its
+ * address, the Service's named ports on its own ports, its name as the pod's.
+ */
+function endpointSlice(instance) {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: {
+      name: `${SERVICE_NAME}-${instance.name}`,
+      namespace: NAMESPACE,
+      labels: {
+        'kubernetes.io/service-name': SERVICE_NAME,
+        'endpointslice.kubernetes.io/managed-by': 'router-lab',
+      },
+    },
+    addressType: 'IPv4',
+    endpoints: [
+      {
+        addresses: [instance.host],
+        conditions: { ready: true, serving: true, terminating: false },
+        targetRef: { kind: 'Pod', name: instance.name, namespace: NAMESPACE },
+      },
+    ],
+    ports: [
+      { name: 'http', port: instance.port, protocol: 'TCP' },
+      { name: 'https', port: instance.tlsPort, protocol: 'TCP' },
+    ],
+  };
+}
+
+const slicesPath = `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices`;
+
+/** Publishes one instance as an endpoint of the Service. */
+function publishEndpoint(admin, instance) {
+  return ensure(admin, slicesPath, endpointSlice(instance));
+}
+
+/** Withdraws one instance from the Service's endpoints. */
+async function withdrawEndpoint(admin, instance) {
+  await admin.delete(`${slicesPath}/${endpointSlice(instance).metadata.name}`).catch((err) => {
+    if (err.status !== 404) throw err;
+  });
+}
+
+module.exports = {
+  ROUTER_NAMESPACE,
+  ROUTER_RULES,
+  installCrds,
+  createNamespacesAndRbac,
+  applyOverlay,
+  endpointSlice,
+  publishEndpoint,
+  withdrawEndpoint,
+};
