@@ -11,6 +11,7 @@ const { up } = require('./up');
 const { stopAll } = require('./stop');
 const { rollout } = require('./rolling-restart');
 const { reload, forgetDrainedRouters } = require('./reload');
+const { routeAdmissions } = require('./admission');
 
 /** Stops exactly what lab:up started (by pid file and record), even if some already died. */
 async function down({ env = process.env, log = console.log } = {}) {
@@ -69,9 +70,10 @@ async function status({ env = process.env } = {}) {
   } catch (err) {
     servers = [{ backend: '-', server: '-', status: `stats unavailable: ${err.message}` }];
   }
+  const admission = state.router.kind === 'openshift' ? await routeAdmissions(state) : null;
   const running =
     processes.every((p) => p.health === 'running' || p.health === 'ready') && routes.every((r) => r.probe.ok);
-  return { running, labDir, state, processes, routes, servers, leftovers: [] };
+  return { running, labDir, state, processes, routes, servers, admission, leftovers: [] };
 }
 
 module.exports = { up, down, status, rollout, reload, readLabState, resolveLabOptions };

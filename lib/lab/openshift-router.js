@@ -8,11 +8,11 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { routerBin, imageFiles, ROUTER_PINS } = require('../setup/openshift-router-build');
 const { intermediateProfile, supportedGroups } = require('./tls-profile');
-const { alpnPolicy, routerPaths } = require('./router-config');
+const { alpnPolicy, routerPaths, routeBalances } = require('./router-config');
 const { APPS_DOMAIN } = require('./routes');
 const { launch, assertRunning, waitUntil, logTail } = require('./stack');
 const { pidFile, recordProcess, logFile } = require('./pids');
-const { readProcFile } = require('../core/proc');
+const { readProcFile, readStat } = require('../core/proc');
 const { request } = require('./client');
 const { createPodNetwork } = require('./pod-network');
 const kube = require('./kube/openshift-lab');
@@ -170,6 +170,20 @@ function routerInit(unsharePid, binary) {
   return init || null;
 }
 
+/**
+ * The HAProxy process serving now under openshift-router (host pid `routerPid`): its newest
+ * haproxy child; older ones are finishing their connections after a reload. Null when none runs.
+ */
+function servingHaproxy(routerPid) {
+  const children = (readProcFile(routerPid, `task/${routerPid}/children`) || '').trim().split(/\s+/);
+  const haproxies = children
+    .map(Number)
+    .filter((pid) => pid && /^haproxy\n?$/.test(readProcFile(pid, 'comm') || ''))
+    .filter((pid) => !/^State:\s+Z/m.test(readProcFile(pid, 'status') || ''));
+  const started = (pid) => readStat(pid)?.startTime ?? 0;
+  return haproxies.sort((a, b) => started(b) - started(a))[0] ?? null;
+}
+
 /** Starts openshift-router and records its init process as the lab's router. */
 async function startRouterProcess(lab, configured) {
   const { labDir, signal } = lab;
@@ -252,6 +266,9 @@ function describe(lab, configured, { pid, alpn }) {
     maxconn: lab.maxconn,
     maxconnRequested: opts.maxconn,
     key: opts.routerKey,
+    // The Route manifests' annotations decide, as on a cluster (no LAB_PASSTHROUGH_BALANCE here).
+    balance: routeBalances(lab.routes),
+    passthroughBalance: routeBalances(lab.routes).passthrough?.balance ?? null,
     haproxy: {
       path: haproxy.path,
       source: haproxy.source,
@@ -279,4 +296,12 @@ function describe(lab, configured, { pid, alpn }) {
   };
 }
 
-module.exports = { configure, start, describe, loopbackTemplate, namespacedCommand, routerInit };
+module.exports = {
+  configure,
+  start,
+  describe,
+  loopbackTemplate,
+  namespacedCommand,
+  routerInit,
+  servingHaproxy,
+};

@@ -251,9 +251,20 @@ const KNOBS = checkSettings([
 
 const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
 
-/** LAB_ROUTER=openshift runs the router of a release the lab builds: refuse any other. */
-function checkRouterRelease(v) {
-  if (v.router !== 'openshift' || ROUTER_PINS[v.openshiftRelease]) return;
+/**
+ * LAB_ROUTER=openshift runs the router of a release the lab builds, and its Routes' annotations
+ * decide their balance: refuse anything else.
+ */
+function checkOpenshiftKnobs(v) {
+  if (v.router !== 'openshift') return;
+  if (v.passthroughBalance) {
+    throw new LabOptionError(
+      "LAB_PASSTHROUGH_BALANCE renders the template router; with LAB_ROUTER=openshift the Route's " +
+        'haproxy.router.openshift.io/balance annotation decides',
+      { setting: 'LAB_PASSTHROUGH_BALANCE' },
+    );
+  }
+  if (ROUTER_PINS[v.openshiftRelease]) return;
   throw new LabOptionError(
     `LAB_OPENSHIFT_RELEASE=${v.openshiftRelease}: LAB_ROUTER=openshift runs the router of ` +
       `${Object.keys(ROUTER_PINS).join(' or ')} only`,
@@ -284,7 +295,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     throw err;
   }
   const { values: v, given } = knobs;
-  checkRouterRelease(v);
+  checkOpenshiftKnobs(v);
   const ports = Object.fromEntries(PORTS.map((name) => [name, v[name]]));
   const seen = new Map();
   for (const [name, p] of Object.entries(ports).filter(([, p]) => p !== 0)) {

@@ -11,6 +11,7 @@ const { labRoutes } = require('./routes');
 const { startRouter, waitUntil } = require('./stack');
 const { describeHaproxy } = require('./haproxy');
 const { showInfo } = require('./runtime-api');
+const { reloadThroughApi } = require('./openshift-reload');
 
 /** A reloaded router's old process, still finishing its connections, is recorded under this name. */
 const DRAINING = 'router-draining-';
@@ -48,6 +49,15 @@ function renderFromState(state, { exclude = [] } = {}) {
 /** Router settings a reload may change, and what each accepts. */
 const OVERRIDABLE = { maxconn: (v) => Number.isInteger(v) && v >= 1 && v <= 2000000 };
 
+/** Throws unless every override names a setting a reload may change, with a value it accepts. */
+function checkOverrides(overrides) {
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!OVERRIDABLE[key])
+      throw new Error(`a reload cannot change '${key}' (only ${Object.keys(OVERRIDABLE).join(', ')})`);
+    if (!OVERRIDABLE[key](value)) throw new Error(`a reload cannot set ${key} to ${JSON.stringify(value)}`);
+  }
+}
+
 /**
  * Reloads the running lab's router. `overrides` changes router settings for this and later
  * reloads ({ maxconn }; lab.json records them). `exclude` names instances left out of this
@@ -71,11 +81,15 @@ async function reload({
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
-  for (const [key, value] of Object.entries(overrides)) {
-    if (!OVERRIDABLE[key])
-      throw new Error(`a reload cannot change '${key}' (only ${Object.keys(OVERRIDABLE).join(', ')})`);
-    if (!OVERRIDABLE[key](value)) throw new Error(`a reload cannot set ${key} to ${JSON.stringify(value)}`);
+  if (state.router.kind === 'openshift') {
+    if (Object.keys(overrides).length || !handover) {
+      throw new Error(
+        "the real router's settings are set at lab:up (LAB_* knobs); a reload here is a change through the API",
+      );
+    }
+    return reloadThroughApi(state, { exclude, signal, log });
   }
+  checkOverrides(overrides);
   Object.assign(state.router, overrides);
   const begin = Date.now();
   const unknown = exclude.filter((name) => !state.instances.some((i) => i.name === name));

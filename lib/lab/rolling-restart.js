@@ -25,10 +25,12 @@ async function instanceServerStates(state, instance) {
  * without it, then with it), as OpenShift's router does when a pod leaves and rejoins the
  * service's endpoints, instead of noticing through its health checks.
  */
-async function rollout({ env = process.env, log = console.log, signal, viaReload = false } = {}) {
+async function rollout({ env = process.env, log = console.log, signal, viaReload: asked = false } = {}) {
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
+  // The real router learns of a pod leaving from its endpoints, as on a cluster.
+  const viaReload = asked || state.router.kind === 'openshift';
   for (const [i, instance] of state.instances.entries()) {
     signal?.throwIfAborted();
     const record = listRecords(labDir).find((r) => r.name === instance.name);
@@ -95,6 +97,7 @@ async function startInstanceAgain(state, instance, { signal } = {}) {
     drainDelayMs: state.drainDelayMs,
     cpus: instance.cpus,
     signal,
+    netns: state.router.network?.netns ?? null,
   });
   return started;
 }

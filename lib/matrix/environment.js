@@ -45,6 +45,12 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) 
     namespace: target.namespace,
     router: lab
       ? {
+          kind: lab.router.kind || 'template',
+          ...(lab.router.openshiftRouter
+            ? {
+                openshiftRouter: `${lab.router.openshiftRouter.branch} (${lab.router.openshiftRouter.commit.slice(0, 12)})`,
+              }
+            : {}),
           threads: lab.router.threads,
           maxconn: lab.router.maxconn,
           maxconnRequested: lab.router.maxconnRequested ?? null,

@@ -400,9 +400,10 @@ function environmentRows(results) {
   ].filter(([, version]) => version);
   if (tools.length) rows.push(['tools', tools.map(([name, version]) => `${name} ${version}`).join(', ')]);
   if (e.router) {
+    const which = e.router.kind === 'openshift' ? `openshift-router ${e.router.openshiftRouter}, ` : '';
     rows.push([
       'router',
-      `${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}${balanceOverrides(e.router.balance)}`,
+      `${which}${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}${balanceOverrides(e.router.balance)}`,
     ]);
     rows.push(['backend', `${e.replicas} data-service instance(s), Redis ${e.redis}`]);
     const p = e.placement || {};

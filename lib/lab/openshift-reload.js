@@ -1,0 +1,62 @@
+'use strict';
+// lab:reload with the real router (LAB_ROUTER=openshift) is what it is on a cluster: a change
+// through the API that openshift-router turns into a reload at its next RELOAD_INTERVAL. An
+// instance left out is withdrawn from the Service's endpoints; one put back is published again.
+const { adminClient } = require('./kube/control-plane');
+const { routesPath } = require('./kube/routes-api');
+const { publishEndpoint, withdrawEndpoint } = require('./kube/bootstrap');
+const { servingHaproxy } = require('./openshift-router');
+const { waitUntil } = require('./stack');
+const { writeLabState } = require('./state');
+
+const RELOAD_ANNOTATION = 'router-lab.io/reload-requested';
+
+/** Annotates every lab Route: any Route change makes the router render and reload. */
+async function touchRoutes(client, state) {
+  const at = new Date().toISOString();
+  for (const route of state.routes) {
+    const url = `${routesPath()}/${route.name}`;
+    const body = { metadata: { annotations: { [RELOAD_ANNOTATION]: at } } };
+    await client.call('PATCH', url, { body, contentType: 'application/merge-patch+json' });
+  }
+}
+
+/**
+ * Reloads the real router through the API (see the top). Resolves { pid, oldPids, ms, reloads }
+ * like the template router's reload: the HAProxy serving after, the one serving before.
+ */
+async function reloadThroughApi(state, { exclude = [], signal, log = () => {} } = {}) {
+  const client = adminClient(state.labDir);
+  const before = servingHaproxy(state.router.pid);
+  const begin = Date.now();
+  const withdrawn = state.instances.filter((i) => exclude.includes(i.name));
+  if (exclude.length || state.router.withdrawn?.length) {
+    for (const instance of state.instances) {
+      if (withdrawn.includes(instance)) await withdrawEndpoint(client, instance);
+      else await publishEndpoint(client, instance);
+    }
+  } else {
+    await touchRoutes(client, state);
+  }
+  let pid = null;
+  await waitUntil(
+    async () => {
+      pid = servingHaproxy(state.router.pid);
+      return pid && pid !== before;
+    },
+    {
+      timeoutMs: state.router.reloadIntervalS * 1000 * 3 + 10000,
+      what: 'the router reloading',
+      signal,
+      intervalMs: 20,
+    },
+  );
+  const ms = Date.now() - begin;
+  state.router.reloads = (state.router.reloads || 0) + 1;
+  state.router.withdrawn = withdrawn.map((i) => i.name);
+  writeLabState(state.labDir, state);
+  log(`• router reloaded through the API: HAProxy pid ${pid} serves, ${before} finishing (${ms} ms)`);
+  return { pid, oldPids: [before], ms, reloads: state.router.reloads };
+}
+
+module.exports = { reloadThroughApi, RELOAD_ANNOTATION };
