@@ -1,8 +1,7 @@
 'use strict';
-// Route admission latency with the real router (LAB_ROUTER=openshift): a Route created through the
-// API → `Admitted` in its status → its first 200 through the router; and an endpoint withdrawn or
-// published → traffic stops or reaches it. "Admitted is not serving": the first 200 waits for the
-// router's next reload (RELOAD_INTERVAL).
+// Route admission latency with the real router (LAB_ROUTER=openshift): created → `Admitted` → first
+// 200 through the router (which waits for its next reload, RELOAD_INTERVAL), and an endpoint
+// withdrawn or published → traffic stops or reaches it.
 const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');

@@ -1,8 +1,7 @@
 'use strict';
-// The lab's router with LAB_ROUTER=openshift: openshift-router itself, built from the release's
-// pinned commit, admitting the Routes `kubectl apply -k` created and rendering its own template.
-// It runs in private mount and PID namespaces: its template and reload script hard-code
-// /var/lib/haproxy and /usr/sbin/haproxy, and the script signals every process named haproxy.
+// LAB_ROUTER=openshift's router: openshift-router itself, admitting the Routes kubectl applied, in
+// private mount and PID namespaces (its template and reload script hard-code /var/lib/haproxy and
+// /usr/sbin/haproxy, and the script signals every process named haproxy).
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');

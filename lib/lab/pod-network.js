@@ -1,8 +1,7 @@
 'use strict';
-// The pod network of LAB_ROUTER=openshift: a network namespace of the lab's own where Redis and
-// the data-service instances run, joined to the host by a veth pair on a /31 of the benchmarking
-// range 198.18.0.0/15 (RFC 2544). The API server refuses loopback endpoints, so backends need
-// these addresses; nothing of the lab listens on the host's side of the pair.
+// LAB_ROUTER=openshift's pod network: a network namespace of the lab's own for Redis and the
+// instances, joined to the host by a veth /31 in 198.18.0.0/15 (RFC 2544), since the API server
+// refuses loopback endpoints. Nothing of the lab listens on the host's side of the pair.
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');

@@ -7,6 +7,7 @@ const path = require('node:path');
 const { labDir: defaultLabDir, RESULTS_DIR, runId } = require('../core/paths');
 const { reportError } = require('../core/run-command');
 const { requireTool } = require('../core/tools');
+const { applicable } = require('./real-router');
 const { readLabState } = require('../lab/state');
 const { withLab } = require('../lab/with-lab');
 const { resolveTarget } = require('../matrix/target');
@@ -51,10 +52,22 @@ function save(dir, doc) {
  * Runs `scenarios` (objects, see scenario.js) with `opts` against the lab of `env`, writing into
  * `dir`. Resolves { dir, doc }.
  */
-async function runReliability({ scenarios, opts, env = process.env, dir, runId, log = console.log, signal }) {
+async function runReliability({
+  scenarios: asked,
+  opts,
+  env = process.env,
+  dir,
+  runId,
+  log = console.log,
+  signal,
+}) {
   const labDir = defaultLabDir(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: start it with 'npm run lab:up'`);
+  const { run: scenarios, skipped } = applicable(asked, state);
+  for (const { name, why } of skipped) log(`Skipped with the real router: ${name}: ${why}`);
+  if (!scenarios.length)
+    throw new Error('none of the scenarios asked for applies to the real router (see above)');
   const { target } = resolveTarget({ target: 'lab' }, env);
   const k6 = requireTool('k6');
   const doc = createDocument({ runId, opts, state });

@@ -33,7 +33,7 @@ describe('knobs', () => {
       { LAB_ROUTER_HTTP2: 'maybe' },
       /LAB_ROUTER_HTTP2 must be true or false \(also yes\/no, on\/off, 1\/0\), got "maybe"/,
     ],
-    [{ LAB_OPENSHIFT_RELEASE: '4.9' }, /LAB_OPENSHIFT_RELEASE must be one of 4\.16, .*4\.22, got "4\.9"/],
+    [{ LAB_OPENSHIFT_RELEASE: '4.9' }, /LAB_OPENSHIFT_RELEASE must be one of 4\.16, .*5\.0, got "4\.9"/],
     [
       { LAB_HAPROXY: '/nonexistent/haproxy' },
       /LAB_HAPROXY: \/nonexistent\/haproxy is not an executable file/,

@@ -1,8 +1,7 @@
 'use strict';
-// What a cluster has before `oc apply -k`: the CRDs the overlays use (Route, BuildConfig,
-// ImageStream, ServiceMonitor), the namespaces and the router's RBAC. Then the overlay itself,
-// applied with kubectl as the mission's command does, and the EndpointSlices an endpoints
-// controller would write for the running data-service instances.
+// What a cluster has before `oc apply -k` (the overlays' CRDs, the namespaces, the router's RBAC),
+// the overlay applied with kubectl as the mission's command does, and the EndpointSlices an
+// endpoints controller would write for the running data-service instances.
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const path = require('node:path');

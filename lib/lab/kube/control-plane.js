@@ -1,8 +1,7 @@
 'use strict';
-// The lab's Kubernetes control plane for LAB_ROUTER=openshift: etcd and kube-apiserver on
-// loopback with RBAC, as lab daemons (lab:down stops them). Two static tokens: an administrator
-// (.lab/kubeconfig, for kubectl and the lab) and the router, which RBAC limits to what the
-// router needs (./bootstrap.js).
+// The lab's control plane for LAB_ROUTER=openshift: etcd and kube-apiserver on loopback with RBAC, as
+// lab daemons. Two static tokens: an administrator (.lab/kubeconfig, for kubectl and the lab) and
+// the router, which RBAC limits to what the router needs (./bootstrap.js).
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
