@@ -4,6 +4,8 @@
 const { reportError } = require('../core/run-command');
 
 const NEEDED = ['k6', 'haproxy', 'redis-server', 'openssl'];
+// LAB_ROUTER=openshift: the API server, kubectl and the router's build besides.
+const NEEDED_OPENSHIFT = [...NEEDED, 'kube-apiserver', 'etcd', 'kubectl'];
 
 /** Resolves the exit code; `signal` aborts it (Ctrl-C). */
 async function runLab(opts, signal) {
@@ -12,7 +14,12 @@ async function runLab(opts, signal) {
     // Required only now: setup is work a bad option or --help need not load, and it may just have
     // installed the npm packages the others load.
     const { setupIfNeeded } = require('../setup/install');
-    await setupIfNeeded('lab', { required: NEEDED, again: 'npm run lab', signal });
+    const real = process.env.LAB_ROUTER === 'openshift';
+    await setupIfNeeded(real ? 'openshift' : 'lab', {
+      required: real ? NEEDED_OPENSHIFT : NEEDED,
+      again: 'npm run lab',
+      signal,
+    });
     lib = { ...require('../lab/with-lab'), ...require('./run'), ...require('./finish') };
   } catch (err) {
     return reportError('lab', err, signal);

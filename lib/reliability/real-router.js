@@ -10,8 +10,7 @@ const NOT_WITH_REAL_ROUTER = {
   durability: 'it restarts Redis on loopback; with the real router Redis runs in the pod network',
   'redis-failover':
     'it drives the Redis Cluster on loopback; with the real router Redis runs in the pod network',
-  hostile:
-    'it attacks the instances on loopback; with the real router they listen in the pod network',
+  hostile: 'it attacks the instances on loopback; with the real router they listen in the pod network',
   exhaustion:
     "it lowers the router's maxconn by reloading; the real router's is set at lab:up (LAB_MAXCONN), as an IngressController's",
   soak: "it samples the template router's process; the real router's HAProxy changes at every reload",

@@ -1,0 +1,90 @@
+'use strict';
+// The real router's pure parts: the template's binds moved to loopback, the namespaces it runs in,
+// the pod network's addresses, and the knobs that go with LAB_ROUTER=openshift.
+const { loopbackTemplate, namespacedCommand } = require('../../lib/lab/openshift-router');
+const { podNetwork } = require('../../lib/lab/pod-network');
+const { resolveLabOptions } = require('../../lib/lab/options');
+const { summarize } = require('../../lib/lab/admission');
+
+const cores = { allowedCores: [0, 1] };
+
+test("the template's `bind :PORT` lines bind 127.0.0.1, and a template without them is refused", () => {
+  const text = [
+    'listen stats',
+    '  bind :{{ .StatsPort }}',
+    'frontend public',
+    '  bind :{{ env "ROUTER_SERVICE_HTTP_PORT" "80" }}',
+    '  bind :::{{ env "ROUTER_SERVICE_HTTP_PORT" "80" }} v6only',
+    'frontend public_ssl',
+    '  bind :{{ env "ROUTER_SERVICE_HTTPS_PORT" "443" }}',
+    '  bind unix@/var/lib/haproxy/run/haproxy-sni.sock ssl',
+  ].join('\n');
+  const out = loopbackTemplate(text);
+  expect(out.match(/bind 127\.0\.0\.1:/g)).toHaveLength(3);
+  expect(out).toContain('bind :::{{ env "ROUTER_SERVICE_HTTP_PORT" "80" }} v6only');
+  expect(out).toContain('bind unix@/var/lib/haproxy/run/haproxy-sni.sock ssl');
+  expect(() => loopbackTemplate('frontend public\n  bind 0.0.0.0:80\n')).toThrow(/0 'bind :PORT' lines/);
+});
+
+test('the router runs in new mount and PID namespaces, its files mounted over the paths it hard-codes', () => {
+  const { file, args } = namespacedCommand('/lab', { haproxy: '/tools/haproxy', release: '5.0' });
+  expect(file).toBe('unshare');
+  expect(args.slice(0, 7)).toEqual([
+    '--mount',
+    '--pid',
+    '--fork',
+    '--mount-proc',
+    '--propagation',
+    'private',
+    '--',
+  ]);
+  const script = args[9];
+  expect(script).toMatch(
+    /mount --bind "\$1" \/var\/lib\/haproxy;.*mount --bind "\$3" \/usr\/sbin\/haproxy;.*exec "\$4"/,
+  );
+  expect(args.slice(11)).toEqual([
+    '/lab/openshift-router',
+    '/lab/run',
+    '/tools/haproxy',
+    expect.stringMatching(/openshift-router\/5\.0\/openshift-router$/),
+  ]);
+});
+
+test('each lab dir gets its own /31 in 198.18.0.0/15 and interface names the kernel accepts', () => {
+  const a = podNetwork('/tmp/a');
+  const b = podNetwork('/tmp/b');
+  expect(podNetwork('/tmp/a')).toEqual(a);
+  expect(a.netns).not.toBe(b.netns);
+  for (const net of [a, b]) {
+    expect(net.hostAddress).toMatch(/^198\.1[89]\.\d+\.\d+$/);
+    const host = Number(net.hostAddress.split('.')[3]);
+    expect(host % 2).toBe(0);
+    expect(net.podAddress).toBe(net.hostAddress.replace(/\d+$/, String(host + 1)));
+    for (const name of [net.hostIf, net.podIf]) expect(name.length).toBeLessThanOrEqual(15);
+  }
+});
+
+test('LAB_ROUTER and its knobs: unknown values refused by name, 5.0 by default, no balance override', () => {
+  expect(() => resolveLabOptions({ LAB_ROUTER: 'nginx' }, cores)).toThrow(
+    /LAB_ROUTER must be one of template, openshift/,
+  );
+  expect(resolveLabOptions({ LAB_ROUTER: 'openshift' }, cores)).toMatchObject({
+    router: 'openshift',
+    openshiftRelease: '5.0',
+    overlay: 'all',
+    reloadIntervalS: 5,
+  });
+  expect(resolveLabOptions({}, cores).openshiftRelease).toBe('4.22');
+  expect(() => resolveLabOptions({ LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.18' }, cores)).toThrow(
+    /LAB_OPENSHIFT_RELEASE=4.18: .* 5.0 or 4.22 only/,
+  );
+  expect(() =>
+    resolveLabOptions({ LAB_ROUTER: 'openshift', LAB_PASSTHROUGH_BALANCE: 'source' }, cores),
+  ).toThrow(/LAB_PASSTHROUGH_BALANCE .* annotation decides/);
+  expect(() => resolveLabOptions({ LAB_OVERLAY: 'sandbox' }, cores)).toThrow(/LAB_OVERLAY must be one of/);
+});
+
+test('admission figures are nearest-rank percentiles', () => {
+  expect(summarize([5, 1, 3, 2, 4])).toEqual({ p50: 3, p99: 5, max: 5 });
+  expect(summarize([7])).toEqual({ p50: 7, p99: 7, max: 7 });
+});
