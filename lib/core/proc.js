@@ -40,6 +40,8 @@ function parseStat(text) {
   // and 24.
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
+  // cutime and cstime (fields 16, 17): the children this process has waited for.
+  const waited = Number(fields[13]) + Number(fields[14]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) {
     throw new Error(`no CPU times in /proc/<pid>/stat: ${JSON.stringify(text.slice(0, 80))}`);
   }
@@ -49,6 +51,7 @@ function parseStat(text) {
     stime,
     startTime: fields[19] || null,
     cpuSeconds: (utime + stime) / clockTicks(),
+    childrenCpuSeconds: Number.isFinite(waited) ? waited / clockTicks() : 0,
     // Resident memory (pages in RAM), for memory growth under faults and soaks.
     rssBytes: fields[21] === undefined ? null : Number(fields[21]) * pageSize(),
   };
@@ -91,6 +94,27 @@ function readProcFile(pid, file, { procDir = '/proc' } = {}) {
   }
 }
 
+/**
+ * CPU seconds of a process tree, as a container's cgroup counts them: the process, the children it
+ * has reaped, and every live descendant. Null when the process is gone.
+ */
+function treeCpuSeconds(pid) {
+  const stat = readStat(pid);
+  if (!stat) return null;
+  let total = stat.cpuSeconds + stat.childrenCpuSeconds;
+  let tasks = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return total;
+  }
+  const children = tasks.flatMap((tid) =>
+    (readProcFile(pid, `task/${tid}/children`) || '').trim().split(/\s+/),
+  );
+  for (const child of new Set(children.filter(Boolean))) total += treeCpuSeconds(Number(child)) ?? 0;
+  return total;
+}
+
 /** A kernel setting by its sysctl name ('net.ipv4.tcp_tw_reuse') as text, or null without it. */
 function sysctl(name) {
   try {
@@ -100,4 +124,13 @@ function sysctl(name) {
   }
 }
 
-module.exports = { clockTicks, pageSize, parseStat, readStat, readProcFile, hostCpuTimes, sysctl };
+module.exports = {
+  clockTicks,
+  pageSize,
+  parseStat,
+  readStat,
+  readProcFile,
+  treeCpuSeconds,
+  hostCpuTimes,
+  sysctl,
+};

@@ -2,11 +2,15 @@
 // CPU use of processes and of the host, from /proc, sampled while a cell runs. The runner uses
 // it to tell whether k6, the data-service instances or the router ran out of CPU.
 const os = require('node:os');
-const { readStat, hostCpuTimes } = require('../core/proc');
+const { readStat, treeCpuSeconds, hostCpuTimes } = require('../core/proc');
 const { allowedCoreCount: allowedCores } = require('../core/cpus');
 
-/** CPU seconds a process (its threads included) has used so far, or null when it is gone. */
+/**
+ * CPU seconds a process (its threads included) has used so far, or null when it is gone. `{ tree:
+ * pid }` counts the whole tree under pid (a pod's processes: the real router and its HAProxys).
+ */
 function processCpuSeconds(pid) {
+  if (typeof pid === 'object') return treeCpuSeconds(pid.tree);
   const stat = readStat(pid);
   return stat ? stat.cpuSeconds : null;
 }

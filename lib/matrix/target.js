@@ -6,7 +6,6 @@ const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/state');
 const { routerPaths } = require('../lab/router-config');
-const { servingHaproxy } = require('../lab/openshift-router');
 const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
@@ -98,8 +97,9 @@ function watchedProcesses(lab) {
   const instanceNames = [];
   const redisNames = [];
   if (lab) {
-    // The real router's HAProxy is a child of openshift-router: the process that serves is sampled.
-    watch.router = lab.router.kind === 'openshift' ? servingHaproxy(lab.router.pid) : lab.router.pid;
+    // The real router as its pod's cgroup counts it: openshift-router and every HAProxy it starts,
+    // across reloads.
+    watch.router = lab.router.kind === 'openshift' ? { tree: lab.router.pid } : lab.router.pid;
     for (const inst of lab.instances) {
       watch[inst.name] = inst.pid;
       instanceNames.push(inst.name);

@@ -5,7 +5,9 @@
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
-const { measureAdmission } = require('../../lib/lab/admission');
+const { measureAdmission, probeRoute } = require('../../lib/lab/admission');
+const { adminClient } = require('../../lib/lab/kube/control-plane');
+const { routesPath } = require('../../lib/lab/kube/routes-api');
 const { configurationsOf, fidelity } = require('../../lib/lab/fidelity');
 const { podNetwork } = require('../../lib/lab/pod-network');
 const { servingHaproxy } = require('../../lib/lab/openshift-router');
@@ -86,6 +88,19 @@ describeAsRoot('LAB_ROUTER=openshift: the real router against a local API server
     expect(verdict.stale).toEqual([]);
     const doc = fs.readFileSync('docs/lab.md', 'utf8');
     for (const id of new Set(verdict.explained.map((d) => d.known))) expect(doc).toContain(`\`${id}\``);
+  });
+
+  test("a Route the API refuses is refused with the API's own message", async () => {
+    const client = adminClient(state.labDir);
+    const bad = {
+      ...probeRoute('bad-route'),
+      spec: { ...probeRoute('bad-route').spec, host: 'Not A Host!' },
+    };
+    await expect(client.post(routesPath(), bad)).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 422,
+      apiMessage: expect.stringMatching(/spec\.host/),
+    });
   });
 
   test('lab:reload is a change through the API: a new HAProxy serves and the old one finishes', async () => {
