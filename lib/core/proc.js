@@ -102,7 +102,7 @@ function treeCpuSeconds(pid) {
   const stat = readStat(pid);
   if (!stat) return null;
   let total = stat.cpuSeconds + stat.childrenCpuSeconds;
-  let tasks = [];
+  let tasks;
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
