@@ -94,25 +94,28 @@ function readProcFile(pid, file, { procDir = '/proc' } = {}) {
   }
 }
 
-/**
- * CPU seconds of a process tree, as a container's cgroup counts them: the process, the children it
- * has reaped, and every live descendant. Null when the process is gone.
- */
-function treeCpuSeconds(pid) {
-  const stat = readStat(pid);
-  if (!stat) return null;
-  let total = stat.cpuSeconds + stat.childrenCpuSeconds;
+/** A process and every live descendant (pids), through each thread's children list; [] when gone. */
+function processTree(pid) {
   let tasks;
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
-    return total;
+    return [];
   }
   const children = tasks.flatMap((tid) =>
     (readProcFile(pid, `task/${tid}/children`) || '').trim().split(/\s+/),
   );
-  for (const child of new Set(children.filter(Boolean))) total += treeCpuSeconds(Number(child)) ?? 0;
-  return total;
+  return [pid, ...[...new Set(children.filter(Boolean))].flatMap((child) => processTree(Number(child)))];
+}
+
+/**
+ * CPU seconds of a process tree, as a container's cgroup counts them: every live process of it,
+ * and the children each has reaped. Null when the process is gone.
+ */
+function treeCpuSeconds(pid) {
+  const stats = processTree(pid).map(readStat).filter(Boolean);
+  if (!stats.length) return null;
+  return stats.reduce((sum, st) => sum + st.cpuSeconds + st.childrenCpuSeconds, 0);
 }
 
 /** A kernel setting by its sysctl name ('net.ipv4.tcp_tw_reuse') as text, or null without it. */
@@ -130,6 +133,7 @@ module.exports = {
   parseStat,
   readStat,
   readProcFile,
+  processTree,
   treeCpuSeconds,
   hostCpuTimes,
   sysctl,

@@ -154,4 +154,4 @@ async function startTestRedis({ dir, password, cluster = false } = {}) {
   };
 }
 
-module.exports = { redisServerArgs, redisCli, waitForRedis, formCluster, startTestRedis };
+module.exports = { redisServerArgs, redisCli, redisCliWith, waitForRedis, formCluster, startTestRedis };

@@ -43,6 +43,8 @@ async function restartRedisNode(labDir, index = 0, { signal } = {}) {
     first: index + 1,
     form: false,
     signal,
+    // Where lab:up started it: loopback, or the real router's pod network.
+    network: { host: state.redis.host ?? '127.0.0.1', netns: state.redis.netns ?? null },
   });
   state.redis.pids[index] = records[0].pid;
   writeLabState(labDir, state);

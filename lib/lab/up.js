@@ -181,6 +181,7 @@ function labState(lab, router) {
       fsync: opts.redisFsync,
       waitReplicas: opts.redisWaitReplicas,
       host: (lab.network || LOOPBACK).host,
+      netns: (lab.network || LOOPBACK).netns,
       ports: redisPorts,
       pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
       cpus: cpus.redis,

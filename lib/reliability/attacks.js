@@ -12,12 +12,12 @@ const STATUS_LINE = /HTTP\/1\.[01] (\d{3})/g;
  * Writes send[0] once connected and send[1] every `everyMs`; gives up at `holdMs`.
  * Resolves { statuses: [..], closedByPeer, ms, error, secured }.
  */
-function exchange({ port, tlsOptions, send = [], everyMs, holdMs, signal }) {
+function exchange({ host = '127.0.0.1', port, tlsOptions, send = [], everyMs, holdMs, signal }) {
   return new Promise((resolve) => {
     const begin = Date.now();
     const socket = tlsOptions
-      ? tls.connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...tlsOptions })
-      : net.connect({ host: '127.0.0.1', port });
+      ? tls.connect({ host, port, rejectUnauthorized: false, ...tlsOptions })
+      : net.connect({ host, port });
     let data = '';
     let error = null;
     let byUs = false;
@@ -131,6 +131,7 @@ const ATTACKS = [
     run: ({ state, durationMs, signal }) =>
       many(40, () =>
         exchange({
+          host: state.instances[0].host,
           port: state.instances[0].port,
           send: ['GET /api/pages/1k HTTP/1.1\r\nHost: x\r\n', 'X-Slow: 1\r\n'],
           everyMs: 1000,
@@ -146,6 +147,7 @@ const ATTACKS = [
     run: ({ state, durationMs, signal }) =>
       many(20, () =>
         exchange({
+          host: state.instances[0].host,
           port: state.instances[0].port,
           send: [
             'POST /api/records HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{',
@@ -162,13 +164,21 @@ const ATTACKS = [
     name: 'oversized',
     what: '64 KiB headers and 64 KiB URLs, 10 each, through the router and straight to data-service-1',
     run: ({ state, signal }) => {
-      const at = (port, text) => exchange({ port, send: [text], holdMs: 5000, signal });
+      const at = (port, text, host) => exchange({ host, port, send: [text], holdMs: 5000, signal });
       const host = hostOf(state, 'http');
       return Promise.all([
         many(10, () => at(state.router.httpPort, request(host, '/api/pages/1k', `X-Big: ${BIG}\r\n`))),
         many(10, () => at(state.router.httpPort, request(host, `/api/pages/1k?${BIG}`))),
-        many(10, () => at(state.instances[0].port, request('x', '/api/pages/1k', `X-Big: ${BIG}\r\n`))),
-        many(10, () => at(state.instances[0].port, request('x', `/api/pages/1k?${BIG}`))),
+        many(10, () =>
+          at(
+            state.instances[0].port,
+            request('x', '/api/pages/1k', `X-Big: ${BIG}\r\n`),
+            state.instances[0].host,
+          ),
+        ),
+        many(10, () =>
+          at(state.instances[0].port, request('x', `/api/pages/1k?${BIG}`), state.instances[0].host),
+        ),
       ]).then((parts) => parts.flat());
     },
     expect: rejectedExpect,

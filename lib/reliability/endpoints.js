@@ -43,7 +43,9 @@ module.exports = checkScenario({
   async inject(ctx) {
     const { opts } = ctx;
     const state = ctx.state();
-    const expectMs = LEAD_MS + state.instances.length * (state.drainDelayMs + PER_INSTANCE_MS);
+    // The real router applies each endpoint change at its next reload: two per instance.
+    const reloadsMs = 2 * 1000 * (state.router.reloadIntervalS ?? 0);
+    const expectMs = LEAD_MS + state.instances.length * (state.drainDelayMs + PER_INSTANCE_MS + reloadsMs);
     const seconds = Math.ceil((expectMs + LEAD_MS) / 1000);
     ctx.log(`  ${state.instances.length} instance(s), ${opts.rate} req/s per termination for ${seconds} s`);
     const start = Date.now();

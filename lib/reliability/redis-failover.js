@@ -5,7 +5,7 @@
 const { setTimeout: sleep } = require('node:timers/promises');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const { redisCli } = require('../core/redis-server');
+const { redisCliWith } = require('../core/redis-server');
 const { request } = require('../lab/client');
 const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
 const { recordsUnderFault } = require('./load');
@@ -26,14 +26,18 @@ function keySlot(key) {
   return crc % SLOTS;
 }
 
+/** redis-cli against the lab's Redis host (loopback, or the real router's pod network). */
+const clusterCli =
+  (host = '127.0.0.1') =>
+  (port, ...args) =>
+    redisCliWith(port, undefined, args, { host });
+
 /** The first primary of the lab's cluster: { index, port, slots: [[from, to]] }. */
-async function firstPrimary(ports) {
+async function firstPrimary(cli, ports) {
   for (const [index, port] of ports.entries()) {
-    const role = await redisCli(port, undefined, 'role');
+    const role = await cli(port, 'role');
     if (!role.startsWith('master')) continue;
-    const me = (await redisCli(port, undefined, 'cluster', 'nodes'))
-      .split('\n')
-      .find((l) => l.includes('myself'));
+    const me = (await cli(port, 'cluster', 'nodes')).split('\n').find((l) => l.includes('myself'));
     const slots = me
       .trim()
       .split(/\s+/)
@@ -71,12 +75,12 @@ async function untilSlotServed(state, id, { from, timeoutMs = 30000, signal }) {
   return null;
 }
 
-async function waitForRole(port, pattern, { timeoutMs = 20000 } = {}) {
+async function waitForRole(cli, port, pattern, { timeoutMs = 20000 } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      const role = await redisCli(port, undefined, 'role');
-      const info = await redisCli(port, undefined, 'info', 'replication');
+      const role = await cli(port, 'role');
+      const info = await cli(port, 'info', 'replication');
       if (pattern.test(role) && (!/^slave/.test(role) || /master_link_status:up/.test(info))) return;
     } catch {
       // starting
@@ -87,8 +91,8 @@ async function waitForRole(port, pattern, { timeoutMs = 20000 } = {}) {
 }
 
 /** Each node's role ('master' or 'slave'), in port order. */
-async function clusterRoles(ports) {
-  return Promise.all(ports.map(async (port) => (await redisCli(port, undefined, 'role')).split('\n')[0]));
+async function clusterRoles(cli, ports) {
+  return Promise.all(ports.map(async (port) => (await cli(port, 'role')).split('\n')[0]));
 }
 
 /**
@@ -96,22 +100,22 @@ async function clusterRoles(ports) {
  * Done only when every node holds its role from before the kill again: the promoted replica
  * learns it lost its slots by gossip, a moment after the restored node reports 'master'.
  */
-async function restore(labDir, primary, ports, rolesBefore) {
+async function restore(labDir, cli, primary, ports, rolesBefore) {
   if (!redisNodeRunning(labDir, primary.index)) await restartRedisNode(labDir, primary.index);
-  await waitForRole(primary.port, /^slave/);
+  await waitForRole(cli, primary.port, /^slave/);
   // A manual failover gives up after 5 s when the replica cannot catch up (writes keep coming):
   // asked again, it completes.
   for (let attempt = 1; ; attempt++) {
-    await redisCli(primary.port, undefined, 'cluster', 'failover');
+    await cli(primary.port, 'cluster', 'failover');
     try {
-      await waitForRole(primary.port, /^master/, { timeoutMs: 7000 });
+      await waitForRole(cli, primary.port, /^master/, { timeoutMs: 7000 });
       break;
     } catch (err) {
       if (attempt === 3) throw err;
     }
   }
   await Promise.all(
-    ports.map((port, i) => waitForRole(port, rolesBefore[i] === 'master' ? /^master/ : /^slave/)),
+    ports.map((port, i) => waitForRole(cli, port, rolesBefore[i] === 'master' ? /^master/ : /^slave/)),
   );
 }
 
@@ -123,8 +127,9 @@ async function restore(labDir, primary, ports, rolesBefore) {
 async function clusterOutage(ctx, { start, leadMs, signal = ctx.signal }) {
   const state = ctx.state();
   const { ports } = state.redis;
-  const rolesBefore = await clusterRoles(ports);
-  const primary = await firstPrimary(ports);
+  const cli = clusterCli(state.redis.host);
+  const rolesBefore = await clusterRoles(cli, ports);
+  const primary = await firstPrimary(cli, ports);
   const probeId = idInSlots(primary.slots);
   await sleep(leadMs, undefined, { signal });
   let killed = null;
@@ -152,7 +157,7 @@ async function clusterOutage(ctx, { start, leadMs, signal = ctx.signal }) {
       recoveryMs: windowMs,
     };
   } finally {
-    if (killed) await restore(state.labDir, primary, ports, rolesBefore);
+    if (killed) await restore(state.labDir, cli, primary, ports, rolesBefore);
   }
 }
 

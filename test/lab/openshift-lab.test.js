@@ -1,7 +1,7 @@
 'use strict';
 // LAB_ROUTER=openshift end to end, booted once: overlays/all applied, four Routes admitted and
-// serving, admission latency and an endpoint change measured, the template router compared with
-// the real one, reloads through the API, and nothing left after lab:down.
+// serving, admission latency measured, the template router compared with the real one, reloads
+// and reliability scenarios through the API, and nothing left after lab:down.
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
@@ -12,7 +12,7 @@ const { configurationsOf, fidelity } = require('../../lib/lab/fidelity');
 const { podNetwork } = require('../../lib/lab/pod-network');
 const { servingHaproxy } = require('../../lib/lab/openshift-router');
 const { isAlive } = require('../../lib/core/processes');
-const { useLab, whoami } = require('./helpers');
+const { useLab, useTempDir, runScenarios, whoami } = require('./helpers');
 
 jest.setTimeout(180000);
 
@@ -34,6 +34,7 @@ function listeners(port) {
 
 describeAsRoot('LAB_ROUTER=openshift: the real router against a local API server', () => {
   const lab$ = useLab({ LAB_ROUTER: 'openshift', LAB_ROUTER_RELOAD_INTERVAL: String(RELOAD_INTERVAL_S) });
+  const dir = useTempDir('rlab-openshift-');
   let state;
   beforeAll(() => {
     state = lab$.state;
@@ -110,6 +111,21 @@ describeAsRoot('LAB_ROUTER=openshift: the real router against a local API server
     expect(done.pid).not.toBe(before);
     expect(servingHaproxy(state.router.pid)).toBe(done.pid);
     expect((await whoami(state, 'edge')).instance).toMatch(/^data-service-/);
+  });
+
+  test('reliability: endpoint changes through the API and a Redis kill in the pod network keep their promises', async () => {
+    const opts = { rate: 30, outageMs: 500, terminations: ['http', 'edge', 'passthrough', 'reencrypt'] };
+    const { doc } = await runScenarios(['endpoints', 'redis-kill', 'exhaustion'], opts, {
+      env: lab$.env,
+      dir,
+    });
+    expect(doc.scenarios.map((sc) => [sc.name, sc.verdict.pass])).toEqual([
+      ['endpoints', true],
+      ['redis-kill', true],
+    ]);
+    const endpoints = doc.scenarios[0].cases[0];
+    expect(endpoints.errors).toEqual({});
+    expect(endpoints.figures.coveredByLoad).toBe(true);
   });
 
   test('lab:down leaves no process, network namespace or mount', async () => {
