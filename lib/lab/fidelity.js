@@ -23,14 +23,6 @@ const KNOWN_DIFFERENCES = [
       'the real router checks TCP only, and learns of a leaving pod from its endpoints',
   },
   {
-    id: 'reencrypt-sni',
-    side: 'both',
-    section: /^backend be_secure:/,
-    line: /^server .* ssl verifyhost /,
-    reason:
-      'the template router sends the service name as SNI to the re-encrypt backend; the real one sends none',
-  },
-  {
     id: 'forwarded-ipv6',
     side: 'both',
     section: /^backend be_(http|edge_http|secure):/,

@@ -127,8 +127,7 @@ function serverLines(instances, { routes, serviceCA, checkIntervalMs, http2 }) {
     }
     lines.reencrypt.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort}${cookie('reencrypt', tlsId)} weight 1` +
-        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''} verifyhost ${SERVICE_HOST} ${verify} sni str(${SERVICE_HOST})` +
-        ` ${check} check-sni ${SERVICE_HOST}`,
+        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''} verifyhost ${SERVICE_HOST} ${verify} ${check}`,
     );
     lines.passthrough.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort} weight 1` +

@@ -72,7 +72,7 @@ const LESSONS = {
       const passthrough = seen('passthrough');
       expect([http.tls, edge.tls, reencrypt.tls, passthrough.tls]).toEqual([false, false, true, true]);
       expect(edge.forwarded['x-forwarded-proto']).toBe('https');
-      expect(reencrypt.tlsServername).toBe('data-service.router-lab.svc');
+      expect(reencrypt.tlsServername).toBe(null);
       expect(passthrough.tlsServername).toMatch(/^data-service-passthrough-router-lab\./);
       expect(passthrough.forwarded).toEqual({});
       const r = lab.results('termination-cost');

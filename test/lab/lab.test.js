@@ -76,7 +76,7 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
       'backend be_edge_http:router-lab:data-service-edge\n',
       'backend be_tcp:router-lab:data-service-passthrough\n',
       'backend be_secure:router-lab:data-service-reencrypt\n',
-      `sni str(${SERVICE_HOST})`,
+      `verifyhost ${SERVICE_HOST}`,
       'ssl-default-bind-options ssl-min-ver TLSv1.2',
       'timeout http-keep-alive 300s',
       `maxconn ${state.router.maxconn}\n`,
@@ -122,9 +122,10 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
     };
     expect(http).toMatchObject({ tls: false, forwarded: forwarded('http', 'http', state.router.httpPort) });
     expect(edge).toMatchObject({ tls: false, forwarded: forwarded('edge', 'https', state.router.httpsPort) });
+    // As openshift-router renders it: verifyhost, and no SNI.
     expect(reencrypt).toMatchObject({
       tls: true,
-      tlsServername: SERVICE_HOST,
+      tlsServername: null,
       forwarded: forwarded('reencrypt', 'https', state.router.httpsPort),
     });
     // Passthrough: the client's own TLS session reaches the service; the router adds nothing.
