@@ -16,51 +16,51 @@ class ApiError extends Error {
 }
 
 /**
- * A client for `server` ('https://127.0.0.1:6443') trusting `ca` (PEM) with `token`. Methods
- * resolve with the parsed body; a status outside 2xx rejects with an ApiError.
+ * A client for `server` ('https://127.0.0.1:6443') trusting `ca` (PEM) with `token`. `send`
+ * resolves every answer as { status, json, text, headers }; the other methods resolve the parsed
+ * body, and a status outside 2xx rejects with an ApiError.
  */
 function kubeClient({ server, ca, token }) {
   const base = new URL(server);
-  function call(method, urlPath, { body, contentType = 'application/json', timeoutMs = 30000 } = {}) {
+  function send(method, urlPath, { body, contentType = 'application/json', timeoutMs = 30000 } = {}) {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+    if (payload !== undefined)
+      Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
     return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: base.hostname,
-          port: base.port,
-          method,
-          path: urlPath,
-          ca,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            Accept: 'application/json',
-            ...(payload === undefined
-              ? {}
-              : { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }),
-          },
-          timeout: timeoutMs,
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => {
-            let json;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              json = undefined;
-            }
-            if (res.statusCode >= 200 && res.statusCode < 300) resolve(json);
-            else reject(new ApiError(method, urlPath, res.statusCode, text, json));
-          });
-        },
-      );
+      const options = {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: urlPath,
+        ca,
+        headers,
+        timeout: timeoutMs,
+      };
+      const req = https.request(options, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode, json, text, headers: res.headers });
+        });
+      });
       req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath} timed out`)));
       req.on('error', reject);
       if (payload !== undefined) req.write(payload);
       req.end();
     });
+  }
+  async function call(method, urlPath, options) {
+    const { status, json, text } = await send(method, urlPath, options);
+    if (status >= 200 && status < 300) return json;
+    throw new ApiError(method, urlPath, status, text, json);
   }
   return {
     get: (p) => call('GET', p),
@@ -68,6 +68,7 @@ function kubeClient({ server, ca, token }) {
     put: (p, body) => call('PUT', p, { body }),
     delete: (p) => call('DELETE', p),
     call,
+    send,
   };
 }
 

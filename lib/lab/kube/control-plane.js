@@ -58,10 +58,15 @@ function credentials(labDir) {
   return { ca, serving, saKey, tokenFile, tokens };
 }
 
-function etcdArgs(labDir, { client, peer }) {
+/** etcd 3.4 refuses to start on arm64 unless told it is fine (Apple silicon, Graviton). */
+const etcdEnv = () =>
+  process.arch === 'arm64' ? { ...process.env, ETCD_UNSUPPORTED_ARCH: 'arm64' } : process.env;
+
+/** etcd on loopback: one member, its data in `dataDir`, its client and peer ports. */
+function etcdArgs({ dataDir, client, peer }) {
   return [
     '--name=router-lab',
-    `--data-dir=${path.join(kubeDir(labDir), 'etcd')}`,
+    `--data-dir=${dataDir}`,
     `--listen-client-urls=http://127.0.0.1:${client}`,
     `--advertise-client-urls=http://127.0.0.1:${client}`,
     `--listen-peer-urls=http://127.0.0.1:${peer}`,
@@ -72,7 +77,11 @@ function etcdArgs(labDir, { client, peer }) {
   ];
 }
 
-function apiserverArgs(creds, { etcdClient, apiPort }) {
+/**
+ * kube-apiserver on loopback against that etcd. `creds`: { serving: { cert, key }, ca: { cert },
+ * tokenFile, saKey }; `authorization`: RBAC for the lab, AlwaysAllow for the manifest test.
+ */
+function apiserverArgs(creds, { etcdClient, apiPort, authorization = 'RBAC' }) {
   return [
     `--etcd-servers=http://127.0.0.1:${etcdClient}`,
     '--bind-address=127.0.0.1',
@@ -82,7 +91,7 @@ function apiserverArgs(creds, { etcdClient, apiPort }) {
     `--tls-private-key-file=${creds.serving.key}`,
     `--client-ca-file=${creds.ca.cert}`,
     `--token-auth-file=${creds.tokenFile}`,
-    '--authorization-mode=RBAC',
+    `--authorization-mode=${authorization}`,
     `--service-account-key-file=${creds.saKey}`,
     `--service-account-signing-key-file=${creds.saKey}`,
     '--service-account-issuer=https://kubernetes.default.svc',
@@ -102,14 +111,16 @@ function apiserverArgs(creds, { etcdClient, apiPort }) {
 async function startControlPlane(labDir, { ports, signal, timeoutMs = 120000 }) {
   const creds = credentials(labDir);
   fs.rmSync(path.join(kubeDir(labDir), 'etcd'), { recursive: true, force: true });
-  // etcd 3.4 refuses to start on arm64 unless told it is fine (Apple silicon, Graviton).
-  const etcdEnv = process.arch === 'arm64' ? { ...process.env, ETCD_UNSUPPORTED_ARCH: 'arm64' } : process.env;
   const etcd = launch(labDir, {
     name: 'etcd',
     role: 'apiserver',
     file: requireTool('etcd'),
-    args: etcdArgs(labDir, { client: ports.etcdClient, peer: ports.etcdPeer }),
-    env: etcdEnv,
+    args: etcdArgs({
+      dataDir: path.join(kubeDir(labDir), 'etcd'),
+      client: ports.etcdClient,
+      peer: ports.etcdPeer,
+    }),
+    env: etcdEnv(),
     match: 'etcd',
   });
   await waitUntil(
@@ -167,4 +178,12 @@ function adminClient(labDir) {
   });
 }
 
-module.exports = { startControlPlane, adminClient, kubeconfigPath, ROUTER_USER };
+module.exports = {
+  startControlPlane,
+  adminClient,
+  kubeconfigPath,
+  etcdArgs,
+  etcdEnv,
+  apiserverArgs,
+  ROUTER_USER,
+};

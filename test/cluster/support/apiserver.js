@@ -5,7 +5,6 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const https = require('node:https');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { requireTool } = require('../../../lib/core/tools');
@@ -13,6 +12,8 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const { freePorts, waitForPort } = require('../../../lib/core/ports');
 const { startChild } = require('../../../lib/core/processes');
 const { createCA, createServerCert } = require('../../../lib/core/certs');
+const { etcdArgs, etcdEnv, apiserverArgs } = require('../../../lib/lab/kube/control-plane');
+const { kubeClient } = require('../../../lib/lab/kube/api');
 
 const FIELD_MANAGER = 'router-lab-test';
 
@@ -27,19 +28,8 @@ class TestApiServer {
     const [etcdClient, etcdPeer, apiPort] = await freePorts(3);
     const etcd = startChild(
       requireTool('etcd'),
-      [
-        '--name=router-lab-test',
-        `--data-dir=${path.join(this.dir, 'etcd')}`,
-        `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
-        `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
-        `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
-        `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
-        `--initial-cluster=router-lab-test=http://127.0.0.1:${etcdPeer}`,
-        '--logger=zap',
-        '--log-level=error',
-      ],
-      // etcd 3.4 refuses to start on arm64 unless told it is fine (Apple silicon, Graviton).
-      { env: process.arch === 'arm64' ? { ...process.env, ETCD_UNSUPPORTED_ARCH: 'arm64' } : process.env },
+      etcdArgs({ dataDir: path.join(this.dir, 'etcd'), client: etcdClient, peer: etcdPeer }),
+      { env: etcdEnv() },
     );
     this.children.push(etcd);
     await this.waitFor(etcdClient, etcd, 'etcd', 30000);
@@ -57,25 +47,13 @@ class TestApiServer {
     const tokens = path.join(this.dir, 'tokens.csv');
     fs.writeFileSync(tokens, `${this.token},router-lab-admin,1,"system:masters"\n`, { mode: 0o600 });
 
-    const apiserver = startChild(requireTool('kube-apiserver'), [
-      `--etcd-servers=http://127.0.0.1:${etcdClient}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
-      `--secure-port=${apiPort}`,
-      `--cert-dir=${certs}`,
-      `--tls-cert-file=${serving.cert}`,
-      `--tls-private-key-file=${serving.key}`,
-      `--token-auth-file=${tokens}`,
-      '--authorization-mode=AlwaysAllow',
-      `--service-account-key-file=${saKey}`,
-      `--service-account-signing-key-file=${saKey}`,
-      '--service-account-issuer=https://kubernetes.default.svc',
-      '--service-cluster-ip-range=10.96.0.0/24',
-      '--endpoint-reconciler-type=none',
-      '--enable-priority-and-fairness=false',
-      '--profiling=false',
-      '--v=0',
-    ]);
+    const apiserver = startChild(
+      requireTool('kube-apiserver'),
+      apiserverArgs(
+        { serving, ca, tokenFile: tokens, saKey },
+        { etcdClient, apiPort, authorization: 'AlwaysAllow' },
+      ),
+    );
     this.children.push(apiserver);
     this.port = apiPort;
     this.ca = fs.readFileSync(ca.cert);
@@ -109,50 +87,12 @@ class TestApiServer {
   }
 
   /** One HTTPS request; resolves with { status, json, text, warnings }. */
-  request(method, urlPath, { body, contentType = 'application/json' } = {}) {
-    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        {
-          host: '127.0.0.1',
-          port: this.port,
-          method,
-          path: urlPath,
-          ca: this.ca,
-          servername: 'localhost',
-          headers: {
-            Authorization: `Bearer ${this.token}`,
-            Accept: 'application/json',
-            ...(payload !== undefined
-              ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) }
-              : {}),
-          },
-          timeout: 30000,
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (c) => (text += c));
-          res.on('end', () => {
-            let json;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              json = undefined;
-            }
-            const raw = res.headers.warning;
-            const warnings = raw
-              ? (Array.isArray(raw) ? raw : [raw]).flatMap((w) => w.split(/,(?=\s*\d{3} )/))
-              : [];
-            resolve({ status: res.statusCode, json, text, warnings: warnings.map((w) => w.trim()) });
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath} timed out`)));
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
+  async request(method, urlPath, { body, contentType } = {}) {
+    const client = kubeClient({ server: `https://127.0.0.1:${this.port}`, ca: this.ca, token: this.token });
+    const { status, json, text, headers } = await client.send(method, urlPath, { body, contentType });
+    const raw = headers.warning;
+    const warnings = raw ? (Array.isArray(raw) ? raw : [raw]).flatMap((w) => w.split(/,(?=\s*\d{3} )/)) : [];
+    return { status, json, text, warnings: warnings.map((w) => w.trim()) };
   }
 
   /** Creates the CRDs and waits until each is Established. */
