@@ -32,9 +32,8 @@ function kubeconfig({ server, caFile, user, token }) {
   };
 }
 
-/** The CA, serving certificate, service-account key and token file; returns their paths and tokens. */
-function credentials(labDir) {
-  const dir = kubeDir(labDir);
+/** An API server's CA, its serving certificate for loopback and a service-account key, in `dir`. */
+function servingCredentials(dir) {
   fs.mkdirSync(dir, { recursive: true });
   const ca = createCA(dir, 'kube-ca', { commonName: 'router-lab kube-apiserver CA' });
   const serving = createServerCert(dir, 'apiserver', {
@@ -44,6 +43,13 @@ function credentials(labDir) {
   });
   const saKey = path.join(dir, 'service-account.key');
   execFileSync(requireTool('openssl'), ['genrsa', '-out', saKey, '2048'], { stdio: 'ignore' });
+  return { ca, serving, saKey };
+}
+
+/** servingCredentials, and a token file for the administrator and the router; returns their paths and tokens. */
+function credentials(labDir) {
+  const dir = kubeDir(labDir);
+  const { ca, serving, saKey } = servingCredentials(dir);
   const tokens = {
     admin: crypto.randomBytes(24).toString('hex'),
     router: crypto.randomBytes(24).toString('hex'),

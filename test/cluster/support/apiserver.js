@@ -6,13 +6,16 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { execFileSync } = require('node:child_process');
 const { requireTool } = require('../../../lib/core/tools');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { freePorts, waitForPort } = require('../../../lib/core/ports');
 const { startChild } = require('../../../lib/core/processes');
-const { createCA, createServerCert } = require('../../../lib/core/certs');
-const { etcdArgs, etcdEnv, apiserverArgs } = require('../../../lib/lab/kube/control-plane');
+const {
+  servingCredentials,
+  etcdArgs,
+  etcdEnv,
+  apiserverArgs,
+} = require('../../../lib/lab/kube/control-plane');
 const { kubeClient } = require('../../../lib/lab/kube/api');
 
 const FIELD_MANAGER = 'router-lab-test';
@@ -34,15 +37,7 @@ class TestApiServer {
     this.children.push(etcd);
     await this.waitFor(etcdClient, etcd, 'etcd', 30000);
 
-    const certs = path.join(this.dir, 'certs');
-    const ca = createCA(certs, 'ca', { commonName: 'router-lab test apiserver CA' });
-    const serving = createServerCert(certs, 'apiserver', {
-      ca,
-      dnsNames: ['localhost'],
-      ipAddresses: ['127.0.0.1'],
-    });
-    const saKey = path.join(certs, 'service-account.key');
-    execFileSync(requireTool('openssl'), ['genrsa', '-out', saKey, '2048'], { stdio: 'ignore' });
+    const { ca, serving, saKey } = servingCredentials(path.join(this.dir, 'certs'));
     this.token = crypto.randomBytes(24).toString('hex');
     const tokens = path.join(this.dir, 'tokens.csv');
     fs.writeFileSync(tokens, `${this.token},router-lab-admin,1,"system:masters"\n`, { mode: 0o600 });
