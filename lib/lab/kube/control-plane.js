@@ -188,6 +188,7 @@ module.exports = {
   startControlPlane,
   adminClient,
   kubeconfigPath,
+  servingCredentials,
   etcdArgs,
   etcdEnv,
   apiserverArgs,
