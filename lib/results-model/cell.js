@@ -17,7 +17,13 @@ function averageCores(samples, name) {
   return list.length ? round(mean(list), 2) : null;
 }
 
-const roundSpread = (s) => s && { min: round(s.min, 1), median: round(s.median, 1), max: round(s.max, 1) };
+const roundSpread = (s) =>
+  s && {
+    min: round(s.min, 1),
+    median: round(s.median, 1),
+    max: round(s.max, 1),
+    ...(s.samples ? { samples: s.samples.map((v) => round(v, 1)) } : {}),
+  };
 
 /**
  * What a successful request (and a full TLS handshake) cost each role in CPU, per sample, as

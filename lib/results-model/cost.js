@@ -28,8 +28,8 @@ function microsPer(cpuSeconds, count) {
  * samples: [{ ok, handshakes, cpuSeconds: { router, k6, 'data-service-1', 'redis-1', … } }]: each
  * sample's successful requests, full handshakes, and the CPU seconds each process spent over it.
  * roles: { router: ['router'], service: ['data-service-1', …], redis: [...], k6: ['k6'] }: the
- * processes whose CPU adds up to each role. Returns { <role>: { perRequestUs: spread,
- * perHandshakeUs: spread | null } }.
+ * processes whose CPU adds up to each role. Returns { <role>: { perRequestUs: spread with
+ * `samples`, perHandshakeUs: spread | null } }.
  */
 function costPerRole(samples, roles) {
   const out = {};
@@ -38,8 +38,11 @@ function costPerRole(samples, roles) {
       const parts = names.map((n) => s.cpuSeconds[n]).filter((v) => typeof v === 'number');
       return parts.length ? parts.reduce((a, b) => a + b, 0) : null;
     });
+    const perRequest = samples.map((s, i) => microsPer(roleSeconds[i], s.ok));
+    const measured = spread(perRequest);
     out[role] = {
-      perRequestUs: spread(samples.map((s, i) => microsPer(roleSeconds[i], s.ok))),
+      // Each sample's own figure too, in order: what a comparison of two runs draws on.
+      perRequestUs: measured && { ...measured, samples: perRequest.filter((v) => v !== null) },
       perHandshakeUs: spread(samples.map((s, i) => microsPer(roleSeconds[i], s.handshakes))),
     };
   }

@@ -176,6 +176,11 @@ function reduceSummaries(summaries, { combine }) {
     rps: round(total.rps, 1),
     okRps: round(total.okRps, 1),
     rpsPerSample: parts.map((p) => round(p.requests / p.seconds, 1)),
+    // Each sample's own p99 (the cell's p99 comes from the merged distribution), for comparisons.
+    p99PerSample: summaries.map((s) => {
+      const own = values(s, 'request_total');
+      return own ? (summarize([own]).p99 ?? null) : null;
+    }),
     // Latency of successful responses as the client lived it (connection set-up included).
     p50: latency.p50 ?? null,
     p90: latency.p90 ?? null,

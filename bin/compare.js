@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+'use strict';
+// npm run compare -- <run A> <run B>: did B change anything against A? Each common cell's figures
+// with 95 % intervals and a verdict, and every condition that differs between the runs.
+const fs = require('node:fs');
+const path = require('node:path');
+const { defineCommand, commandLine } = require('../lib/core/settings');
+const { runCommand } = require('../lib/core/run-command');
+const { RESULTS_DIR } = require('../lib/core/paths');
+const { readResults } = require('../lib/results-model/document');
+const { compareRuns } = require('../lib/results-model/comparison');
+const { comparisonMarkdown, comparisonHtml, comparisonConsole } = require('../lib/report/comparison');
+
+const NAME = 'compare';
+const COMMAND = defineCommand({
+  usage: 'npm run compare -- <run A> <run B> [--out DIR] [--allow-different-cells]',
+  description: `Compares run B with run A (results directories, e.g. results/20261120-223800Z) cell by cell: the
+change in router µs per request, req/s, p99 and generator µs per request, each with a 95 %
+interval from the samples, a verdict (better, worse, no difference detectable, or too few samples
+for an interval: 4 a side at least), and the samples a 5 % change would need at that spread.
+Lists every condition that differs between the runs. Writes compare.md and compare.html.`,
+  positionals: { count: 2, name: 'results directories' },
+  settings: [
+    {
+      name: 'out',
+      flag: '--out',
+      arg: 'DIR',
+      type: 'string',
+      help: 'where to write (default results/compare-<A>-<B>)',
+    },
+    {
+      name: 'allowDifferentCells',
+      flag: '--allow-different-cells',
+      type: 'boolean',
+      help: 'compare cells whose own conditions differ (another tool, other TLS sessions); refused otherwise',
+    },
+  ],
+});
+
+function main() {
+  const { values, positionals } = commandLine(COMMAND, process.argv.slice(2), { name: NAME });
+  const [a, b] = positionals.map(readResults);
+  const comparison = compareRuns(a, b, { allowDifferentCells: Boolean(values.allowDifferentCells) });
+  const dir = values.out ? path.resolve(values.out) : path.join(RESULTS_DIR, `compare-${a.id}-${b.id}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'compare.md'), comparisonMarkdown(comparison));
+  fs.writeFileSync(path.join(dir, 'compare.html'), comparisonHtml(comparison));
+  console.log(
+    `${comparisonConsole(comparison)}\n\ncompare: ${path.join(dir, 'compare.html')}\n         ${path.join(dir, 'compare.md')}`,
+  );
+}
+
+runCommand(NAME, main);
