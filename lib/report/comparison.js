@@ -114,7 +114,7 @@ function comparisonHtml(comparison) {
     forestPlot(comparison),
     htmlTable({ head: HEAD, rows: rows(comparison) }),
     ...(noteLines(comparison).length ? [htmlHeading(2, 'Notes'), list(noteLines(comparison))] : []),
-  ].join('\n');
+  ];
   return htmlPage(title, body);
 }
 

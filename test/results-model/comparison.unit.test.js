@@ -1,0 +1,69 @@
+'use strict';
+// Two made-up runs compared: the conditions that differ are listed, a cell made by another tool is
+// refused unless asked, a figure one run lacks is said, and runs with no common cell are refused.
+const { compareRuns } = require('../../lib/results-model/comparison');
+
+function run(id, { haproxy = '3.0.11', threads = 2, cells }) {
+  return {
+    id,
+    options: { samples: 4, durationSeconds: 5 },
+    environment: {
+      haproxy,
+      haproxyOpenssl: 'OpenSSL 3.0',
+      cores: 2,
+      k6: '1.8.1',
+      router: { threads, kind: 'template' },
+    },
+    cells,
+  };
+}
+function cell(
+  name,
+  { tool = 'k6', router = [50, 51, 49, 50], rps = [1000, 1010, 990, 1000], p99 = [10, 11, 10, 9] } = {},
+) {
+  return {
+    name,
+    generator: { tool },
+    rpsPerSample: rps,
+    p99PerSample: p99,
+    cost: {
+      router: { perRequestUs: { samples: router } },
+      [tool]: { perRequestUs: { samples: [120, 121, 119, 120] } },
+    },
+  };
+}
+
+test('the conditions that differ are listed, and a clear change gets its verdict per figure', () => {
+  const a = run('A', { cells: [cell('http:1k:keepalive')] });
+  const b = run('B', {
+    haproxy: '3.2.9',
+    threads: 1,
+    cells: [cell('http:1k:keepalive', { router: [60, 61, 59, 60] })],
+  });
+  const result = compareRuns(a, b);
+  expect(result.conditions).toEqual([
+    { name: 'HAProxy', a: '3.0.11', b: '3.2.9' },
+    { name: 'router threads', a: 2, b: 1 },
+  ]);
+  const router = result.cells[0].figures.find((f) => f.figure === 'routerUs');
+  expect(router.change).toBeCloseTo(0.2, 2);
+  expect(router.verdict).toBe('worse');
+  expect(result.cells[0].figures.find((f) => f.figure === 'rps').verdict).toBe('no difference detectable');
+});
+
+test('a cell made by another tool is refused unless asked', () => {
+  const a = run('A', { cells: [cell('edge:1k:close:resumed', { tool: 'wrk' })] });
+  const b = run('B', { cells: [cell('edge:1k:close:resumed', { tool: 'k6' })] });
+  expect(compareRuns(a, b).cells[0]).toMatchObject({ refused: 'tool wrk vs k6', figures: [] });
+  expect(compareRuns(a, b, { allowDifferentCells: true }).cells[0].figures.length).toBeGreaterThan(0);
+});
+
+test('a figure one run lacks is said, and runs without a common cell are refused', () => {
+  const old = cell('http:1k:keepalive');
+  delete old.p99PerSample;
+  const result = compareRuns(run('A', { cells: [old] }), run('B', { cells: [cell('http:1k:keepalive')] }));
+  expect(result.cells[0].notes).toContain('p99 ms: not compared, run A recorded no per-sample figures');
+  expect(() => compareRuns(run('A', { cells: [cell('x')] }), run('B', { cells: [cell('y')] }))).toThrow(
+    /runs A and B have no cell in common \(A: x; B: y\)/,
+  );
+});
