@@ -178,6 +178,27 @@ const LESSONS = {
       expect(med('service_time') * 5).toBeLessThan(med('http_req_duration'));
     },
   },
+  'exercise-compare.md': {
+    check: ({ run }) => {
+      const lines = (out) => out.split('\n').filter((l) => /^(http|edge):1k:keepalive /.test(l));
+      // A run against itself: no difference in any figure.
+      const self = command(run, /npm run compare -- results\/compare-2-threads results\/compare-2-threads$/);
+      expect(lines(self.stdout)).toHaveLength(8);
+      for (const line of lines(self.stdout)) expect(line).toMatch(/ 0\.0 % .* no difference detectable /);
+      // The same lab twice: every figure of every cell has its interval.
+      const same = command(
+        run,
+        /npm run compare -- results\/compare-2-threads results\/compare-2-threads-again/,
+      );
+      for (const line of lines(same.stdout)) expect(line).toMatch(/ % … [-+]?\d/);
+      // One thread: the conditions name the change, and every line has its interval and a verdict.
+      const threads = command(run, /npm run compare -- results\/compare-2-threads results\/compare-1-thread/);
+      expect(threads.stdout).toContain('- router threads: A 2, B 1');
+      for (const line of lines(threads.stdout)) {
+        expect(line).toMatch(/ % … [-+]?\d+\.\d % +(better|worse|no difference detectable) +\d+$/);
+      }
+    },
+  },
   'exercise-router-key.md': {
     check: ({ lab }) => {
       const rsa = lab.results('key-rsa2048');
