@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// npm run compare -- <run A> <run B>: did B change anything against A? Each common cell's figures
-// with 95 % intervals and a verdict, and every condition that differs between the runs.
+// npm run compare -- <run A> <run B> [<run C> …]: did each later run change anything against A? Each
+// common cell's figures with 95 % intervals and a verdict, and every condition that differs.
 const fs = require('node:fs');
 const path = require('node:path');
 const { defineCommand, commandLine } = require('../lib/core/settings');
@@ -13,13 +13,14 @@ const { comparisonMarkdown, comparisonHtml, comparisonConsole } = require('../li
 
 const NAME = 'compare';
 const COMMAND = defineCommand({
-  usage: 'npm run compare -- <run A> <run B> [--out DIR] [--allow-different-cells]',
+  usage: 'npm run compare -- <run A> <run B> [<run C> …] [--out DIR] [--allow-different-cells]',
   description: `Compares run B with run A (results directories, e.g. results/20261120-223800Z) cell by cell: the
 change in router µs per request, req/s, p99 and generator µs per request, each with a 95 %
 interval from the samples, a verdict (better, worse, no difference detectable, or too few samples
 for an interval: 4 a side at least), and the samples a 5 % change would need at that spread.
-Lists every condition that differs between the runs. Writes compare.md and compare.html.`,
-  positionals: { count: 2, name: 'results directories' },
+Lists every condition that differs between the runs. More runs: each is compared with A.
+Writes compare.md and compare.html.`,
+  positionals: { min: 2, name: 'results directories' },
   settings: [
     {
       name: 'out',
@@ -39,14 +40,16 @@ Lists every condition that differs between the runs. Writes compare.md and compa
 
 function main() {
   const { values, positionals } = commandLine(COMMAND, process.argv.slice(2), { name: NAME });
-  const [a, b] = positionals.map(readResults);
-  const comparison = compareRuns(a, b, { allowDifferentCells: Boolean(values.allowDifferentCells) });
-  const dir = values.out ? path.resolve(values.out) : path.join(RESULTS_DIR, `compare-${a.id}-${b.id}`);
+  const [a, ...others] = positionals.map(readResults);
+  const options = { allowDifferentCells: Boolean(values.allowDifferentCells) };
+  const comparisons = others.map((b) => compareRuns(a, b, options));
+  const ids = [a, ...others].map((r) => r.id).join('-');
+  const dir = values.out ? path.resolve(values.out) : path.join(RESULTS_DIR, `compare-${ids}`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'compare.md'), comparisonMarkdown(comparison));
-  fs.writeFileSync(path.join(dir, 'compare.html'), comparisonHtml(comparison));
+  fs.writeFileSync(path.join(dir, 'compare.md'), comparisonMarkdown(comparisons));
+  fs.writeFileSync(path.join(dir, 'compare.html'), comparisonHtml(comparisons));
   console.log(
-    `${comparisonConsole(comparison)}\n\ncompare: ${path.join(dir, 'compare.html')}\n         ${path.join(dir, 'compare.md')}`,
+    `${comparisonConsole(comparisons)}\n\ncompare: ${path.join(dir, 'compare.html')}\n         ${path.join(dir, 'compare.md')}`,
   );
 }
 

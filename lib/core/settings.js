@@ -91,7 +91,8 @@ const layer = (values, label) => ({ values, label });
 
 /**
  * argv → { help, layer, positionals }. Unknown options are refused by name; --help/-h is every
- * command's. `positionals`: the bare arguments the command takes, { count, name } (default none).
+ * command's. `positionals`: the bare arguments the command takes, { count, name } (default none),
+ * or { min, name } for at least `min`.
  */
 function readArgv(table, argv, { positionals: wanted = { count: 0 } } = {}) {
   const byLong = new Map(table.filter((s) => s.flag).map((s) => [s.flag.slice(2), s]));
@@ -124,7 +125,10 @@ function readArgv(table, argv, { positionals: wanted = { count: 0 } } = {}) {
       values[s.name] = token.value;
     }
   }
-  if (positionals.length !== wanted.count) {
+  if (wanted.min !== undefined && positionals.length < wanted.min) {
+    throw new UsageError(`give at least ${wanted.min} ${wanted.name} (see --help)`);
+  }
+  if (wanted.min === undefined && positionals.length !== wanted.count) {
     throw new UsageError(
       wanted.count
         ? `give exactly ${wanted.count === 1 ? 'one' : wanted.count} ${wanted.name} (see --help)`

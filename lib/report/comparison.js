@@ -44,10 +44,16 @@ function noteLines(comparison) {
   return lines;
 }
 
-/** compare.md */
-function comparisonMarkdown(comparison) {
+const titleOf = (comparison) => `Run ${comparison.b.id} (B) against ${comparison.a.id} (A)`;
+
+/** compare.md: one section per comparison (each later run against the first). */
+function comparisonMarkdown(comparisons) {
+  return comparisons.map(oneMarkdown).join('\n');
+}
+
+function oneMarkdown(comparison) {
   return [
-    `# Run ${comparison.b.id} (B) against ${comparison.a.id} (A)`,
+    `# ${titleOf(comparison)}`,
     '',
     METHOD,
     '',
@@ -63,8 +69,12 @@ function comparisonMarkdown(comparison) {
   ].join('\n');
 }
 
-/** The console's table, what differs, and the notes. */
-function comparisonConsole(comparison) {
+/** The console's table, what differs, and the notes, for each comparison. */
+function comparisonConsole(comparisons) {
+  return comparisons.map((c) => `${titleOf(c)}\n${oneConsole(c)}`).join('\n\n');
+}
+
+function oneConsole(comparison) {
   return [
     table({ head: HEAD, rows: rows(comparison) }),
     ...conditionLines(comparison),
@@ -100,9 +110,17 @@ function forestPlot(comparison) {
   );
 }
 
-/** compare.html */
-function comparisonHtml(comparison) {
-  const title = `Run ${comparison.b.id} (B) against ${comparison.a.id} (A)`;
+/** compare.html: one section per comparison, a forest plot each. */
+function comparisonHtml(comparisons) {
+  const title =
+    comparisons.length === 1
+      ? titleOf(comparisons[0])
+      : `${comparisons.length} runs against ${comparisons[0].a.id}`;
+  return htmlPage(title, comparisons.flatMap(oneHtml));
+}
+
+function oneHtml(comparison) {
+  const title = titleOf(comparison);
   const list = (lines) =>
     `<ul>${lines.map((l) => `<li>${escapeHtml(l.replace(/^- /, ''))}</li>`).join('')}</ul>`;
   const body = [
@@ -115,7 +133,7 @@ function comparisonHtml(comparison) {
     htmlTable({ head: HEAD, rows: rows(comparison) }),
     ...(noteLines(comparison).length ? [htmlHeading(2, 'Notes'), list(noteLines(comparison))] : []),
   ];
-  return htmlPage(title, body);
+  return body;
 }
 
 module.exports = { comparisonMarkdown, comparisonConsole, comparisonHtml, METHOD };

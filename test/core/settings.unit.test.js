@@ -240,3 +240,12 @@ describe('--help', () => {
     );
   });
 });
+
+test('positional arguments: an exact count, or at least a minimum, each refused by name', () => {
+  const exact = defineCommand({ usage: 'x <a> <b>', positionals: { count: 2, name: 'files' } });
+  expect(exact.parse(['a', 'b']).positionals).toEqual(['a', 'b']);
+  expect(() => exact.parse(['a'])).toThrow(/give exactly 2 files/);
+  const many = defineCommand({ usage: 'x <a> <b> …', positionals: { min: 2, name: 'runs' } });
+  expect(many.parse(['a', 'b', 'c']).positionals).toEqual(['a', 'b', 'c']);
+  expect(() => many.parse(['a'])).toThrow(/give at least 2 runs/);
+});
