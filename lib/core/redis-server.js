@@ -96,6 +96,50 @@ async function waitForRedis(port, { password, timeoutMs = 10000, signal, host } 
   throw new Error(`redis-server on port ${port} did not answer PING within ${timeoutMs} ms: ${last}`);
 }
 
+const SLOTS = 16384;
+
+/** Redis Cluster's key slot: CRC16 (XMODEM) of the key, modulo 16384 (no hash tags here). */
+function keySlot(key) {
+  let crc = 0;
+  for (const byte of Buffer.from(key)) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % SLOTS;
+}
+
+/** A key whose slot is in one of `ranges` ([[from, to]]), for writing to one primary directly. */
+function keyInSlots(ranges) {
+  for (let i = 0; ; i++) {
+    const key = `router-lab:replication-probe:${i}`;
+    const slot = keySlot(key);
+    if (ranges.some(([from, to]) => slot >= from && slot <= to)) return key;
+  }
+}
+
+/** The slot ranges a node serves, from its own line of CLUSTER NODES. */
+function ownSlots(clusterNodes) {
+  const me = clusterNodes.split('\n').find((l) => l.includes('myself')) || '';
+  return me
+    .trim()
+    .split(/\s+/)
+    .slice(8)
+    .filter((s) => /^\d+(-\d+)?$/.test(s))
+    .map((s) => s.split('-').map(Number))
+    .map(([from, to = from]) => [from, to]);
+}
+
+/**
+ * Whether the primary on `port` has a replica that acknowledges writes: WAIT counts it for a write
+ * of its own (INFO says a replica is online before it acknowledges, and a WAIT with no write of
+ * its own is satisfied at once).
+ */
+async function replicaAcknowledges(cli, port) {
+  const key = keyInSlots(ownSlots(await cli(port, 'cluster', 'nodes')));
+  await cli(port, 'set', key, String(Date.now()));
+  return (await cli(port, 'wait', '1', '200')) === '1';
+}
+
 /**
  * Forms a cluster of 3 primaries + 3 replicas on `ports` of `host` and waits until it is healthy.
  * An abort of `signal` (optional) kills a running redis-cli and rejects at once with an AbortError.
@@ -110,10 +154,12 @@ async function formCluster(ports, { password, timeoutMs = 30000, signal, host = 
     const infos = await Promise.all(ports.map((p) => cli(p, 'cluster', 'info')));
     const replication = await Promise.all(ports.map((p) => cli(p, 'info', 'replication')));
     const ok = infos.every((i) => /cluster_state:ok/.test(i));
-    // Online as each primary sees its replica: only then does WAIT count it (after a diskless
-    // sync, from the replica's first acknowledgement, up to a second after its link is up).
+    const primaries = ports.filter((_, i) => /role:master/.test(replication[i]));
     const online = replication.filter((r) => /role:master/.test(r) && /slave0:.*state=online/.test(r)).length;
-    if (ok && online === 3) return;
+    if (ok && online === 3 && primaries.length === 3) {
+      const acked = await Promise.all(primaries.map((p) => replicaAcknowledges(cli, p)));
+      if (acked.every(Boolean)) return;
+    }
     if (Date.now() > deadline) {
       throw new Error(
         `the Redis cluster on ports ${ports.join(',')} did not become healthy in ${timeoutMs} ms`,
@@ -154,4 +200,13 @@ async function startTestRedis({ dir, password, cluster = false } = {}) {
   };
 }
 
-module.exports = { redisServerArgs, redisCli, redisCliWith, waitForRedis, formCluster, startTestRedis };
+module.exports = {
+  redisServerArgs,
+  redisCli,
+  redisCliWith,
+  waitForRedis,
+  formCluster,
+  startTestRedis,
+  keySlot,
+  ownSlots,
+};

@@ -5,7 +5,7 @@
 const { setTimeout: sleep } = require('node:timers/promises');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const { redisCliWith } = require('../core/redis-server');
+const { redisCliWith, keySlot, ownSlots } = require('../core/redis-server');
 const { request } = require('../lab/client');
 const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
 const { recordsUnderFault } = require('./load');
@@ -14,17 +14,6 @@ const { checkScenario, observedCase, errorsBeyond503 } = require('./scenario');
 
 const LEAD_MS = 2000;
 const TAIL_MS = 3000;
-const SLOTS = 16384;
-
-/** Redis Cluster's key slot: CRC16 (XMODEM) of the key, modulo 16384 (no hash tags here). */
-function keySlot(key) {
-  let crc = 0;
-  for (const byte of Buffer.from(key)) {
-    crc ^= byte << 8;
-    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc % SLOTS;
-}
 
 /** redis-cli against the lab's Redis host (loopback, or the real router's pod network). */
 const clusterCli =
@@ -37,14 +26,7 @@ async function firstPrimary(cli, ports) {
   for (const [index, port] of ports.entries()) {
     const role = await cli(port, 'role');
     if (!role.startsWith('master')) continue;
-    const me = (await cli(port, 'cluster', 'nodes')).split('\n').find((l) => l.includes('myself'));
-    const slots = me
-      .trim()
-      .split(/\s+/)
-      .slice(8)
-      .filter((s) => /^\d+(-\d+)?$/.test(s))
-      .map((s) => s.split('-').map(Number))
-      .map(([from, to = from]) => [from, to]);
+    const slots = ownSlots(await cli(port, 'cluster', 'nodes'));
     return { index, port, slots };
   }
   throw new Error(`no primary among the cluster's nodes (${ports.join(', ')})`);
@@ -209,5 +191,4 @@ module.exports = checkScenario({
   },
 });
 
-module.exports.keySlot = keySlot;
 module.exports.clusterOutage = clusterOutage;
