@@ -96,6 +96,15 @@ function readProcFile(pid, file, { procDir = '/proc' } = {}) {
 
 /** A process and every live descendant (pids), through each thread's children list; [] when gone. */
 function processTree(pid) {
+  if (!readStat(pid)) return [];
+  return [pid, ...childrenOf(pid).flatMap(processTree)];
+}
+
+/**
+ * A process's children (pids), from every thread's children list: a child belongs to the thread
+ * that forked it, so a multi-threaded parent (a Go program) lists them across its threads.
+ */
+function childrenOf(pid) {
   let tasks;
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`);
@@ -105,7 +114,7 @@ function processTree(pid) {
   const children = tasks.flatMap((tid) =>
     (readProcFile(pid, `task/${tid}/children`) || '').trim().split(/\s+/),
   );
-  return [pid, ...[...new Set(children.filter(Boolean))].flatMap((child) => processTree(Number(child)))];
+  return [...new Set(children.filter(Boolean))].map(Number);
 }
 
 /**
@@ -134,6 +143,7 @@ module.exports = {
   readStat,
   readProcFile,
   processTree,
+  childrenOf,
   treeCpuSeconds,
   hostCpuTimes,
   sysctl,

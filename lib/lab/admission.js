@@ -24,7 +24,7 @@ function summarize(values) {
 }
 
 /** An http Route to the data service, named `name`, as `oc create route` makes it. */
-function probeRoute(name) {
+function admissionProbeRoute(name) {
   return {
     apiVersion: 'route.openshift.io/v1',
     kind: 'Route',
@@ -63,7 +63,7 @@ async function measureOneRoute(state, client, name, { signal }) {
   const host = `${name}-${NAMESPACE}.${APPS_DOMAIN}`;
   const timeoutMs = state.router.reloadIntervalS * 1000 * 3 + 10000;
   const created = Date.now();
-  await client.post(routesPath(), probeRoute(name));
+  await client.post(routesPath(), admissionProbeRoute(name));
   try {
     const admittedMs = await timeUntil(async () => (await routeAdmission(client, name)).admitted, created, {
       timeoutMs,
@@ -182,4 +182,4 @@ async function routeAdmissions(state) {
   return { routes, lastMeasured };
 }
 
-module.exports = { measureAdmission, routeAdmissions, summarize, probeRoute };
+module.exports = { measureAdmission, routeAdmissions, summarize, admissionProbeRoute };

@@ -5,6 +5,7 @@ const { renderRouterConfig, writeRouterConfig, checkRouterConfig, routerPaths } 
 const { startRouter, waitUntil } = require('./stack');
 const { probeRoute, backendServers } = require('./health');
 const { logFile } = require('./pids');
+const { haproxySummary } = require('./haproxy');
 const { wrap } = require('../core/text');
 
 /**
@@ -93,13 +94,7 @@ function describe(lab, { config, rendered }, { pid, alpn }) {
     passthroughBalance: rendered.balance.passthrough.balance,
     balance: rendered.balance,
     key: opts.routerKey,
-    haproxy: {
-      path: haproxy.path,
-      source: haproxy.source,
-      version: haproxy.version,
-      build: haproxy.build,
-      openssl: haproxy.openssl,
-    },
+    haproxy: haproxySummary(haproxy),
     alpn: { policy: rendered.alpn, negotiated: alpn },
     tls: rendered.tls,
     // What a reload renders again (lib/lab/reload.js), as lab:up was asked.

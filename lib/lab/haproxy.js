@@ -79,4 +79,9 @@ function checkHaproxyVersion(info) {
   return {};
 }
 
-module.exports = { HAPROXY_MIN, NO_ALPN_SINCE, describeHaproxy, checkHaproxyVersion };
+/** What lab.json keeps of the router's HAProxy (describeHaproxy's result): which binary, which OpenSSL. */
+function haproxySummary({ path: file, source, version, build, openssl }) {
+  return { path: file, source, version, build, openssl };
+}
+
+module.exports = { HAPROXY_MIN, NO_ALPN_SINCE, describeHaproxy, checkHaproxyVersion, haproxySummary };

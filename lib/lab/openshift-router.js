@@ -11,7 +11,8 @@ const { alpnPolicy, routerPaths, routeBalances } = require('./router-config');
 const { APPS_DOMAIN } = require('./routes');
 const { launch, assertRunning, waitUntil, logTail } = require('./stack');
 const { pidFile, recordProcess, logFile } = require('./pids');
-const { readProcFile, readStat } = require('../core/proc');
+const { haproxySummary } = require('./haproxy');
+const { readProcFile, readStat, childrenOf } = require('../core/proc');
 const { request } = require('./client');
 const { createPodNetwork } = require('./pod-network');
 const kube = require('./kube/openshift-lab');
@@ -161,11 +162,7 @@ function namespacedCommand(labDir, { haproxy, release }) {
 
 /** The pid (as the host sees it) of unshare's child once it runs openshift-router, or null. */
 function routerInit(unsharePid, binary) {
-  const children = (readProcFile(unsharePid, `task/${unsharePid}/children`) || '')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  const init = children.map(Number).find((pid) => (readProcFile(pid, 'cmdline') || '').startsWith(binary));
+  const init = childrenOf(unsharePid).find((pid) => (readProcFile(pid, 'cmdline') || '').startsWith(binary));
   return init || null;
 }
 
@@ -174,11 +171,9 @@ function routerInit(unsharePid, binary) {
  * haproxy child; older ones are finishing their connections after a reload. Null when none runs.
  */
 function servingHaproxy(routerPid) {
-  const children = (readProcFile(routerPid, `task/${routerPid}/children`) || '').trim().split(/\s+/);
-  const haproxies = children
-    .map(Number)
-    .filter((pid) => pid && /^haproxy\n?$/.test(readProcFile(pid, 'comm') || ''))
-    .filter((pid) => !/^State:\s+Z/m.test(readProcFile(pid, 'status') || ''));
+  const haproxies = childrenOf(routerPid)
+    .filter((pid) => /^haproxy\n?$/.test(readProcFile(pid, 'comm') || ''))
+    .filter((pid) => readStat(pid) && readStat(pid).state !== 'Z');
   const started = (pid) => readStat(pid)?.startTime ?? 0;
   return haproxies.sort((a, b) => started(b) - started(a))[0] ?? null;
 }
@@ -252,6 +247,7 @@ async function start(lab, configured) {
 /** lab.json's `router` for the real router. */
 function describe(lab, configured, { pid, alpn }) {
   const { opts, ports, haproxy } = lab;
+  const balance = routeBalances(lab.routes);
   return {
     kind: 'openshift',
     pid,
@@ -266,15 +262,9 @@ function describe(lab, configured, { pid, alpn }) {
     maxconnRequested: opts.maxconn,
     key: opts.routerKey,
     // The Route manifests' annotations decide, as on a cluster (no LAB_PASSTHROUGH_BALANCE here).
-    balance: routeBalances(lab.routes),
-    passthroughBalance: routeBalances(lab.routes).passthrough?.balance ?? null,
-    haproxy: {
-      path: haproxy.path,
-      source: haproxy.source,
-      version: haproxy.version,
-      build: haproxy.build,
-      openssl: haproxy.openssl,
-    },
+    balance,
+    passthroughBalance: balance.passthrough?.balance ?? null,
+    haproxy: haproxySummary(haproxy),
     openshiftRouter: {
       release: configured.release,
       ...ROUTER_PINS[configured.release],

@@ -3,13 +3,15 @@
 // compare.html with a forest plot of the intervals (inline SVG, offline).
 const { markdownTable, htmlTable, htmlHeading, htmlPage, escapeHtml } = require('./markup');
 const { table } = require('../core/text');
+const { pct } = require('./format');
 
 const METHOD =
   'Change from A to B of each figure over its samples: Hodges–Lehmann on the logarithms, with the ' +
   'exact Mann–Whitney 95 % interval (distribution-free and robust to one noisy sample; it needs 4 ' +
   'samples a side). "no difference detectable": the interval holds 0.';
 
-const pct = (v) => (v === null ? '–' : `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)} %`);
+// A signed share, on format.js's percentage.
+const signed = (v) => (v === null ? '–' : `${v > 0 ? '+' : ''}${pct(v, 1)}`);
 
 /** The rows every rendering shares: one per figure of each compared cell. */
 function rows(comparison) {
@@ -20,8 +22,8 @@ function rows(comparison) {
       continue;
     }
     for (const f of cell.figures) {
-      const interval = f.low === null ? 'none' : `${pct(f.low)} … ${pct(f.high)}`;
-      out.push([cell.name, f.label, pct(f.change), interval, f.verdict, String(f.samplesFor5Pct ?? '–')]);
+      const interval = f.low === null ? 'none' : `${signed(f.low)} … ${signed(f.high)}`;
+      out.push([cell.name, f.label, signed(f.change), interval, f.verdict, String(f.samplesFor5Pct ?? '–')]);
     }
   }
   return out;

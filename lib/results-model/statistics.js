@@ -2,6 +2,7 @@
 // Did a change make a difference? The relative shift between two runs' samples of one figure, with
 // a 95 % confidence interval: Hodges–Lehmann on the logarithms, with the interval from the exact
 // Mann–Whitney distribution (distribution-free, robust to one noisy sample, honest at few samples).
+const { spread } = require('./cost');
 
 /** Counts of the Mann–Whitney U statistic for sample sizes n and m: counts[u], u = 0 … n·m. */
 function mannWhitneyCounts(n, m) {
@@ -40,11 +41,6 @@ function intervalRank(n, m, alpha = 0.05) {
   return k;
 }
 
-const median = (sorted) => {
-  const mid = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 /**
  * The relative change from samples `a` to samples `b` (positive numbers): { change, low, high }
  * as fractions (0.05 = 5 % more in b); low and high null when the samples are too few for a 95 %
@@ -60,7 +56,7 @@ function relativeShift(a, b, { alpha = 0.05 } = {}) {
   const k = intervalRank(a.length, b.length, alpha);
   const toChange = (d) => Math.exp(d) - 1;
   return {
-    change: toChange(median(diffs)),
+    change: toChange(spread(diffs).median),
     low: k ? toChange(diffs[k - 1]) : null,
     high: k ? toChange(diffs[diffs.length - k]) : null,
   };

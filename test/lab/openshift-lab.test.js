@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
-const { measureAdmission, probeRoute } = require('../../lib/lab/admission');
+const { measureAdmission, admissionProbeRoute } = require('../../lib/lab/admission');
 const { adminClient } = require('../../lib/lab/kube/control-plane');
 const { routesPath } = require('../../lib/lab/kube/routes-api');
 const { configurationsOf, fidelity } = require('../../lib/lab/fidelity');
@@ -94,8 +94,8 @@ describeAsRoot('LAB_ROUTER=openshift: the real router against a local API server
   test("a Route the API refuses is refused with the API's own message", async () => {
     const client = adminClient(state.labDir);
     const bad = {
-      ...probeRoute('bad-route'),
-      spec: { ...probeRoute('bad-route').spec, host: 'Not A Host!' },
+      ...admissionProbeRoute('bad-route'),
+      spec: { ...admissionProbeRoute('bad-route').spec, host: 'Not A Host!' },
     };
     await expect(client.post(routesPath(), bad)).rejects.toMatchObject({
       name: 'ApiError',
