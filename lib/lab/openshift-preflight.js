@@ -23,9 +23,11 @@ function openshiftPreflight(opts, haproxy) {
       `openshift-router ${opts.openshiftRelease} is not built: run 'npm run setup -- --for openshift'`,
     );
   }
-  for (const tool of ['kube-apiserver', 'etcd', 'kubectl', 'unshare']) {
+  for (const tool of ['kube-apiserver', 'etcd', 'kubectl']) {
     if (!findTool(tool)) errors.push(`${tool} is not installed: run 'npm run setup -- --for openshift'`);
   }
+  if (!findTool('unshare'))
+    errors.push('unshare is not installed: install util-linux (the router runs in its own namespaces)');
   for (const point of MOUNT_POINTS.filter((p) => !fs.existsSync(p))) {
     errors.push(
       `${point} does not exist: the router's private mounts need it (Debian's haproxy package makes it)`,
