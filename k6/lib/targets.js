@@ -7,7 +7,8 @@ const { envEnum, envInt, envString } = require('./config.js');
 //   lab:     route hosts under APPS_DOMAIN (apps.lab.localhost) are mapped to 127.0.0.1 with
 //            k6's `hosts` option, on LAB_HTTP_PORT / LAB_HTTPS_PORT; no /etc/hosts edits.
 //   cluster: -e APPS_DOMAIN=apps.example.com -e NAMESPACE=router-lab (hosts follow OpenShift's
-//            <route>-<namespace>.<apps domain>), or explicit -e URL_EDGE=https://… per route.
+//            <route>-<namespace>.<apps domain>), or explicit -e URL_EDGE=https://… per route;
+//            -e ROUTER_ADDRESS=10.0.0.5 connects to that router instead of resolving the hosts.
 const URL_VARS = Object.fromEntries(cells.TERMINATIONS.map((t) => [t, cells.urlVariable(t)]));
 
 function parseUrl(name, value) {
@@ -18,7 +19,7 @@ function parseUrl(name, value) {
 
 /**
  * { mode, appsDomain, namespace, hosts, routes: { http: { termination, url, host, scheme } … } }
- * `hosts` is the k6 `hosts` option (empty for a cluster, where DNS resolves the routes).
+ * `hosts` is the k6 `hosts` option (for a cluster, empty unless ROUTER_ADDRESS: DNS resolves the routes).
  */
 function resolveTargets(env) {
   const explicit = cells.TERMINATIONS.some((t) => envString(env, URL_VARS[t], undefined) !== undefined);
@@ -29,6 +30,8 @@ function resolveTargets(env) {
   const httpPort = envInt(env, 'LAB_HTTP_PORT', 9080, { min: 1, max: 65535 });
   const httpsPort = envInt(env, 'LAB_HTTPS_PORT', 9443, { min: 1, max: 65535 });
   const address = envString(env, 'LAB_ADDRESS', '127.0.0.1');
+  // A cluster's router reached at a known address rather than through DNS (or the lab as a cluster).
+  const routerAddress = mode === 'cluster' ? envString(env, 'ROUTER_ADDRESS', undefined) : undefined;
 
   const routes = {};
   const hosts = {};
@@ -46,6 +49,7 @@ function resolveTargets(env) {
     }
     routes[termination] = { termination, url: route.base, host: route.host, scheme: route.scheme };
     if (mode === 'lab') hosts[route.host] = address;
+    else if (routerAddress) hosts[route.host] = routerAddress;
   }
   return { mode, appsDomain, namespace, hosts, routes };
 }

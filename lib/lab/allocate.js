@@ -28,9 +28,10 @@ async function allocatePorts(opts) {
   };
   const ports = { ...opts.ports };
   for (const key of ['http', 'https', 'stats']) if (ports[key] === 0) ports[key] = await pick();
-  // LAB_ROUTER=openshift: the API server and etcd, on free loopback ports.
+  // LAB_ROUTER=openshift: the API server, etcd and the monitoring, on free loopback ports.
   if (opts.router === 'openshift')
-    for (const key of ['api', 'etcdClient', 'etcdPeer']) ports[key] = await pick();
+    for (const key of ['api', 'etcdClient', 'etcdPeer', 'prometheus', 'processExporter'])
+      ports[key] = await pick();
   const instances = [];
   for (let i = 0; i < opts.replicas; i++) {
     const auto = opts.ports.serviceBase === 0;

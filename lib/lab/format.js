@@ -55,6 +55,16 @@ function routerLines(router) {
     `  API      ${kube.server} (overlays/${kube.overlay} applied)`,
     `  kubectl  kubectl --kubeconfig ${kube.kubeconfig} get routes`,
     `  pods     network namespace ${network.netns}, ${network.podAddress}`,
+    ...monitoringLines(router.monitoring),
+  ];
+}
+
+/** The lab's Prometheus, and the matrix command that reads the router from it as on a cluster. */
+function monitoringLines(monitoring) {
+  if (!monitoring) return [];
+  return [
+    `  Prometheus ${monitoring.url} (every ${monitoring.scrapeIntervalSeconds} s: the router's /metrics, each process's CPU)`,
+    `  as a cluster: ${monitoring.clusterCommand}`,
   ];
 }
 

@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { routerBin, imageFiles, ROUTER_PINS } = require('../setup/openshift-router-build');
+const { startMonitoring, SCRAPE_INTERVAL_S } = require('./monitoring');
 const { intermediateProfile, supportedGroups } = require('./tls-profile');
 const { alpnPolicy, routerPaths, routeBalances } = require('./router-config');
 const { APPS_DOMAIN } = require('./routes');
@@ -80,12 +81,18 @@ function routerEnv(lab, { tls, stats }) {
     STATS_PORT: String(ports.stats),
     ROUTER_LISTEN_ADDR: `127.0.0.1:${ports.stats}`,
     ROUTER_METRICS_TYPE: 'haproxy',
+    // The router reads HAProxy's counters for /metrics at most every 5 s by default; the lab's
+    // Prometheus scrapes every second (lib/lab/monitoring.js), so the router reads as often.
+    ROUTER_METRICS_HAPROXY_BASE_SCRAPE_INTERVAL: `${SCRAPE_INTERVAL_S}s`,
     STATS_USERNAME: stats.username,
     STATS_PASSWORD: stats.password,
     ROUTER_THREADS: String(opts.threads),
     ROUTER_MAX_CONNECTIONS: String(lab.maxconn),
     ROUTER_SUBDOMAIN: `\${name}-\${namespace}.${APPS_DOMAIN}`,
     ROUTER_DOMAIN: APPS_DOMAIN,
+    // The ingress operator names the router after its IngressController (Route status routerName).
+    ROUTER_SERVICE_NAME: 'default',
+    ROUTER_SERVICE_NAMESPACE: 'openshift-ingress',
     ROUTER_CANONICAL_HOSTNAME: `router-default.${APPS_DOMAIN}`,
     DEFAULT_CERTIFICATE_PATH: certs.defaultPem,
     DEFAULT_DESTINATION_CA_PATH: certs.serviceCA,
@@ -242,6 +249,8 @@ async function start(lab, configured) {
   );
   await waitReady(lab, record);
   lab.admission = await kube.waitAdmittedAndServing(lab);
+  lab.step(`Prometheus scraping the router's /metrics and the process exporter every ${SCRAPE_INTERVAL_S} s`);
+  lab.monitoring = await startMonitoring(lab, { stats: configured.stats });
 }
 
 /** lab.json's `router` for the real router. */
@@ -282,6 +291,7 @@ function describe(lab, configured, { pid, alpn }) {
     kube: { server: lab.kube.server, kubeconfig: lab.kube.kubeconfig, overlay: opts.overlay },
     network: lab.network,
     admission: lab.admission,
+    monitoring: lab.monitoring,
   };
 }
 

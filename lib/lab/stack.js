@@ -157,6 +157,14 @@ function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
 }
 
 /**
+ * The argument that tells one lab's instance apart on its command line, for the lab's process
+ * exporter (./monitoring.js); the service ignores its arguments.
+ */
+function instanceMarker(labDir, name) {
+  return `--lab-instance=${path.join(labDir, name)}`;
+}
+
+/**
  * Starts the data-service instances and waits until each answers /readyz on both ports. Each
  * instance listens on its `host` (loopback, or in the pod network's namespace `netns`).
  */
@@ -170,7 +178,7 @@ async function startServices(
       name: instance.name,
       role: 'service',
       file: process.execPath,
-      args: [SERVICE_MAIN],
+      args: [SERVICE_MAIN, instanceMarker(labDir, instance.name)],
       env: serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }),
       cwd: path.join(ROOT, 'data-service'),
       cpus,
@@ -248,4 +256,5 @@ module.exports = {
   LOOPBACK,
   launch,
   assertRunning,
+  instanceMarker,
 };

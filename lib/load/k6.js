@@ -24,6 +24,7 @@ function targetEnv(target) {
     env.TARGET = 'cluster';
     if (target.appsDomain) env.APPS_DOMAIN = target.appsDomain;
     env.NAMESPACE = target.namespace;
+    if (target.routerAddress) env.ROUTER_ADDRESS = target.routerAddress;
   }
   for (const [termination, url] of Object.entries(target.urls || {})) {
     if (url) env[urlVariable(termination)] = url;

@@ -31,16 +31,16 @@ async function resolves(host) {
  */
 async function wrkTarget(cell, route, target) {
   const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
-  if (target.mode !== 'lab' || (await resolves(route.host)))
-    return { url: `${route.url}${pathPart}`, host: null };
+  // The lab, or a cluster's router at a given address: the route host resolves only for k6.
+  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
+  if (!address || (await resolves(route.host))) return { url: `${route.url}${pathPart}`, host: null };
   if (cell.termination === 'passthrough') {
     return {
       skip: `wrk sends the URL's host as SNI and ${route.host} does not resolve here, so it cannot reach a passthrough route`,
     };
   }
-  const port = new URL(route.url).port;
-  const scheme = route.url.startsWith('https') ? 'https' : 'http';
-  return { url: `${scheme}://127.0.0.1:${port}${pathPart}`, host: route.host };
+  const { port, protocol } = new URL(route.url);
+  return { url: `${protocol}//${address}${port ? `:${port}` : ''}${pathPart}`, host: route.host };
 }
 
 /**

@@ -67,6 +67,9 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) 
     redis: lab ? lab.redis.mode : null,
     placement: lab ? lab.placement : null,
     k6Cpus: target.k6Cpus || null,
+    // A cluster read through its API: where, and the router's size (its IngressController).
+    api: target.api ? { server: target.api.server, context: target.api.context } : null,
+    clusterRouter: target.clusterRouter || null,
     openshiftDefaults: lab ? lab.openshiftDefaults || null : null,
   };
 }

@@ -136,7 +136,7 @@ function negotiateRoute(target, termination) {
   const url = new URL(route.url);
   const verify = !target.insecure && target.caFile && termination !== 'passthrough';
   return negotiate({
-    host: target.mode === 'lab' ? '127.0.0.1' : url.hostname,
+    host: target.mode === 'lab' ? '127.0.0.1' : target.routerAddress || url.hostname,
     port: Number(url.port || 443),
     servername: route.host,
     ca: verify ? fs.readFileSync(target.caFile) : undefined,

@@ -222,6 +222,100 @@ const SETTINGS = [
       'cluster only: skip TLS verification on every route (a router with a self-signed certificate); ' +
       'recorded in results.json. The lab always verifies edge and re-encrypt against the lab CA',
   },
+  // The cluster through its API and its monitoring (docs/openshift.md).
+  {
+    name: 'kubeconfig',
+    flag: '--kubeconfig',
+    arg: 'FILE',
+    type: 'string',
+    help:
+      "cluster: read the Routes (and the router's IngressController) through this kubeconfig's " +
+      'current context; used when no --apps-domain or URL is given (default: $KUBECONFIG or ~/.kube/config)',
+  },
+  {
+    name: 'routerAddress',
+    flag: '--router-address',
+    arg: 'ADDR',
+    type: 'string',
+    help: 'cluster: connect to this router address for every route host instead of DNS (the lab: 127.0.0.1)',
+  },
+  {
+    name: 'httpPort',
+    flag: '--http-port',
+    arg: 'PORT',
+    type: 'integer',
+    min: 1,
+    max: 65535,
+    default: 80,
+    help: "cluster: the router's HTTP port, for Routes read through the API",
+  },
+  {
+    name: 'httpsPort',
+    flag: '--https-port',
+    arg: 'PORT',
+    type: 'integer',
+    min: 1,
+    max: 65535,
+    default: 443,
+    help: "cluster: the router's HTTPS port, for Routes read through the API",
+  },
+  {
+    name: 'prometheus',
+    flag: '--prometheus',
+    arg: 'URL',
+    type: 'string',
+    help:
+      "cluster: read the router's and the data service's CPU and the router's metrics from this " +
+      "Prometheus (OpenShift: the thanos-querier Route's URL)",
+  },
+  {
+    name: 'token',
+    flag: '--token',
+    arg: 'TOKEN',
+    env: 'PROMETHEUS_TOKEN',
+    type: 'string',
+    help: "the bearer token for --prometheus (default: the kubeconfig's; OpenShift: oc whoami -t)",
+  },
+  {
+    name: 'prometheusCaFile',
+    flag: '--prometheus-ca-file',
+    arg: 'FILE',
+    type: 'string',
+    help: "the CA that signed --prometheus's certificate (default: the system's store)",
+  },
+  {
+    name: 'prometheusProfile',
+    flag: '--prometheus-profile',
+    type: 'enum',
+    choices: ['openshift', 'lab'],
+    default: 'openshift',
+    help: "the series to read: openshift (cAdvisor's container CPU) or lab (the lab's process exporter)",
+  },
+  {
+    name: 'scrapeInterval',
+    flag: '--scrape-interval',
+    arg: 'SECONDS',
+    type: 'integer',
+    min: 1,
+    default: 30,
+    help: "how often Prometheus scrapes the router (OpenShift's monitoring: 30); a sample must last 4 of these",
+  },
+  {
+    name: 'routerThreads',
+    flag: '--router-threads',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    help: "cluster: the router's threads per pod, where its IngressController cannot be read",
+  },
+  {
+    name: 'routerReplicas',
+    flag: '--router-replicas',
+    arg: 'N',
+    type: 'integer',
+    min: 1,
+    help: "cluster: the router's pods, where its IngressController cannot be read",
+  },
   {
     name: 'crossCheck',
     flag: '--cross-check',
@@ -339,12 +433,31 @@ function parseMatrixArgs(argv, env = process.env) {
       );
     }
   }
+  // Fewer than 4 scrapes in a sample leave its CPU to one or two increases: refused up front.
+  if (v.prometheus && v.duration < 4 * v.scrapeInterval) {
+    throw new UsageError(
+      `--duration ${v.duration}s is shorter than 4 scrape intervals (--scrape-interval ${v.scrapeInterval}s): ` +
+        `give --duration ${4 * v.scrapeInterval} or more`,
+      { setting: '--duration' },
+    );
+  }
   v.urls = Object.fromEntries(TERMINATIONS.map((t) => [t, v[urlSetting(t)]]).filter(([, url]) => url));
   return v;
 }
 
 /** Options that mean nothing against the lab, refused there when given on the command line. */
-const CLUSTER_ONLY = ['appsDomain', 'namespace', 'insecure'];
+const CLUSTER_ONLY = [
+  'appsDomain',
+  'namespace',
+  'insecure',
+  'kubeconfig',
+  'routerAddress',
+  'prometheus',
+  'token',
+  'prometheusCaFile',
+  'routerThreads',
+  'routerReplicas',
+];
 
 /** The load model of every cell: { executor, maxVus } (maxVus as k6 will use it). */
 function loadModel(opts) {

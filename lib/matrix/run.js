@@ -7,7 +7,8 @@ const path = require('node:path');
 const { setTimeout: pause } = require('node:timers/promises');
 const { RESULTS_DIR, runId } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
-const { resolveTarget, requireRoutes, describeTls, watchedProcesses } = require('./target');
+const { resolveTarget, withClusterApi, requireRoutes, describeTls, watchedProcesses } = require('./target');
+const { openMonitoring, describeMonitoring, addClusterFigures } = require('./cluster-figures');
 const { recordedOptions } = require('./options');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
@@ -69,13 +70,24 @@ async function placeCells(cells, { target, opts, wrk }) {
 /** The cells to run and where: the tools, the target, and each cell placed with its generator. */
 async function planRun(opts, { env, log }) {
   const k6 = requireTool('k6');
-  const { target, lab } = resolveTarget(opts, env);
-  const planned = planCells(opts);
-  requireRoutes(target, planned);
+  const resolved = resolveTarget(opts, env);
+  const target = await withClusterApi(resolved.target, opts, env);
+  const { cells, skipped: noRoute } = requireRoutes(target, planCells(opts));
   const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
-  const { runnable, skipped } = await placeCells(planned, { target, opts, wrk });
-  return { opts, log, k6, wrk, target, lab, runnable, skipped };
+  const { runnable, skipped } = await placeCells(cells, { target, opts, wrk });
+  const monitoring = openMonitoring(opts, target);
+  return {
+    opts,
+    log,
+    k6,
+    wrk,
+    target,
+    lab: resolved.lab,
+    runnable,
+    skipped: [...noRoute, ...skipped],
+    monitoring,
+  };
 }
 
 /** The results directory (refused if it holds a run already), with its raw/ folder. */
@@ -104,7 +116,10 @@ async function openRun(plan, { signal }) {
     id,
     options,
     handshakeFloor,
-    environment: describeEnvironment({ k6, lab, opts, target, negotiatedGroup: seen ? seen.group : null }),
+    environment: {
+      ...describeEnvironment({ k6, lab, opts, target, negotiatedGroup: seen ? seen.group : null }),
+      prometheus: describeMonitoring(plan.monitoring),
+    },
     tls: describeTls(target),
   });
   for (const skip of skipped) {
@@ -166,13 +181,14 @@ async function sampleCell(run, placed, report) {
     report(`sample ${s}/${opts.samples}`);
     const rawFile = path.join('raw', `${name}-${s}.json`);
     const dashboard = opts.dashboard && !placed.where ? path.join('dashboards', `${name}-${s}.html`) : null;
+    const startMs = Date.now();
     const sample = await runSample(run, placed, {
       durationSeconds: opts.duration,
       summaryPath: path.join(dir, rawFile),
       dashboard: dashboard && path.join(dir, dashboard),
       recorded: true,
     });
-    samples.push({ ...sample, rawFile, dashboard });
+    samples.push({ ...sample, rawFile, dashboard, window: { startMs, endMs: Date.now() } });
   }
   return samples;
 }
@@ -182,12 +198,22 @@ async function measureCell(run, placed, report) {
   const { opts, target, log } = run;
   const { cell } = placed;
   const samples = await sampleCell(run, placed, report);
+  let { instanceNames } = run;
+  if (target.mode === 'cluster') {
+    if (run.monitoring) report('reading Prometheus');
+    instanceNames = await addClusterFigures(run.monitoring, cell, samples, {
+      durationSeconds: opts.duration,
+      signal: run.signal,
+    });
+    const errors = [...new Set(samples.flatMap((s) => s.cluster.errors))];
+    for (const error of errors) log(`matrix: ${cell.name}: ${error}`);
+  }
   // The group a full handshake through the route negotiates, for every close TLS cell: a full
   // cell pays it per request; a resumed cell's sessions were set up by such a handshake.
   const tlsGroup = cell.tlsSession
     ? ((await negotiatedOrNull(target, cell.termination, log)) || {}).group || null
     : null;
-  const { instanceNames, redisNames, maxVus } = run;
+  const { redisNames, maxVus } = run;
   const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
   if (!opts.crossCheck || cell.connection !== 'keepalive') return addCrossCheck(figures, null);
   const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);

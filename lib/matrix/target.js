@@ -2,6 +2,7 @@
 // Where a matrix run sends traffic, and what it watches there: the running lab (from lab.json) or
 // a cluster named by options; the TLS trust that goes with it; the lab processes whose CPU is
 // sampled while each cell runs.
+const fs = require('node:fs');
 const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/state');
@@ -9,6 +10,8 @@ const { routerPaths } = require('../lab/router-config');
 const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
+const { defaultKubeconfig, readKubeconfig } = require('../lab/kube/kubeconfig');
+const { readCluster } = require('./cluster-api');
 
 /** Where to send traffic: the running lab (from lab.json) or a cluster named by options. */
 function resolveTarget(opts, env = process.env) {
@@ -64,10 +67,62 @@ function resolveTarget(opts, env = process.env) {
       routes,
       caFile: opts.caFile || opts.sslCertFile || null,
       insecure: Boolean(opts.insecure),
+      // Every route host connects here instead of through DNS (k6's `hosts`), where given.
+      routerAddress: opts.routerAddress || null,
       runtimeSocket: null,
       k6Cpus: null,
     },
     lab: null,
+  };
+}
+
+/**
+ * A cluster target completed from its API where no --apps-domain or URL names the Routes: their
+ * URLs, the ones missing (each cell of theirs is skipped with the reason), the API it read and
+ * the router's size (its IngressController, or --router-threads and --router-replicas).
+ */
+async function withClusterApi(target, opts, env = process.env) {
+  if (target.mode !== 'cluster') return target;
+  const sized = (router = {}) => routerSize(router, opts);
+  if (target.appsDomain || Object.keys(target.urls).length) return { ...target, clusterRouter: sized() };
+  const kubeconfig = opts.kubeconfig || defaultKubeconfig(env);
+  if (!fs.existsSync(kubeconfig)) {
+    throw new Error(
+      `no --apps-domain, no route URL, and no kubeconfig at ${kubeconfig}: 'oc login', pass --kubeconfig FILE, ` +
+        'or name the routes with --apps-domain',
+    );
+  }
+  const ports = { http: opts.httpPort, https: opts.httpsPort };
+  const cluster = await readCluster({ kubeconfig, namespace: target.namespace, ports });
+  const routes = Object.fromEntries(
+    Object.entries(cluster.routes).map(([t, r]) => [t, { url: r.url, host: r.host }]),
+  );
+  const urls = Object.fromEntries(Object.entries(routes).map(([t, r]) => [t, r.url]));
+  return {
+    ...target,
+    urls,
+    routes,
+    missingRoutes: cluster.missing,
+    api: { ...cluster.api, kubeconfig },
+    kubeToken: readKubeconfig(kubeconfig).token || null,
+    clusterRouter: sized(cluster.router),
+  };
+}
+
+/**
+ * The cluster router's size: { ingressController, threads, replicas, source }, the options
+ * winning over the IngressController; threads and replicas null where neither says.
+ */
+function routerSize(router, opts) {
+  const given = opts.routerThreads || opts.routerReplicas;
+  const source = given
+    ? '--router-threads / --router-replicas'
+    : router.source || (router.error ? `not read: ${router.error}` : 'not known: pass --router-threads');
+  return {
+    ingressController: router.ingressController || null,
+    threads: opts.routerThreads ?? router.threads ?? null,
+    replicas: opts.routerReplicas ?? router.replicas ?? null,
+    source,
   };
 }
 
@@ -77,15 +132,24 @@ function describeTls(target) {
   return tlsBlock({ trust, insecure: Boolean(target.insecure) });
 }
 
-/** Throws, naming the missing variable, unless the target has a URL for every planned cell. */
+/**
+ * The planned cells a cluster's API has no Route for, as skipped cells with the reason; the rest
+ * must each have a URL, or this throws naming the variable that would give it.
+ */
 function requireRoutes(target, cells) {
-  for (const cell of cells) {
+  const missing = new Map((target.missingRoutes || []).map((m) => [m.termination, m.reason]));
+  const skipped = cells.filter((c) => missing.has(c.termination));
+  for (const cell of cells.filter((c) => !missing.has(c.termination))) {
     if (!target.routes[cell.termination]) {
       throw new Error(
         `no URL for the ${cell.termination} route: pass --apps-domain or ${urlVariable(cell.termination)}`,
       );
     }
   }
+  return {
+    cells: cells.filter((c) => !missing.has(c.termination)),
+    skipped: skipped.map((c) => ({ name: c.name, reason: missing.get(c.termination) })),
+  };
 }
 
 /**
@@ -112,4 +176,4 @@ function watchedProcesses(lab) {
   return { watch, instanceNames, redisNames };
 }
 
-module.exports = { resolveTarget, requireRoutes, describeTls, watchedProcesses };
+module.exports = { resolveTarget, withClusterApi, requireRoutes, describeTls, watchedProcesses };

@@ -101,6 +101,37 @@ function routerCountersError(samples) {
 }
 
 /**
+ * The router's figures from a cluster's Prometheus over the cell's samples (the median rates of
+ * responses and connections, the median and largest open sessions), or null where no sample read them.
+ */
+function clusterRouterOf(samples) {
+  const read = samples.map((s) => s.cluster && s.cluster.router).filter(Boolean);
+  if (!read.length) return null;
+  const median = (key) => {
+    const s = spread(read.map((r) => r[key]));
+    return s ? round(s.median, 0) : null;
+  };
+  const sessions = read.map((r) => r.currentSessions).filter(Boolean);
+  return {
+    samples: read.length,
+    responsesPerSec: median('responsesPerSec'),
+    connectionsPerSec: median('connectionsPerSec'),
+    currentSessions: sessions.length
+      ? {
+          median: round(spread(sessions.map((x) => x.median)).median, 1),
+          max: spread(sessions.map((x) => x.max)).max,
+        }
+      : null,
+  };
+}
+
+/** What a cluster cell could not read from Prometheus (every distinct error), or null. */
+function clusterMetricsError(samples) {
+  const errors = [...new Set(samples.flatMap((s) => (s.cluster ? s.cluster.errors : [])))];
+  return errors.length ? errors.join('; ') : null;
+}
+
+/**
  * cell: { name, termination, pageSize, connection, tlsSession }; samples: [{ summary, cpu?,
  * counters?, allowedCores?, rawFile, dashboard? }] from one generator (the summaries' meta names
  * it: k6, or wrk for resumed close cells); instanceNames / redisNames: the processes watched
@@ -154,6 +185,9 @@ function buildCellResult(
       cpuCores: averageCores(samples, 'router'),
       counters: routerCountersOf(samples),
       countersError: routerCountersError(samples),
+      ...(samples.some((s) => s.cluster)
+        ? { prometheus: clusterRouterOf(samples), metricsError: clusterMetricsError(samples) }
+        : {}),
     },
     host: { busyFraction: round(hostBusy, 3), cores: samples[0].cpu ? samples[0].cpu.hostCores : null },
     cost: costOf(samples, { router: ['router'], service: instanceNames, redis: redisNames, [tool]: [tool] }),

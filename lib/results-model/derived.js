@@ -12,6 +12,12 @@ const median = (role) => (role && role.perRequestUs ? role.perRequestUs.median :
 
 /** The router's threads and the cores it may use, from the environment; {} when not known. */
 function routerCores(environment) {
+  const cluster = environment && environment.clusterRouter;
+  // A cluster's router: every pod's threads, each pod on a node with cores for them.
+  if (cluster && cluster.threads) {
+    const cores = cluster.threads * (cluster.replicas || 1);
+    return { threads: cores, allowedCores: cores };
+  }
   const router = environment && environment.router;
   if (!router) return {};
   const allowedCores = router.cpus ? parseCpuList(router.cpus).length : environment.cores;

@@ -152,6 +152,15 @@ function roleShares(cell) {
   return Object.fromEntries(Object.entries(shares).filter(([, v]) => measured(v)));
 }
 
+/** A cluster cell: its router and data service ran elsewhere, read from Prometheus. */
+const remote = (cell) => 'metricsError' in cell.router;
+
+/** The roles' cores on the machine that ran the cell's generator: all of them in the lab. */
+function localShares(cell) {
+  const shares = roleShares(cell);
+  return remote(cell) ? { [cell.generator.tool]: shares[cell.generator.tool] ?? 0 } : shares;
+}
+
 /**
  * The cores of a cell's host that went to processes outside the test (its busy share of all its
  * cores, less every role's), or null where the host was not measured.
@@ -162,7 +171,7 @@ function coresOutside(cell) {
   const other = busyElsewhere({
     hostBusyFraction: busyFraction,
     hostCores: cores,
-    labCpuCores: sumOf(Object.values(roleShares(cell))),
+    labCpuCores: sumOf(Object.values(localShares(cell))),
   });
   return Number(other.toFixed(2));
 }
@@ -188,10 +197,11 @@ function sharedVerdict(m, t = THRESHOLDS) {
       ],
     };
   }
+  const idle = measured(m.hostBusyFraction) ? ' and the host had idle cores' : '';
   return {
     by: 'load',
     reasons: [
-      `no role was at its own limit and the host had idle cores (cores: ${list}): the offered load (${m.load}) set this figure`,
+      `no role was at its own limit${idle} (cores: ${list}): the offered load (${m.load}) set this figure`,
     ],
   };
 }
@@ -307,7 +317,7 @@ function limitOf(cell, { baseline = null, vus, rate, router = {} } = {}) {
   const host = hostVerdict({
     hostBusyFraction: cell.host.busyFraction,
     hostCores: cell.host.cores,
-    labCpuCores: sumOf(Object.values(shares)),
+    labCpuCores: sumOf(Object.values(localShares(cell))),
   });
   const reasons = [
     ...routerLimit.reasons.map((text) => ({ role: 'router', text })),
@@ -327,16 +337,18 @@ function limitOf(cell, { baseline = null, vus, rate, router = {} } = {}) {
   if (!cell.backend.instances.some((i) => measured(i.cpuCores))) unmeasured.push('the data service');
   if (unmeasured.length) {
     const who = new Intl.ListFormat('en', { type: 'conjunction' }).format(unmeasured);
+    const why = cell.router.metricsError ? ` (${cell.router.metricsError})` : '';
     reasons.push({
       role: 'unmeasured',
-      text: `the CPU of ${who} was not measured: no evidence of what limited this cell`,
+      text: `the CPU of ${who} was not measured${why}: no evidence of what limited this cell`,
     });
     return { by: 'unknown', hostBusy: host.contended, reasons };
   }
   if (host.contended) return { by: 'host', hostBusy: true, reasons };
   const shared = sharedVerdict({
     shares,
-    hostBusyFraction: cell.host.busyFraction,
+    // A cluster's roles do not share this machine: only the offered load is left.
+    hostBusyFraction: remote(cell) ? null : cell.host.busyFraction,
     hostCores: cell.host.cores,
     load: g.tool === 'wrk' ? `${g.vusMax} wrk connections` : rate ? `${rate} req/s` : `${vus} VUs`,
   });

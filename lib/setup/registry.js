@@ -146,6 +146,26 @@ const TOOLS = [
       return { path: file, version: version || 'unknown version', tooOld: false };
     },
   },
+  // The lab's small cluster monitoring (LAB_ROUTER=openshift): Prometheus scrapes the real
+  // router's /metrics and the process exporter's per-process CPU; promtool loads test series.
+  systemTool({
+    name: 'prometheus',
+    bins: ['prometheus', 'promtool'],
+    versionArgs: ['--version'],
+    versionPattern: /version (\d+\.\d+\.\d+)/,
+    min: '2.33.0',
+    packages: { apt: ['prometheus'], dnf: ['golang-github-prometheus'], brew: ['prometheus'] },
+    neededFor: 'test',
+  }),
+  systemTool({
+    name: 'prometheus-process-exporter',
+    versionArgs: ['--version'],
+    // Debian's build leaves the version empty and names its package revision.
+    versionPattern: /revision: (\d+\.\d+\.\d+)/,
+    min: '0.7.0',
+    packages: { apt: ['prometheus-process-exporter'] },
+    neededFor: 'test',
+  }),
   ...require('./cluster-tools'),
   openshiftRouterTool('5.0'),
   openshiftRouterTool('4.22'),

@@ -216,3 +216,21 @@ test('--help says which resumed cells are skipped, and why', () => {
     "skipped under --rate, and for passthrough in the lab: wrk sends the URL's host as SNI, and the lab's route hosts do not resolve",
   );
 });
+
+describe('--prometheus', () => {
+  test('a sample shorter than 4 scrape intervals is refused, naming both durations', () => {
+    const args = ['--target', 'cluster', '--prometheus', 'http://127.0.0.1:9090'];
+    expect(() => parseMatrixArgs([...args, '--duration', '60'])).toThrow(
+      '--duration 60s is shorter than 4 scrape intervals (--scrape-interval 30s): give --duration 120 or more',
+    );
+    expect(parseMatrixArgs([...args, '--duration', '4', '--scrape-interval', '1']).prometheus).toBe(
+      'http://127.0.0.1:9090',
+    );
+  });
+
+  test('is for --target cluster only', () => {
+    expect(() => parseMatrixArgs(['--prometheus', 'http://127.0.0.1:9090'])).toThrow(
+      /--prometheus is for --target cluster only/,
+    );
+  });
+});

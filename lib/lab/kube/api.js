@@ -16,15 +16,17 @@ class ApiError extends Error {
 }
 
 /**
- * A client for `server` ('https://127.0.0.1:6443') trusting `ca` (PEM) with `token`. `send`
- * resolves every answer as { status, json, text, headers }; the other methods resolve the parsed
- * body, and a status outside 2xx rejects with an ApiError.
+ * A client for `server` ('https://127.0.0.1:6443') trusting `ca` (PEM; the system's store when
+ * absent) with `token`, or a client certificate (`cert`, `key`); `insecure` skips verifying the
+ * server, as a kubeconfig's insecure-skip-tls-verify does. `send` resolves every answer as
+ * { status, json, text, headers }; the other methods resolve the parsed body, and a status outside
+ * 2xx rejects with an ApiError.
  */
-function kubeClient({ server, ca, token }) {
+function kubeClient({ server, ca, token, cert, key, insecure = false }) {
   const base = new URL(server);
   function send(method, urlPath, { body, contentType = 'application/json', timeoutMs = 30000 } = {}) {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+    const headers = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
     if (payload !== undefined)
       Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
     return new Promise((resolve, reject) => {
@@ -34,6 +36,9 @@ function kubeClient({ server, ca, token }) {
         method,
         path: urlPath,
         ca,
+        cert,
+        key,
+        rejectUnauthorized: !insecure,
         headers,
         timeout: timeoutMs,
       };

@@ -29,21 +29,24 @@ const ROUTER_RULES = [
   { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
 ];
 
+/** Waits until a CRD is Established. */
+async function waitEstablished(admin, crd, { signal, timeoutMs }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await admin.get(`${CRDS}/${crd.metadata.name}`);
+    const conditions = found.status?.conditions || [];
+    if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    if (Date.now() > deadline)
+      throw new Error(`CRD ${crd.metadata.name} was not established in ${timeoutMs} ms`);
+    await sleep(100, undefined, { signal });
+  }
+}
+
 /** Installs the CRDs and waits until each is Established. */
 async function installCrds(admin, { signal, timeoutMs = 60000 }) {
   const crds = apiserverCrds();
   for (const crd of crds) await ensure(admin, CRDS, crd);
-  const deadline = Date.now() + timeoutMs;
-  for (const crd of crds) {
-    for (;;) {
-      const found = await admin.get(`${CRDS}/${crd.metadata.name}`);
-      const conditions = found.status?.conditions || [];
-      if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
-      if (Date.now() > deadline)
-        throw new Error(`CRD ${crd.metadata.name} was not established in ${timeoutMs} ms`);
-      await sleep(100, undefined, { signal });
-    }
-  }
+  for (const crd of crds) await waitEstablished(admin, crd, { signal, timeoutMs });
 }
 
 /** The namespaces, and the router's ClusterRole bound to its identity. */
@@ -64,6 +67,54 @@ async function createNamespacesAndRbac(admin) {
     metadata: { name: role },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: ROUTER_USER }],
+  });
+}
+
+const OPERATOR_NAMESPACE = 'openshift-ingress-operator';
+
+/**
+ * The ingress operator's IngressController, as far as the matrix reads it (`--target cluster`:
+ * the router's threads and replicas): a schemaless stand-in for its CRD, not the operator's.
+ */
+const INGRESS_CONTROLLER_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'ingresscontrollers.operator.openshift.io' },
+  spec: {
+    group: 'operator.openshift.io',
+    names: {
+      kind: 'IngressController',
+      listKind: 'IngressControllerList',
+      plural: 'ingresscontrollers',
+      singular: 'ingresscontroller',
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
+  },
+};
+
+/** The lab router's IngressController `default`: its threads, one replica, available. */
+async function describeIngressController(admin, { threads, signal }) {
+  await ensure(admin, CRDS, INGRESS_CONTROLLER_CRD);
+  await waitEstablished(admin, INGRESS_CONTROLLER_CRD, { signal, timeoutMs: 60000 });
+  await ensure(admin, '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: OPERATOR_NAMESPACE },
+  });
+  await ensure(admin, `/apis/operator.openshift.io/v1/namespaces/${OPERATOR_NAMESPACE}/ingresscontrollers`, {
+    apiVersion: 'operator.openshift.io/v1',
+    kind: 'IngressController',
+    metadata: { name: 'default', namespace: OPERATOR_NAMESPACE },
+    spec: { replicas: 1, tuningOptions: { threadCount: threads } },
+    status: { availableReplicas: 1 },
   });
 }
 
@@ -129,8 +180,10 @@ async function withdrawEndpoint(admin, instance) {
 module.exports = {
   ROUTER_NAMESPACE,
   ROUTER_RULES,
+  OPERATOR_NAMESPACE,
   installCrds,
   createNamespacesAndRbac,
+  describeIngressController,
   applyOverlay,
   endpointSlice,
   publishEndpoint,

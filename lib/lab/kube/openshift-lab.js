@@ -3,7 +3,13 @@
 // `oc apply -k`, the overlay, the instances as the Service's endpoints; then waiting until the
 // router has admitted every Route and each answers 200 through it.
 const { startControlPlane } = require('./control-plane');
-const { installCrds, createNamespacesAndRbac, applyOverlay, publishEndpoint } = require('./bootstrap');
+const {
+  installCrds,
+  createNamespacesAndRbac,
+  describeIngressController,
+  applyOverlay,
+  publishEndpoint,
+} = require('./bootstrap');
 const { routeAdmission } = require('./routes-api');
 const { waitUntil, logTail } = require('../stack');
 const { probeRoute } = require('../health');
@@ -15,6 +21,7 @@ async function startCluster(lab) {
   const cluster = await startControlPlane(labDir, { ports, signal });
   await installCrds(cluster.admin, { signal });
   await createNamespacesAndRbac(cluster.admin);
+  await describeIngressController(cluster.admin, { threads: opts.threads, signal });
   step(`kubectl apply -k overlays/${opts.overlay} --kubeconfig ${cluster.kubeconfig}`);
   for (const line of await applyOverlay(opts.overlay, cluster.kubeconfig, { signal })) lab.log(`    ${line}`);
   step(`EndpointSlices for ${lab.instances.map((i) => `${i.name} (${i.host})`).join(', ')}`);

@@ -1,0 +1,106 @@
+'use strict';
+// `--target cluster` rehearsed on the real-router lab: the Routes from its API server, the
+// router's and the data service's CPU from its Prometheus, verdicts and report as for a lab
+// cell; and each bad input said in the cell while the run goes on.
+const fs = require('node:fs');
+const path = require('node:path');
+const { useLab, useTempDir } = require('../lab/helpers');
+const { parseMatrixArgs } = require('../../lib/matrix/options');
+const { runMatrix } = require('../../lib/matrix/run');
+const { renderMarkdown } = require('../../lib/report/markdown');
+const { treeCpuSeconds } = require('../../lib/core/proc');
+const { freePort } = require('../../lib/core/ports');
+
+jest.setTimeout(300000);
+
+const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
+
+describeAsRoot('--target cluster against the real-router lab and its Prometheus', () => {
+  const lab$ = useLab({ LAB_ROUTER: 'openshift' });
+  const dir = useTempDir('rlab-cluster-');
+  // The command lab:status prints, as arguments.
+  const clusterArgs = () => lab$.state.router.monitoring.clusterCommand.split(' ').slice(4);
+  const run = async (name, extra) => {
+    const opts = parseMatrixArgs([
+      ...clusterArgs(),
+      ...['--duration', '4', '--samples', '2', '--warmup', '0', '--cooldown', '0', '--no-report'],
+      ...['--out', path.join(dir, name), ...extra],
+    ]);
+    const lines = [];
+    const { results } = await runMatrix(opts, {
+      env: lab$.env,
+      log: (line) => lines.push(line),
+      progressStream: fs.createWriteStream('/dev/null'),
+    });
+    return { results, lines };
+  };
+
+  test('Routes from the API, the router from Prometheus: the same figures and verdicts, agreeing with /proc', async () => {
+    const state = lab$.state;
+    const before = treeCpuSeconds(state.router.pid);
+    const { results } = await run('rehearsal', [
+      '--cells',
+      'http:1k:keepalive,edge:1k:close:full,passthrough:1k:keepalive',
+    ]);
+    const procSeconds = treeCpuSeconds(state.router.pid) - before;
+    expect(results.environment.api.server).toBe(state.router.kube.server);
+    expect(results.environment.clusterRouter).toMatchObject({
+      ingressController: 'default',
+      threads: state.router.threads,
+      replicas: 1,
+      source: 'IngressController openshift-ingress-operator/default',
+    });
+    expect(results.environment.prometheus).toMatchObject({ profile: 'lab', scrapeIntervalSeconds: 1 });
+    for (const cell of results.cells) {
+      expect(cell.router.metricsError).toBeNull();
+      expect(cell.router.cpuCores).toBeGreaterThan(0);
+      expect(cell.cost.router.perRequestUs.median).toBeGreaterThan(0);
+      expect(cell.backend.instances.map((i) => i.name)).toEqual(state.instances.map((i) => i.name));
+      // Open client connections seen by the router; keep-alive opens them all before the window.
+      expect(cell.router.prometheus.currentSessions.max).toBeGreaterThan(0);
+      if (cell.connection === 'close') expect(cell.router.prometheus.connectionsPerSec).toBeGreaterThan(0);
+      expect(cell.limitedBy.by).not.toBe('unknown');
+      expect(cell.capacity.perCoreRps).toBeGreaterThan(0);
+    }
+    const http = results.cells.find((c) => c.termination === 'http');
+    // The router counted this Route's responses (its exporter refreshes them every second or so,
+    // too coarse for a 4 s sample to match k6's rate closely).
+    expect(http.router.prometheus.responsesPerSec).toBeGreaterThan(0);
+    // The same samples, read both ways: Prometheus's CPU against the process tree's in /proc.
+    const promSeconds = results.cells.reduce((sum, c) => sum + c.router.cpuCores * 4 * 2, 0);
+    expect(promSeconds / procSeconds).toBeGreaterThan(0.85);
+    expect(promSeconds / procSeconds).toBeLessThan(1.15);
+    expect(renderMarkdown(results)).toContain('http:1k:keepalive');
+  });
+
+  test('Prometheus unreachable, an empty query, a Route missing: said in the cell and on the console, the run goes on', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = await run('closed', ['--cells', 'http:1k:keepalive', '--prometheus', closed]);
+    const [cell] = unreachable.results.cells;
+    expect(cell.router.metricsError).toMatch(
+      /router CPU: Prometheus at http:\/\/127\.0\.0\.1:\d+ is unreachable/,
+    );
+    expect(cell.limitedBy.by).toBe('unknown');
+    expect(cell.limitedBy.reasons.at(-1).text).toMatch(
+      /not measured \(router CPU: Prometheus at .* is unreachable/,
+    );
+    expect(unreachable.lines.join('\n')).toMatch(
+      /http:1k:keepalive: router CPU: Prometheus at .* is unreachable/,
+    );
+
+    // The OpenShift profile's series are not in the lab's Prometheus: no series, said as such.
+    const empty = await run('empty', ['--cells', 'http:1k:keepalive', '--prometheus-profile', 'openshift']);
+    expect(empty.results.cells[0].router.metricsError).toMatch(
+      /router CPU: no series scraped twice within the sample for container_cpu_usage_seconds_total/,
+    );
+
+    const other = await run('other-namespace', ['--cells', 'http:1k:keepalive', '--namespace', 'elsewhere']);
+    expect(other.results.cells).toEqual([]);
+    expect(other.results.skippedCells).toEqual([
+      {
+        name: 'http:1k:keepalive',
+        reason: "Route data-service-http is not in namespace elsewhere ('oc get routes -n elsewhere')",
+      },
+    ]);
+  });
+});
