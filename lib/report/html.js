@@ -183,6 +183,10 @@ function costSection(results) {
   if (counters.rows.length) {
     out.push('<h3>The router’s own counters</h3>', `<p>${escape(words.COUNTERS_TEXT)}</p>`, table(counters));
   }
+  const cluster = t.clusterRouterRows(results);
+  if (cluster.rows.length) {
+    out.push('<h3>The router from Prometheus</h3>', `<p>${escape(words.CLUSTER_TEXT)}</p>`, table(cluster));
+  }
   return out;
 }
 

@@ -176,6 +176,10 @@ function costSection(results) {
   if (counters.rows.length) {
     out.push('### The router’s own counters', '', words.COUNTERS_TEXT, '', markdownTable(counters), '');
   }
+  const cluster = t.clusterRouterRows(results);
+  if (cluster.rows.length) {
+    out.push('### The router from Prometheus', '', words.CLUSTER_TEXT, '', markdownTable(cluster), '');
+  }
   return out;
 }
 

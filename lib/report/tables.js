@@ -198,6 +198,26 @@ function routerCounterRows(results) {
   };
 }
 
+/** A cluster's cells: what Prometheus said of the router, and what it could not say. */
+function clusterRouterRows(results) {
+  const sessions = (m) => (m ? `${num(m.median)} (max ${num(m.max)})` : '–');
+  return {
+    head: ['cell', 'responses/s', 'connections/s', 'open connections (median, max)', 'not read'],
+    rows: results.cells
+      .filter((c) => 'metricsError' in c.router)
+      .map((c) => {
+        const p = c.router.prometheus || {};
+        return [
+          c.name,
+          num(p.responsesPerSec ?? null),
+          num(p.connectionsPerSec ?? null),
+          sessions(p.currentSessions),
+          c.router.metricsError || '–',
+        ];
+      }),
+  };
+}
+
 /** Planned cells that were not run here, and why. */
 function skippedRows(results) {
   return { head: ['cell', 'not run because'], rows: results.skippedCells.map((s) => [s.name, s.reason]) };
@@ -483,6 +503,7 @@ module.exports = {
   sessionRows,
   handshakePriceRows,
   routerCounterRows,
+  clusterRouterRows,
   skippedRows,
   limitRows,
   sizingRows,

@@ -54,6 +54,11 @@ const PRICE_TEXT =
   'them alone. The full cell is k6’s and the resumed one wrk’s: CPU per request leaves the generator out, but the ' +
   'two ran at their own rates and concurrency, so the price is an estimate.';
 
+const CLUSTER_TEXT =
+  'Read from the cluster’s Prometheus over each sample’s window (docs/openshift.md): the router’s metrics for the ' +
+  'cell’s Route, medians across samples. The router’s and the data service’s CPU in the tables above come from ' +
+  'the same place; what could not be read is named, and a cell without the router’s CPU has no verdict.';
+
 const COUNTERS_TEXT =
   'Read from the router’s runtime API (show info, show stat) every half second while each sample ran; medians ' +
   'across readings and samples. Through a TLS route each connection counts twice in sessions and connections: ' +
@@ -70,6 +75,7 @@ module.exports = {
   SESSIONS_TEXT,
   PRICE_TEXT,
   COUNTERS_TEXT,
+  CLUSTER_TEXT,
   SKIPPED_TEXT,
   TIME_TEXT,
   COMPARISON_TEXT,
