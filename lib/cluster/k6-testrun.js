@@ -13,6 +13,7 @@ const names = require('./names');
 const { compose, componentDir } = require('./kustomize');
 const { OcError, oc, requireLogin, resolveNamespace, serves } = require('./oc');
 const { routeUrls } = require('./routes');
+const { readTestRunFigures } = require('./testrun-figures');
 const { mergeDirectory } = require('./merge-runners');
 
 const log = (msg) => console.log(`cluster:k6: ${msg}`);
@@ -126,6 +127,8 @@ async function runTestRun({ opts, namespace, objects, runId, signal }) {
   log(`TestRun: ${opts.parallelism} runners, ${cell}, ${opts.vus} VUs for ${opts.duration}`);
   oc(['apply', '-n', namespace, '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
   await waitForStage(namespace, opts.timeout, signal);
+  // The runners ended at most one stage poll ago.
+  const endedMs = Date.now();
   signal?.throwIfAborted();
   const outDir = path.resolve(
     opts.out || path.join(RESULTS_DIR, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
@@ -137,7 +140,10 @@ async function runTestRun({ opts, namespace, objects, runId, signal }) {
   if (files.length < opts.parallelism) {
     log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
   }
-  printMerged(outDir, mergeDirectory(outDir, { files, namespace }));
+  if (opts.prometheus) log(`reading the router's CPU from ${opts.prometheus}`);
+  const cluster = await readTestRunFigures(opts, namespace, endedMs, { signal });
+  for (const error of cluster?.figures.errors || []) log(`warning: ${error}`);
+  printMerged(outDir, mergeDirectory(outDir, { files, namespace, cluster }));
 }
 
 /**

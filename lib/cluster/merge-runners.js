@@ -1,12 +1,14 @@
 'use strict';
 // The in-cluster run (npm run cluster:k6) as a results document: the TestRun's runners drove one
 // cell side by side, so their summaries reduce as concurrent parts (rates add up, percentiles come
-// from the merged distribution). Nothing there measures CPU: the environment says it is unknown.
+// from the merged distribution). The router's, the data service's and the runners' CPU come from
+// Prometheus over the run where it was read (./testrun-figures.js), else the cell says why not.
 const fs = require('node:fs');
 const path = require('node:path');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
-const { checkSummary, cellOfSummary } = require('../results-model/reduce');
+const { checkSummary, cellOfSummary, sampleCounts } = require('../results-model/reduce');
+const { NO_PROMETHEUS } = require('../matrix/cluster-figures');
 const { buildCellResult } = require('../results-model/cell');
 const {
   RESULTS_FILE,
@@ -41,6 +43,37 @@ function runnersCell(runners) {
 }
 
 /**
+ * The runners as the cell's samples, each with the cluster's figures over the whole TestRun
+ * (`cluster`: { cores, instanceNames, router, errors }, or null: not read). Every runner carries
+ * the run's cores, and the CPU seconds of its share of the requests, so each runner's CPU per
+ * request is the run's: the total CPU over the total requests.
+ */
+function runnerSamples(runners, cluster, seconds) {
+  const samples = runners.map((r) => ({ summary: r.summary, rawFile: r.file }));
+  if (!cluster) {
+    return samples.map((s) => ({
+      ...s,
+      cluster: { router: null, errors: [NO_PROMETHEUS], instanceNames: [] },
+    }));
+  }
+  const ok = samples.map((s) => sampleCounts(s.summary).ok);
+  const total = ok.reduce((a, b) => a + b, 0) || 1;
+  const { cores, router, errors, instanceNames } = cluster;
+  return samples.map((s, i) => ({
+    ...s,
+    cpu: {
+      cores: { ...cores },
+      cpuSeconds: Object.fromEntries(
+        Object.entries(cores).map(([n, c]) => [n, (c * seconds * ok[i]) / total]),
+      ),
+      hostBusyFraction: null,
+      hostCores: null,
+    },
+    cluster: { router, errors, instanceNames },
+  }));
+}
+
+/**
  * One finished results document from runner summaries: `runners` is [{ file, summary }] (the JSON
  * k6 wrote to SUMMARY_PATH, meta included). `id`, `finishedAt` (ISO time; a summary holds no
  * clock time, so the start is the end less the longest runner's time), `namespace`: what the
@@ -48,17 +81,18 @@ function runnersCell(runners) {
  */
 function mergeRunnerSummaries(
   runners,
-  { id = 'cluster', finishedAt = new Date().toISOString(), namespace = null } = {},
+  { id = 'cluster', finishedAt = new Date().toISOString(), namespace = null, cluster = null } = {},
 ) {
   if (!runners.length) throw new Error('no runner summaries to merge');
   const cell = runnersCell(runners);
   const metas = runners.map((r) => r.summary.meta);
   const meta = metas[0];
-  const figures = buildCellResult(
-    cell,
-    runners.map((r) => ({ summary: r.summary, rawFile: r.file })),
-    { combine: 'concurrent', maxVus: meta.maxVus },
-  );
+  const seconds = durationSeconds(meta.duration) || 0;
+  const figures = buildCellResult(cell, runnerSamples(runners, cluster && cluster.figures, seconds), {
+    combine: 'concurrent',
+    maxVus: meta.maxVus,
+    instanceNames: cluster && cluster.figures ? cluster.figures.instanceNames : [],
+  });
   const doc = createRun({
     id,
     startedAt: new Date(Date.parse(finishedAt) - figures.seconds * 1000).toISOString(),
@@ -77,7 +111,12 @@ function mergeRunnerSummaries(
       maxVus: meta.maxVus,
       crossCheck: false,
     },
-    environment: unknownEnvironment({ target: 'cluster', namespace }),
+    environment: unknownEnvironment({
+      target: 'cluster',
+      namespace,
+      prometheus: cluster ? cluster.prometheus : null,
+      clusterRouter: cluster ? cluster.router : null,
+    }),
     // A runner that skipped verification on a route that needs none skipped it on purpose.
     tls: tlsBlock({
       trust: "the k6 runner image's trust store",
@@ -104,10 +143,11 @@ function summaryFiles(dir) {
 
 /**
  * Reads the runner summaries in `dir` (`files`, default every *.json but results.json), merges
- * them into one results document, writes dir/results.json and returns the document. Throws
+ * them into one results document (with `cluster`: { figures, prometheus, router } read over the
+ * run, see ./testrun-figures.js), writes dir/results.json and returns the document. Throws
  * naming a file that is not a runner summary. The run's end is the newest summary file's time.
  */
-function mergeDirectory(dir, { files = summaryFiles(dir), namespace } = {}) {
+function mergeDirectory(dir, { files = summaryFiles(dir), namespace, cluster = null } = {}) {
   // Each run names its files <run id>-<pod>.json: two runs in one directory (a reused --out)
   // would add up as if their runners had run side by side.
   const runs = new Set(files.map((f) => (/^(run-[a-z0-9]+)-/.exec(f) || [])[1]).filter(Boolean));
@@ -129,7 +169,7 @@ function mergeDirectory(dir, { files = summaryFiles(dir), namespace } = {}) {
   let results;
   try {
     const finishedAt = new Date(newest).toISOString();
-    results = mergeRunnerSummaries(runners, { id: path.basename(dir), finishedAt, namespace });
+    results = mergeRunnerSummaries(runners, { id: path.basename(dir), finishedAt, namespace, cluster });
   } catch (err) {
     throw new Error(`${dir}: ${err.message}`, { cause: err });
   }

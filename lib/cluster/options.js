@@ -6,6 +6,7 @@ const { TERMINATIONS, CONNECTIONS, parseSize } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
 const names = require('./names');
 const { OVERLAYS } = require('./kustomize');
+const { PROMETHEUS_SETTINGS, checkScrapeInterval } = require('../matrix/options');
 
 const OVERLAY = {
   name: 'overlay',
@@ -230,6 +231,8 @@ Render it with npm run report -- DIR.`,
       type: 'string',
       help: 'where to copy the summaries (unset: results/cluster-<time>)',
     },
+    // The router's, the data service's and the runners' CPU over the run (docs/openshift.md).
+    ...PROMETHEUS_SETTINGS,
     {
       name: 'merge',
       flag: '--merge',
@@ -246,7 +249,9 @@ Ctrl-C deletes the TestRun, which stops the load.`,
 function parseK6(argv) {
   const parsed = K6.parse(argv);
   if (parsed.help) return parsed;
-  return { ...parsed.values, durationSeconds: durationSeconds(parsed.values.duration) };
+  const seconds = durationSeconds(parsed.values.duration);
+  checkScrapeInterval({ ...parsed.values, duration: seconds });
+  return { ...parsed.values, durationSeconds: seconds };
 }
 
 module.exports = { DEPLOY, parseDeploy, TEARDOWN, K6, parseK6 };

@@ -345,6 +345,21 @@ const SETTINGS = [
   },
 ];
 
+/** The Prometheus settings, shared with cluster:k6 (declared once, here). */
+const PROMETHEUS_SETTINGS = SETTINGS.filter((s) =>
+  ['prometheus', 'token', 'prometheusCaFile', 'scrapeInterval'].includes(s.name),
+);
+
+/** A sample shorter than 4 scrape intervals leaves its rates to one or two increases: refused. */
+function checkScrapeInterval(v) {
+  if (!v.prometheus || v.duration >= 4 * v.scrapeInterval) return;
+  throw new UsageError(
+    `--duration ${v.duration}s is shorter than 4 scrape intervals (--scrape-interval ${v.scrapeInterval}s): ` +
+      `give --duration ${4 * v.scrapeInterval} or more`,
+    { setting: '--duration' },
+  );
+}
+
 /** What a matrix run reads from the environment, for --help: LAB_DIR (the lab's lab.json) and the cluster's names. */
 const ENVIRONMENT = {
   title: 'Environment (the command line wins):',
@@ -433,14 +448,7 @@ function parseMatrixArgs(argv, env = process.env) {
       );
     }
   }
-  // Fewer than 4 scrapes in a sample leave its CPU to one or two increases: refused up front.
-  if (v.prometheus && v.duration < 4 * v.scrapeInterval) {
-    throw new UsageError(
-      `--duration ${v.duration}s is shorter than 4 scrape intervals (--scrape-interval ${v.scrapeInterval}s): ` +
-        `give --duration ${4 * v.scrapeInterval} or more`,
-      { setting: '--duration' },
-    );
-  }
+  checkScrapeInterval(v);
   v.urls = Object.fromEntries(TERMINATIONS.map((t) => [t, v[urlSetting(t)]]).filter(([, url]) => url));
   return v;
 }
@@ -477,6 +485,8 @@ function recordedOptions(opts) {
 
 module.exports = {
   SETTINGS,
+  PROMETHEUS_SETTINGS,
+  checkScrapeInterval,
   ENVIRONMENT,
   COMMAND,
   UsageError,

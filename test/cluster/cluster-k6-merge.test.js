@@ -6,7 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
-const { mergeDirectory } = require('../../lib/cluster/merge-runners');
+const { mergeDirectory, mergeRunnerSummaries } = require('../../lib/cluster/merge-runners');
 const { runnerA, runnerB } = require('./support/runner-summaries');
 const { RESULTS_VERSION } = require('../../lib/results-model/document');
 
@@ -88,4 +88,45 @@ test('--merge refuses a directory that holds the summaries of two runs', () => {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe("the TestRun's cell with the cluster's figures from Prometheus", () => {
+  const runners = [
+    { file: 'run-x-1.json', summary: runnerA },
+    { file: 'run-x-2.json', summary: runnerB },
+  ];
+  const router = { ingressController: 'default', threads: 4, replicas: 2, source: 'IngressController' };
+  const figures = {
+    cores: { router: 2, 'data-service-a': 0.5, k6: 1.5 },
+    instanceNames: ['data-service-a'],
+    router: { responsesPerSec: 166, connectionsPerSec: 2, currentSessions: { median: 40, max: 41 } },
+    errors: [],
+  };
+
+  test("every runner's CPU per request is the run's, and the cell gets a verdict", () => {
+    const prometheus = { url: 'https://thanos', profile: 'openshift', scrapeIntervalSeconds: 30 };
+    const results = mergeRunnerSummaries(runners, { cluster: { figures, prometheus, router } });
+    const [cell] = results.cells;
+    expect(results.environment).toMatchObject({ clusterRouter: router, prometheus });
+    const seconds = 60; // the runners' duration, 1m
+    const us = (2 * seconds * 1e6) / 10000; // the runners' successful requests
+    expect(cell.cost.router.perRequestUs).toMatchObject({
+      min: Number(us.toFixed(1)),
+      max: Number(us.toFixed(1)),
+    });
+    expect(cell.router).toMatchObject({
+      cpuCores: 2,
+      metricsError: null,
+      prometheus: { responsesPerSec: 166 },
+    });
+    expect(cell.generator.cpuCores).toBe(1.5);
+    expect(cell.backend.instances).toEqual([{ name: 'data-service-a', cpuCores: 0.5 }]);
+    expect(cell.limitedBy.by).not.toBe('unknown');
+  });
+
+  test('without --prometheus the cell says why it has no verdict', () => {
+    const [cell] = mergeRunnerSummaries(runners).cells;
+    expect(cell.router.metricsError).toMatch(/^no --prometheus/);
+    expect(cell.limitedBy.by).toBe('unknown');
+  });
 });

@@ -1,0 +1,59 @@
+'use strict';
+// What Prometheus saw while a k6-operator TestRun ran: the router's, the data service's and the
+// runners' CPU and the Route's metrics over the run's window, read as the matrix reads a sample's,
+// with the router's size from the IngressController that admitted the Route.
+const { oc } = require('./oc');
+const names = require('./names');
+const { routeName } = require('../../k6/lib/cells');
+const { routesFromList, routerOf } = require('../matrix/cluster-api');
+const { openMonitoring, describeMonitoring } = require('../matrix/cluster-figures');
+const { readSample, waitForScrapes } = require('../load/cluster-metrics');
+
+/** The IngressController behind the cell's Route: { ingressController, threads, replicas, source }. */
+function routerOfRoute(namespace, termination) {
+  const routes = JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items;
+  const name = routesFromList(routes, { namespace }).routes[termination]?.routerName || 'default';
+  const got = oc(['get', 'ingresscontroller', name, '-n', 'openshift-ingress-operator', '-o', 'json'], {
+    allowFail: true,
+  });
+  if (!got.ok)
+    return {
+      ingressController: name,
+      threads: null,
+      replicas: null,
+      source: `not read: ${got.stderr.trim()}`,
+    };
+  return routerOf(JSON.parse(got.stdout));
+}
+
+/** The bearer token oc holds, or null. */
+function ocToken() {
+  const got = oc(['whoami', '-t'], { allowFail: true });
+  return got.ok ? got.stdout.trim() : null;
+}
+
+/**
+ * Reads the run that ended at `endMs` (it lasted opts.durationSeconds) from --prometheus: {
+ * figures, prometheus, router } for mergeDirectory, or null without --prometheus.
+ */
+async function readTestRunFigures(opts, namespace, endMs, { signal } = {}) {
+  if (!opts.prometheus) return null;
+  const router = routerOfRoute(namespace, opts.termination);
+  const target = { mode: 'cluster', namespace, clusterRouter: router, kubeToken: ocToken() };
+  const monitoring = openMonitoring({ ...opts, prometheusProfile: 'openshift' }, target);
+  const window = { startMs: endMs - opts.durationSeconds * 1000, endMs };
+  await waitForScrapes(window, monitoring.scrapeIntervalSeconds, { signal });
+  const figures = await readSample(
+    monitoring.client,
+    {
+      ...monitoring,
+      termination: opts.termination,
+      routeName: routeName(opts.termination),
+      testRun: names.TESTRUN,
+    },
+    window,
+  );
+  return { figures, prometheus: describeMonitoring(monitoring), router };
+}
+
+module.exports = { readTestRunFigures };
