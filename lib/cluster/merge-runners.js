@@ -1,8 +1,7 @@
 'use strict';
-// The in-cluster run (npm run cluster:k6) as a results document: the TestRun's runners drove one
-// cell side by side, so their summaries reduce as concurrent parts (rates add up, percentiles come
-// from the merged distribution). The router's, the data service's and the runners' CPU come from
-// Prometheus over the run where it was read (./testrun-figures.js), else the cell says why not.
+// The in-cluster run (npm run cluster:k6) as a results document: the runners' summaries reduce as
+// concurrent parts (rates add up, percentiles from the merged distribution), and the pods' CPU
+// from Prometheus over the run (./testrun-figures.js) where it was read, else the cell says why.
 const fs = require('node:fs');
 const path = require('node:path');
 const { sizeLabel } = require('../../k6/lib/cells');

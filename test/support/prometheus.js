@@ -1,8 +1,7 @@
 'use strict';
-// A real Prometheus for tests, on a free port: empty, or loaded with series written as OpenMetrics
-// and turned into TSDB blocks by promtool; and HAProxy in front of it checking bearer tokens, as
-// OpenShift's kube-rbac-proxy guards the Thanos querier (401 for an unknown token, 403 for one
-// without the role).
+// A real Prometheus for tests on a free port, empty or loaded with OpenMetrics series (promtool
+// blocks); and HAProxy in front checking bearer tokens as kube-rbac-proxy guards OpenShift's
+// Thanos querier: 401 for an unknown token, 403 for one without the role.
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
