@@ -14,7 +14,7 @@ const { compose, componentDir } = require('./kustomize');
 const { OcError, oc, requireLogin, resolveNamespace, serves } = require('./oc');
 const { routeUrls } = require('./routes');
 const { readTestRunFigures } = require('./testrun-figures');
-const { mergeDirectory } = require('./merge-runners');
+const { mergeDirectory, writeClusterFigures } = require('./merge-runners');
 
 const log = (msg) => console.log(`cluster:k6: ${msg}`);
 const READER_POD = path.join(componentDir('k6-testrun'), 'results-reader-pod.yaml');
@@ -127,7 +127,7 @@ async function runTestRun({ opts, namespace, objects, runId, signal }) {
   log(`TestRun: ${opts.parallelism} runners, ${cell}, ${opts.vus} VUs for ${opts.duration}`);
   oc(['apply', '-n', namespace, '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
   await waitForStage(namespace, opts.timeout, signal);
-  // The runners ended at most one stage poll ago.
+  // Where the runner pods do not say when they finished (./testrun-figures.js).
   const endedMs = Date.now();
   signal?.throwIfAborted();
   const outDir = path.resolve(
@@ -143,6 +143,7 @@ async function runTestRun({ opts, namespace, objects, runId, signal }) {
   if (opts.prometheus) log(`reading the router's CPU from ${opts.prometheus}`);
   const cluster = await readTestRunFigures(opts, namespace, endedMs, { signal });
   for (const error of cluster?.figures.errors || []) log(`warning: ${error}`);
+  if (cluster) writeClusterFigures(outDir, cluster);
   printMerged(outDir, mergeDirectory(outDir, { files, namespace, cluster }));
 }
 

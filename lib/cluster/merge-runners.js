@@ -126,11 +126,25 @@ function mergeRunnerSummaries(
   return finalize(doc, { complete: true, finishedAt });
 }
 
-/** The summary files in `dir` (every *.json but results.json), all of one run; throws otherwise. */
+/** What Prometheus said of the run, kept beside the summaries so that --merge keeps it. */
+const CLUSTER_FIGURES_FILE = 'prometheus-figures.json';
+
+function writeClusterFigures(dir, cluster) {
+  fs.writeFileSync(path.join(dir, CLUSTER_FIGURES_FILE), `${JSON.stringify(cluster, null, 2)}\n`);
+}
+
+function readClusterFigures(dir) {
+  const file = path.join(dir, CLUSTER_FIGURES_FILE);
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
+}
+
+/** The summary files in `dir` (every *.json but results.json and the figures), of one run; throws otherwise. */
 function summaryFiles(dir) {
   let files;
   try {
-    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== RESULTS_FILE);
+    files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json') && f !== RESULTS_FILE && f !== CLUSTER_FIGURES_FILE);
   } catch (err) {
     throw new Error(`cannot read ${dir}: ${err.code === 'ENOENT' ? 'no such directory' : err.message}`, {
       cause: err,
@@ -146,7 +160,10 @@ function summaryFiles(dir) {
  * run, see ./testrun-figures.js), writes dir/results.json and returns the document. Throws
  * naming a file that is not a runner summary. The run's end is the newest summary file's time.
  */
-function mergeDirectory(dir, { files = summaryFiles(dir), namespace, cluster = null } = {}) {
+function mergeDirectory(
+  dir,
+  { files = summaryFiles(dir), namespace, cluster = readClusterFigures(dir) } = {},
+) {
   // Each run names its files <run id>-<pod>.json: two runs in one directory (a reused --out)
   // would add up as if their runners had run side by side.
   const runs = new Set(files.map((f) => (/^(run-[a-z0-9]+)-/.exec(f) || [])[1]).filter(Boolean));
@@ -176,4 +193,4 @@ function mergeDirectory(dir, { files = summaryFiles(dir), namespace, cluster = n
   return results;
 }
 
-module.exports = { mergeRunnerSummaries, mergeDirectory };
+module.exports = { mergeRunnerSummaries, mergeDirectory, writeClusterFigures };

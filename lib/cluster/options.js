@@ -6,7 +6,7 @@ const { TERMINATIONS, CONNECTIONS, parseSize } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
 const names = require('./names');
 const { OVERLAYS } = require('./kustomize');
-const { PROMETHEUS_SETTINGS, checkScrapeInterval } = require('../matrix/options');
+const { PROMETHEUS_SETTINGS, checkPrometheus } = require('../matrix/options');
 
 const OVERLAY = {
   name: 'overlay',
@@ -250,7 +250,8 @@ function parseK6(argv) {
   const parsed = K6.parse(argv);
   if (parsed.help) return parsed;
   const seconds = durationSeconds(parsed.values.duration);
-  checkScrapeInterval({ ...parsed.values, duration: seconds });
+  // --merge reads nothing from Prometheus: the figures saved with the run come with it.
+  if (!parsed.values.merge) checkPrometheus({ ...parsed.values, duration: seconds });
   return { ...parsed.values, durationSeconds: seconds };
 }
 

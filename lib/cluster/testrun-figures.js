@@ -33,27 +33,57 @@ function ocToken() {
 }
 
 /**
- * Reads the run that ended at `endMs` (it lasted opts.durationSeconds) from --prometheus: {
- * figures, prometheus, router } for mergeDirectory, or null without --prometheus.
+ * When the runners' load ended: the latest time a runner pod's k6 container finished
+ * (`<testrun>-<n>-<hash>`, as the runner CPU query names them), or `fallbackMs` when none says.
  */
-async function readTestRunFigures(opts, namespace, endMs, { signal } = {}) {
+function runnersEndedMs(namespace, fallbackMs) {
+  const got = oc(['get', 'pods', '-n', namespace, '-o', 'json'], { allowFail: true });
+  if (!got.ok) return fallbackMs;
+  const runner = new RegExp(`^${names.TESTRUN}-[0-9]+-`);
+  const finished = JSON.parse(got.stdout)
+    .items.filter((pod) => runner.test(pod.metadata.name))
+    .flatMap((pod) => pod.status?.containerStatuses || [])
+    .map((c) => Date.parse(c.state?.terminated?.finishedAt))
+    .filter(Number.isFinite);
+  return finished.length ? Math.max(...finished) : fallbackMs;
+}
+
+/**
+ * Reads the run from --prometheus: { figures, prometheus, router } for mergeDirectory, or null
+ * without --prometheus. The window is the run's --duration up to when its runners finished
+ * (`stageEndedMs` where no pod says). Nothing here throws: what fails is the figures' error.
+ */
+async function readTestRunFigures(opts, namespace, stageEndedMs, { signal } = {}) {
   if (!opts.prometheus) return null;
-  const router = routerOfRoute(namespace, opts.termination);
-  const target = { mode: 'cluster', namespace, clusterRouter: router, kubeToken: ocToken() };
-  const monitoring = openMonitoring({ ...opts, prometheusProfile: 'openshift' }, target);
-  const window = { startMs: endMs - opts.durationSeconds * 1000, endMs };
-  await waitForScrapes(window, monitoring.scrapeIntervalSeconds, { signal });
-  const figures = await readSample(
-    monitoring.client,
-    {
-      ...monitoring,
-      termination: opts.termination,
-      routeName: routeName(opts.termination),
-      testRun: names.TESTRUN,
-    },
-    window,
-  );
-  return { figures, prometheus: describeMonitoring(monitoring), router };
+  let router = { ingressController: 'default', threads: null, replicas: null, source: 'not read' };
+  try {
+    router = routerOfRoute(namespace, opts.termination);
+    const target = { mode: 'cluster', namespace, clusterRouter: router, kubeToken: ocToken() };
+    const monitoring = openMonitoring({ ...opts, prometheusProfile: 'openshift' }, target);
+    const endMs = runnersEndedMs(namespace, stageEndedMs);
+    const window = { startMs: endMs - opts.durationSeconds * 1000, endMs };
+    await waitForScrapes(window, monitoring.scrapeIntervalSeconds, { signal });
+    const figures = await readSample(
+      monitoring.client,
+      {
+        ...monitoring,
+        termination: opts.termination,
+        routeName: routeName(opts.termination),
+        testRun: names.TESTRUN,
+      },
+      window,
+    );
+    return { figures, prometheus: describeMonitoring(monitoring), router };
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    const figures = {
+      cores: {},
+      instanceNames: [],
+      router: null,
+      errors: [`Prometheus not read: ${err.message}`],
+    };
+    return { figures, prometheus: null, router };
+  }
 }
 
 module.exports = { readTestRunFigures };

@@ -43,7 +43,14 @@ function prometheusConfig(lab, stats) {
       {
         job_name: 'router',
         basic_auth: { username: stats.username, password: stats.password },
-        static_configs: [{ targets: [`127.0.0.1:${lab.ports.stats}`] }],
+        // As OpenShift's monitoring labels a router pod of IngressController `default`: the router's
+        // own `namespace` label (the Route's) becomes `exported_namespace`.
+        static_configs: [
+          {
+            targets: [`127.0.0.1:${lab.ports.stats}`],
+            labels: { namespace: 'openshift-ingress', pod: 'router-default-lab' },
+          },
+        ],
       },
       {
         job_name: 'process-exporter',

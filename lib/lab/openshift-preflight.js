@@ -23,7 +23,8 @@ function openshiftPreflight(opts, haproxy) {
       `openshift-router ${opts.openshiftRelease} is not built: run 'npm run setup -- --for openshift'`,
     );
   }
-  for (const tool of ['kube-apiserver', 'etcd', 'kubectl']) {
+  // The lab's monitoring (./monitoring.js) too.
+  for (const tool of ['kube-apiserver', 'etcd', 'kubectl', 'prometheus', 'prometheus-process-exporter']) {
     if (!findTool(tool)) errors.push(`${tool} is not installed: run 'npm run setup -- --for openshift'`);
   }
   if (!findTool('unshare'))

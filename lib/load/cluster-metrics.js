@@ -15,13 +15,15 @@ function counterIncrease(values) {
   return total;
 }
 
-/** Median and max of the per-timestamp sums of gauge series (pure). */
+/**
+ * A gauge over several series (pods, frontends), each scraped at its own moment: the sum of their
+ * medians, and the sum of their largest values (an upper bound of the largest total). Pure.
+ */
 function gaugeSpread(series) {
-  const byTime = new Map();
-  for (const s of series) for (const [t, v] of s.values) byTime.set(t, (byTime.get(t) || 0) + Number(v));
-  const sums = [...byTime.values()].sort((a, b) => a - b);
-  if (!sums.length) return null;
-  return { median: sums[Math.floor(sums.length / 2)], max: sums[sums.length - 1] };
+  if (!series.length) return null;
+  const of = (values) => values.map(([, v]) => Number(v)).sort((a, b) => a - b);
+  const sum = (pick) => series.reduce((total, s) => total + pick(of(s.values)), 0);
+  return { median: sum((v) => v[Math.floor(v.length / 2)]), max: sum((v) => v[v.length - 1]) };
 }
 
 // The load's first and last half second (k6 starting, the summary) are left out of the window.
@@ -93,19 +95,18 @@ async function readSample(client, target, sample) {
     const runners = await rates('k6 runner CPU', profile.runnerCpu(target), () => 'k6');
     if (runners) cores.k6 = runners.k6;
   }
-  const route = { namespace: target.namespace, route: target.routeName };
   const total = async (what, selector) => {
     const byName = await rates(what, selector, () => 'all');
     return byName ? Math.round(byName.all) : null;
   };
-  const connectionsPerSec = await total('router connections', ROUTER_METRICS.connections(route));
+  const connectionsPerSec = await total('router connections', ROUTER_METRICS.connections(target));
   // Passthrough's backend is TCP: the router sees no HTTP responses there.
   const responsesPerSec =
     target.termination === 'passthrough'
       ? null
-      : await total('router responses', ROUTER_METRICS.responses(route));
+      : await total('router responses', ROUTER_METRICS.responses(target));
   const currentSessions = await attempt(errors, 'router sessions', async () =>
-    gaugeSpread(await rangeOf(client, ROUTER_METRICS.currentSessions(), window)),
+    gaugeSpread(await rangeOf(client, ROUTER_METRICS.currentSessions(target), window)),
   );
   return {
     cores,

@@ -29,16 +29,23 @@ const lab = {
 
 const PROFILES = { openshift, lab };
 
-/** The router's own metrics (openshift-router's HAProxy exporter, pkg/router/metrics). */
+/**
+ * The router's own metrics (openshift-router's HAProxy exporter, pkg/router/metrics), as the
+ * cluster's Prometheus labels them: the scrape target's namespace and pod, so the router's own
+ * `namespace` label (the Route's) becomes `exported_namespace`. The lab's Prometheus labels its
+ * router target the same way (lib/lab/monitoring.js).
+ */
+const routerPods = ({ ingressController }) =>
+  `namespace="${ROUTER_NAMESPACE}",pod=~"router-${ingressController}-.+"`;
 const ROUTER_METRICS = {
   // HTTP responses of the Route's backend, by class (http, edge, re-encrypt).
-  responses: ({ namespace, route }) =>
-    `haproxy_backend_http_responses_total{namespace="${namespace}",route="${route}"}`,
+  responses: (t) =>
+    `haproxy_backend_http_responses_total{${routerPods(t)},exported_namespace="${t.namespace}",route="${t.routeName}"}`,
   // Connections to the Route's backend (every termination; passthrough's only figure).
-  connections: ({ namespace, route }) =>
-    `haproxy_backend_connections_total{namespace="${namespace}",route="${route}"}`,
-  // Open client connections, all frontends.
-  currentSessions: () => 'haproxy_frontend_current_sessions',
+  connections: (t) =>
+    `haproxy_backend_connections_total{${routerPods(t)},exported_namespace="${t.namespace}",route="${t.routeName}"}`,
+  // Open client connections, all frontends of the IngressController's pods.
+  currentSessions: (t) => `haproxy_frontend_current_sessions{${routerPods(t)}}`,
 };
 
 /** The profile named `name`, or an error listing the known ones. */

@@ -47,6 +47,11 @@ function prometheusClient({ url, token = null, caFile = null, insecure = false, 
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk) => (text += chunk));
+        // A connection cut mid-answer ends the response without 'end'.
+        res.on('close', () => {
+          if (!res.complete)
+            reject(new PrometheusError(`Prometheus at ${url} closed the connection mid-answer`));
+        });
         res.on('end', () => {
           if (res.statusCode !== 200)
             return reject(new PrometheusError(explain(url, res.statusCode, text), res.statusCode));

@@ -274,7 +274,7 @@ const SETTINGS = [
     arg: 'TOKEN',
     env: 'PROMETHEUS_TOKEN',
     type: 'string',
-    help: "the bearer token for --prometheus (default: the kubeconfig's; OpenShift: oc whoami -t)",
+    help: "the bearer token for --prometheus (OpenShift: $(oc whoami -t)); default: the kubeconfig's, where the Routes are read through it",
   },
   {
     name: 'prometheusCaFile',
@@ -350,12 +350,26 @@ const PROMETHEUS_SETTINGS = SETTINGS.filter((s) =>
   ['prometheus', 'token', 'prometheusCaFile', 'scrapeInterval'].includes(s.name),
 );
 
-/** A sample shorter than 4 scrape intervals leaves its rates to one or two increases: refused. */
-function checkScrapeInterval(v) {
-  if (!v.prometheus || v.duration >= 4 * v.scrapeInterval) return;
+/**
+ * The Prometheus settings checked before anything runs: an http(s) URL, a CA file that exists,
+ * and samples of 4 scrape intervals at least (fewer leave a rate to one or two increases).
+ */
+function checkPrometheus(v) {
+  if (!v.prometheus) return;
+  if (!/^https?:\/\/[^/\s]+/.test(v.prometheus)) {
+    throw new UsageError(`--prometheus must be an http(s) URL, not '${v.prometheus}'`, {
+      setting: '--prometheus',
+    });
+  }
+  if (v.prometheusCaFile && !fs.existsSync(v.prometheusCaFile)) {
+    throw new UsageError(`--prometheus-ca-file ${v.prometheusCaFile}: no such file`, {
+      setting: '--prometheus-ca-file',
+    });
+  }
+  if (v.duration >= 4 * v.scrapeInterval) return;
   throw new UsageError(
     `--duration ${v.duration}s is shorter than 4 scrape intervals (--scrape-interval ${v.scrapeInterval}s): ` +
-      `give --duration ${4 * v.scrapeInterval} or more`,
+      `give a --duration of ${4 * v.scrapeInterval} s or more`,
     { setting: '--duration' },
   );
 }
@@ -448,7 +462,7 @@ function parseMatrixArgs(argv, env = process.env) {
       );
     }
   }
-  checkScrapeInterval(v);
+  checkPrometheus(v);
   v.urls = Object.fromEntries(TERMINATIONS.map((t) => [t, v[urlSetting(t)]]).filter(([, url]) => url));
   return v;
 }
@@ -460,6 +474,10 @@ const CLUSTER_ONLY = [
   'insecure',
   'kubeconfig',
   'routerAddress',
+  'httpPort',
+  'httpsPort',
+  'prometheusProfile',
+  'scrapeInterval',
   'prometheus',
   'token',
   'prometheusCaFile',
@@ -486,7 +504,7 @@ function recordedOptions(opts) {
 module.exports = {
   SETTINGS,
   PROMETHEUS_SETTINGS,
-  checkScrapeInterval,
+  checkPrometheus,
   ENVIRONMENT,
   COMMAND,
   UsageError,

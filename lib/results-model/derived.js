@@ -13,9 +13,11 @@ const median = (role) => (role && role.perRequestUs ? role.perRequestUs.median :
 /** The router's threads and the cores it may use, from the environment; {} when not known. */
 function routerCores(environment) {
   const cluster = environment && environment.clusterRouter;
-  // A cluster's router: every pod's threads, each pod on a node with cores for them.
-  if (cluster && cluster.threads) {
-    const cores = cluster.threads * (cluster.replicas || 1);
+  // A cluster's router: every pod's threads, each pod on a node with cores for them; nothing
+  // known where its threads or pods are not.
+  if (cluster) {
+    if (!cluster.threads || !cluster.replicas) return {};
+    const cores = cluster.threads * cluster.replicas;
     return { threads: cores, allowedCores: cores };
   }
   const router = environment && environment.router;
@@ -107,7 +109,7 @@ function handshakePrices(cells, floor) {
  * The run's sizing for `tps` with `headroom`: per cell, the router cores, data-service instances
  * and load-generator cores the measured medians imply.
  */
-function sizing(cells, { tps, headroom = DEFAULT_HEADROOM }) {
+function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
   return {
     tps,
     headroom,
@@ -115,7 +117,9 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM }) {
       'the median CPU cost per request of each role, as measured in this run, stays flat up to the target',
       `each role runs at most ${Math.round((1 - headroom) * 100)} % busy (${Math.round(headroom * 100)} % headroom)`,
       'a data-service instance runs on one core (Node.js); a core here is worth a core there',
-      'a projection from one machine, not a cluster measurement',
+      cluster
+        ? 'a projection from the pods measured on this cluster, at their nodes’ speed'
+        : 'a projection from one machine, not a cluster measurement',
     ],
     cells: cells.map((cell) => {
       const sized = sizeCell(

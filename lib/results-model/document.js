@@ -166,7 +166,10 @@ function finalize(doc, { complete, finishedAt = null }) {
     complete,
     cells,
     handshakePrices: handshakePrices(cells, doc.handshakeFloor),
-    sizing: sizing(cells, { tps: doc.reference.bank.targetTps }),
+    sizing: sizing(cells, {
+      tps: doc.reference.bank.targetTps,
+      cluster: doc.environment?.target === 'cluster',
+    }),
   };
 }
 

@@ -13,7 +13,7 @@ test('a counter increase counts across a reset, and its rate is over its own scr
   expect(seriesRate(values)).toBe(10 / 4);
 });
 
-test('open sessions: the median and the largest of the per-scrape sums', () => {
+test("open sessions over pods scraped at their own moments: each series' median and largest, added up", () => {
   const series = [
     {
       values: [

@@ -38,6 +38,10 @@ function counter(name, labels, perSec, { resetAt = null } = {}) {
 const gauge = (name, labels, value) => counter(name, labels, 0).map((l) => l.replace(/ 1000 /, ` ${value} `));
 
 const cpu = 'container_cpu_usage_seconds_total';
+const routerPods = ['router-default-7d9f-a', 'router-default-7d9f-b'].map((pod) => ({
+  namespace: 'openshift-ingress',
+  pod,
+}));
 const SERIES = [
   // Two router pods of the default IngressController, one restarted midway; its pod-level series,
   // another IngressController's pod and the data-service pods' pod-level series must not count.
@@ -57,18 +61,33 @@ const SERIES = [
   ...counter(cpu, { namespace: 'router-lab', pod: 'data-service-6b-1', container: '' }, 0.3),
   ...counter(cpu, { namespace: 'router-lab', pod: 'router-matrix-1-xk2p', container: 'k6' }, 0.8),
   ...counter(cpu, { namespace: 'router-lab', pod: 'router-matrix-initializer-q7', container: 'k6' }, 2),
-  ...counter(
-    'haproxy_backend_http_responses_total',
-    { namespace: 'router-lab', route: 'data-service-edge', backend: 'https-edge', code: '2xx' },
-    1000,
+  // The router's own metrics as OpenShift's monitoring labels them (the Route's namespace is
+  // exported_namespace), from two router pods, and a sharded IngressController's that must not count.
+  ...routerPods.flatMap((pod) => [
+    ...counter(
+      'haproxy_backend_http_responses_total',
+      {
+        ...pod,
+        exported_namespace: 'router-lab',
+        route: 'data-service-edge',
+        backend: 'https-edge',
+        code: '2xx',
+      },
+      500,
+    ),
+    ...counter(
+      'haproxy_backend_connections_total',
+      { ...pod, exported_namespace: 'router-lab', route: 'data-service-edge', backend: 'https-edge' },
+      20,
+    ),
+    ...gauge('haproxy_frontend_current_sessions', { ...pod, frontend: 'fe_sni' }, 25),
+    ...gauge('haproxy_frontend_current_sessions', { ...pod, frontend: 'public_ssl' }, 5),
+  ]),
+  ...gauge(
+    'haproxy_frontend_current_sessions',
+    { namespace: 'openshift-ingress', pod: 'router-sharded-5c-x', frontend: 'fe_sni' },
+    900,
   ),
-  ...counter(
-    'haproxy_backend_connections_total',
-    { namespace: 'router-lab', route: 'data-service-edge', backend: 'https-edge' },
-    40,
-  ),
-  ...gauge('haproxy_frontend_current_sessions', { frontend: 'fe_sni' }, 50),
-  ...gauge('haproxy_frontend_current_sessions', { frontend: 'public_ssl' }, 10),
   '# EOF',
   '',
 ].join('\n');

@@ -221,7 +221,7 @@ describe('--prometheus', () => {
   test('a sample shorter than 4 scrape intervals is refused, naming both durations', () => {
     const args = ['--target', 'cluster', '--prometheus', 'http://127.0.0.1:9090'];
     expect(() => parseMatrixArgs([...args, '--duration', '60'])).toThrow(
-      '--duration 60s is shorter than 4 scrape intervals (--scrape-interval 30s): give --duration 120 or more',
+      '--duration 60s is shorter than 4 scrape intervals (--scrape-interval 30s): give a --duration of 120 s or more',
     );
     expect(parseMatrixArgs([...args, '--duration', '4', '--scrape-interval', '1']).prometheus).toBe(
       'http://127.0.0.1:9090',
