@@ -6,7 +6,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
-const { mergeDirectory, mergeRunnerSummaries } = require('../../lib/cluster/merge-runners');
+const {
+  mergeDirectory,
+  mergeRunnerSummaries,
+  writeClusterFigures,
+} = require('../../lib/cluster/merge-runners');
 const { runnerA, runnerB } = require('./support/runner-summaries');
 const { RESULTS_VERSION } = require('../../lib/results-model/document');
 
@@ -122,6 +126,19 @@ describe("the TestRun's cell with the cluster's figures from Prometheus", () => 
     expect(cell.generator.cpuCores).toBe(1.5);
     expect(cell.backend.instances).toEqual([{ name: 'data-service-a', cpuCores: 0.5 }]);
     expect(cell.limitedBy.by).not.toBe('unknown');
+  });
+
+  test('the figures saved beside the summaries come back with --merge', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-cluster-figures-'));
+    try {
+      runners.forEach((r) => fs.writeFileSync(path.join(dir, r.file), JSON.stringify(r.summary)));
+      writeClusterFigures(dir, { figures, prometheus: null, router });
+      const [cell] = mergeDirectory(dir).cells;
+      expect(cell.router).toMatchObject({ cpuCores: 2, metricsError: null });
+      expect(cell.samples).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('without --prometheus the cell says why it has no verdict', () => {
