@@ -75,6 +75,7 @@ function formatLab(state) {
     '',
     'Routes (namespace router-lab):',
     labTable([['NAME', 'TERMINATION', 'URL'], ...state.routes.map((r) => [r.name, r.termination, r.url])]),
+    ...scaleLines(state.scaleRoutes),
     '',
     ...routerLines(state.router),
   ];
@@ -113,6 +114,20 @@ function admissionLines(admission) {
   return lines;
 }
 
+/** LAB_ROUTES's extra Routes: how many of each termination, their names, admission and first 200s. */
+function scaleLines(scale) {
+  if (!scale) return [];
+  const per = {};
+  for (const r of scale.routes) (per[r.termination] ??= []).push(r.name);
+  const each = Object.entries(per).map(
+    ([t, names]) => `${t} ${names.length} (${names[0]} … ${names.at(-1)})`,
+  );
+  return [
+    `And ${scale.count} more Routes (LAB_ROUTES), each with its own Service: ${each.join(', ')}`,
+    `  all admitted after ${scale.admittedMs} ms; each termination's last answered 200 after ${scale.servingMs} ms`,
+  ];
+}
+
 /** The report lab:status prints. */
 function formatStatus(report) {
   if (!report.state) {
@@ -139,6 +154,7 @@ function formatStatus(report) {
         r.probe.ok ? `200 from ${r.probe.instance}` : r.probe.status || r.probe.error,
       ]),
     ]),
+    ...scaleLines(state.scaleRoutes),
     '',
     'Processes:',
     labTable([

@@ -17,12 +17,13 @@ const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
  *     spec.tls.certificate): the router offers h2 only to routes with their own certificate;
  *   - a service CA and the data-service serving certificate for data-service.router-lab.svc
  *     (served on passthrough, verified by the router on re-encrypt). Like a service-ca
- *     certificate it does NOT name the route host.
+ *     certificate it does NOT name the route host. `serviceHosts` adds the hosts of LAB_ROUTES's
+ *     Services, which the router verifies on their re-encrypt Routes.
  * `routerKey` (LAB_ROUTER_KEY): the router default certificate's key, RSA 2048 as OpenShift's
  * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
  * measured.
  */
-function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [] } = {}) {
+function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [], serviceHosts = [] } = {}) {
   const keyType = ROUTER_KEY_TYPES[routerKey];
   if (!keyType)
     throw new Error(`unknown router key '${routerKey}' (${Object.keys(ROUTER_KEY_TYPES).join(', ')})`);
@@ -50,7 +51,7 @@ function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [] } = {})
   });
   const serving = createServerCert(dir, 'data-service', {
     ca: serviceCA,
-    dnsNames: [SERVICE_HOST, `${SERVICE_HOST}.cluster.local`],
+    dnsNames: [SERVICE_HOST, `${SERVICE_HOST}.cluster.local`, ...serviceHosts],
   });
   return {
     dir,

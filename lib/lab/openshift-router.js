@@ -249,6 +249,7 @@ async function start(lab, configured) {
   );
   await waitReady(lab, record);
   lab.admission = await kube.waitAdmittedAndServing(lab);
+  if (lab.scaleRoutes.length) lab.scaleAdmission = await kube.waitScaleRoutesServing(lab);
   lab.step(`Prometheus scraping the router's /metrics and the process exporter every ${SCRAPE_INTERVAL_S} s`);
   lab.monitoring = await startMonitoring(lab, { stats: configured.stats });
 }

@@ -108,6 +108,17 @@ const KNOBS = checkSettings([
     help: "LAB_ROUTER=openshift: the router's RELOAD_INTERVAL in seconds (OpenShift's default is 5)",
   },
   {
+    name: 'routes',
+    env: 'LAB_ROUTES',
+    type: 'integer',
+    min: 4,
+    max: 10000,
+    default: 4,
+    help:
+      'LAB_ROUTER=openshift: Routes served, the four data-service Routes and N - 4 more spread over the ' +
+      'terminations, each with its own Service (1,000 is the supported maximum per router)',
+  },
+  {
     name: 'replicas',
     env: 'LAB_REPLICAS',
     type: 'integer',
@@ -256,7 +267,13 @@ const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
  * decide their balance: refuse anything else.
  */
 function checkOpenshiftKnobs(v) {
-  if (v.router !== 'openshift') return;
+  if (v.router !== 'openshift') {
+    if (v.routes === 4) return;
+    throw new LabOptionError(
+      `LAB_ROUTES=${v.routes} needs LAB_ROUTER=openshift: the template router renders one backend per termination`,
+      { setting: 'LAB_ROUTES' },
+    );
+  }
   if (v.passthroughBalance) {
     throw new LabOptionError(
       "LAB_PASSTHROUGH_BALANCE renders the template router; with LAB_ROUTER=openshift the Route's " +
@@ -312,6 +329,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     router: v.router,
     overlay: v.overlay,
     reloadIntervalS: v.reloadIntervalS,
+    routes: v.routes,
     ports,
     replicas: v.replicas,
     redisMode: v.redisMode,

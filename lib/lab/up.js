@@ -12,6 +12,8 @@ const { createLabCerts } = require('./lab-certs');
 const { routerPaths } = require('./router-config');
 const { checkAlpn } = require('./alpn');
 const { startRedis, startServices } = require('./stack');
+const { scaleRoutes, serviceHost, SUPPORTED_MAX_ROUTES } = require('./scale-routes');
+const cells = require('../../k6/lib/cells');
 const { listRecords, logFile } = require('./pids');
 const { readLabState, writeLabState, removeLabState } = require('./state');
 const { stopAll, deadProcesses } = require('./stop');
@@ -93,7 +95,8 @@ function certificates({ labDir, opts, routes, step }) {
   const routeHosts = opts.http2
     ? routes.filter((r) => ['edge', 'reencrypt'].includes(r.termination)).map((r) => r.host)
     : [];
-  return createLabCerts(labDir, { routerKey: opts.routerKey, routeHosts });
+  const serviceHosts = scaleRoutes(opts.routes).map(serviceHost);
+  return createLabCerts(labDir, { routerKey: opts.routerKey, routeHosts, serviceHosts });
 }
 
 /** Redis, then the data-service instances, each waited for, on the lab's network. */
@@ -186,12 +189,28 @@ function labState(lab, router) {
       pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
       cpus: cpus.redis,
     },
+    // LAB_ROUTES: the extra Routes, and how long the router took to admit and serve them.
+    scaleRoutes: lab.scaleRoutes.length
+      ? { count: lab.scaleRoutes.length, ...lab.scaleAdmission, routes: lab.scaleRoutes }
+      : null,
     placement: lab.placement,
     drainDelayMs: opts.drainDelayMs,
     logLevel: opts.logLevel,
     options: fingerprint(opts),
     openshiftDefaults: OPENSHIFT_DEFAULTS,
   };
+}
+
+/** LAB_ROUTES's extra Routes with their URLs on the router's ports. */
+function withUrls(routes, ports) {
+  return routes.map((r) => ({
+    ...r,
+    url: cells.routeUrl(
+      r.termination,
+      r.host,
+      cells.routeScheme(r.termination) === 'https' ? ports.https : ports.http,
+    ),
+  }));
 }
 
 /** The lab's routes: the four, or with LAB_ROUTER=openshift those of the overlay applied. */
@@ -205,7 +224,12 @@ function routesOf(opts, ports) {
 async function startLab(base) {
   const ROUTER = ROUTERS[base.opts.router];
   const routes = routesOf(base.opts, base.ports);
-  const lab = { ...base, routes, certs: certificates({ ...base, routes }) };
+  const lab = {
+    ...base,
+    routes,
+    scaleRoutes: withUrls(scaleRoutes(base.opts.routes), base.ports),
+    certs: certificates({ ...base, routes }),
+  };
   const configured = await ROUTER.configure(lab);
   await startBackends(lab);
   await ROUTER.start(lab, configured);
@@ -230,6 +254,11 @@ async function startLab(base) {
 async function up({ env = process.env, log = console.log, signal } = {}) {
   const opts = resolveLabOptions(env);
   const { labDir } = opts;
+  if (opts.routes > SUPPORTED_MAX_ROUTES) {
+    log(
+      `warning: LAB_ROUTES=${opts.routes} is past the ${SUPPORTED_MAX_ROUTES} Routes OpenShift supports per router; going on`,
+    );
+  }
   const running = await runningLab(opts, log);
   if (running) return running;
 

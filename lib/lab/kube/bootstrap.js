@@ -12,6 +12,7 @@ const { apiserverCrds } = require('../../setup/validation-tools');
 const { ensure } = require('./api');
 const { ROUTER_USER } = require('./control-plane');
 const { NAMESPACE, SERVICE_NAME } = require('../routes');
+const { scaleManifests, readBase } = require('../scale-routes');
 
 const run = promisify(execFile);
 const ROUTER_NAMESPACE = 'openshift-ingress';
@@ -136,15 +137,15 @@ async function applyOverlay(overlay, kubeconfig, { signal } = {}) {
  * The EndpointSlice an endpoints controller would write for one instance: one endpoint at its
  * address, the Service's named ports on its own ports, its name as the pod's.
  */
-function endpointSlice(instance) {
+function endpointSlice(instance, service = SERVICE_NAME) {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: {
-      name: `${SERVICE_NAME}-${instance.name}`,
+      name: `${service}-${instance.name}`,
       namespace: NAMESPACE,
       labels: {
-        'kubernetes.io/service-name': SERVICE_NAME,
+        'kubernetes.io/service-name': service,
         'endpointslice.kubernetes.io/managed-by': 'router-lab',
       },
     },
@@ -170,6 +171,21 @@ function publishEndpoint(admin, instance) {
   return ensure(admin, slicesPath, endpointSlice(instance));
 }
 
+/**
+ * LAB_ROUTES's extra Routes through the API: each one's Service and Route, and an EndpointSlice per
+ * instance for its Service, `parallel` requests at a time.
+ */
+async function createScaleRoutes(admin, routes, instances, { parallel = 16 } = {}) {
+  const base = readBase();
+  const one = async (route) => {
+    const [routeManifest, service] = scaleManifests(route, { base });
+    await ensure(admin, `/api/v1/namespaces/${NAMESPACE}/services`, service);
+    for (const instance of instances) await ensure(admin, slicesPath, endpointSlice(instance, route.name));
+    await ensure(admin, `/apis/route.openshift.io/v1/namespaces/${NAMESPACE}/routes`, routeManifest);
+  };
+  for (let i = 0; i < routes.length; i += parallel) await Promise.all(routes.slice(i, i + parallel).map(one));
+}
+
 /** Withdraws one instance from the Service's endpoints. */
 async function withdrawEndpoint(admin, instance) {
   await admin.delete(`${slicesPath}/${endpointSlice(instance).metadata.name}`).catch((err) => {
@@ -188,4 +204,5 @@ module.exports = {
   endpointSlice,
   publishEndpoint,
   withdrawEndpoint,
+  createScaleRoutes,
 };

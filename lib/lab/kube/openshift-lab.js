@@ -9,8 +9,10 @@ const {
   describeIngressController,
   applyOverlay,
   publishEndpoint,
+  createScaleRoutes,
 } = require('./bootstrap');
-const { routeAdmission } = require('./routes-api');
+const { routeAdmission, routesPath } = require('./routes-api');
+const { SCALE_LABEL } = require('../scale-routes');
 const { waitUntil, logTail } = require('../stack');
 const { probeRoute } = require('../health');
 
@@ -26,6 +28,10 @@ async function startCluster(lab) {
   for (const line of await applyOverlay(opts.overlay, cluster.kubeconfig, { signal })) lab.log(`    ${line}`);
   step(`EndpointSlices for ${lab.instances.map((i) => `${i.name} (${i.host})`).join(', ')}`);
   for (const instance of lab.instances) await publishEndpoint(cluster.admin, instance);
+  if (lab.scaleRoutes.length) {
+    step(`${lab.scaleRoutes.length} more Routes (LAB_ROUTES=${opts.routes}), each with a Service of its own`);
+    await createScaleRoutes(cluster.admin, lab.scaleRoutes, lab.instances);
+  }
   return cluster;
 }
 
@@ -74,4 +80,45 @@ async function waitAdmittedAndServing(lab) {
   return times;
 }
 
-module.exports = { startCluster, waitAdmittedAndServing };
+/**
+ * LAB_ROUTES's extra Routes: waits until the router has admitted every one, then until the last
+ * of each termination answers 200 through it. Resolves { admittedMs, servingMs } from here.
+ */
+async function waitScaleRoutesServing(lab) {
+  const { kube, scaleRoutes, labDir, signal, step, certs } = lab;
+  step(
+    `Waiting until the router admits the ${scaleRoutes.length} more Routes and each termination's last answers 200`,
+  );
+  const started = Date.now();
+  const times = {};
+  const selector = encodeURIComponent(`${SCALE_LABEL}=true`);
+  const lastOfEach = Object.values(Object.fromEntries(scaleRoutes.map((r) => [r.termination, r])));
+  let admitted = 0;
+  await waitUntil(
+    async () => {
+      if (times.admittedMs === undefined) {
+        const list = await kube.admin.get(`${routesPath()}?labelSelector=${selector}`);
+        admitted = list.items.filter((r) =>
+          (r.status?.ingress || []).some((i) =>
+            (i.conditions || []).some((c) => c.type === 'Admitted' && c.status === 'True'),
+          ),
+        ).length;
+        if (admitted < scaleRoutes.length) return false;
+        times.admittedMs = Date.now() - started;
+      }
+      for (const route of lastOfEach) if (!(await probeRoute(route, { labCA: certs.labCA })).ok) return false;
+      times.servingMs = Date.now() - started;
+      return true;
+    },
+    {
+      timeoutMs: 60000 + 100 * scaleRoutes.length,
+      intervalMs: 250,
+      signal,
+      what: `all ${scaleRoutes.length} more Routes admitted and serving`,
+      diagnose: () => `\nadmitted so far: ${admitted}${logTail(labDir, 'router')}`,
+    },
+  );
+  return times;
+}
+
+module.exports = { startCluster, waitAdmittedAndServing, waitScaleRoutesServing };

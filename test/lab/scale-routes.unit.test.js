@@ -1,0 +1,36 @@
+'use strict';
+const { scaleRoutes, scaleManifests, serviceHost } = require('../../lib/lab/scale-routes');
+
+test('N routes: the four, and N - 4 spread evenly over the terminations in turn', () => {
+  expect(scaleRoutes(4)).toEqual([]);
+  const routes = scaleRoutes(100);
+  expect(routes).toHaveLength(96);
+  const per = (t) => routes.filter((r) => r.termination === t).length;
+  expect(['http', 'edge', 'passthrough', 'reencrypt'].map(per)).toEqual([24, 24, 24, 24]);
+  expect(routes.slice(0, 5).map((r) => r.name)).toEqual([
+    'scale-http-1',
+    'scale-edge-1',
+    'scale-passthrough-1',
+    'scale-reencrypt-1',
+    'scale-http-2',
+  ]);
+  expect(routes[1].host).toBe('scale-edge-1-router-lab.apps.lab.localhost');
+  expect(scaleRoutes(7).map((r) => r.termination)).toEqual(['http', 'edge', 'passthrough']);
+});
+
+test("a scale Route is its termination's manifest on a Service of its own", () => {
+  const [route, service] = scaleManifests({ name: 'scale-reencrypt-3', termination: 'reencrypt' });
+  expect(route).toMatchObject({
+    kind: 'Route',
+    metadata: { name: 'scale-reencrypt-3', labels: { 'router-lab.io/scale': 'true' } },
+    spec: {
+      to: { kind: 'Service', name: 'scale-reencrypt-3' },
+      port: { targetPort: 'https' },
+      tls: { termination: 'reencrypt' },
+    },
+  });
+  expect(route.metadata.annotations['haproxy.router.openshift.io/disable_cookies']).toBe('true');
+  expect(service).toMatchObject({ kind: 'Service', metadata: { name: 'scale-reencrypt-3' } });
+  expect(service.spec.ports.map((p) => p.name)).toEqual(['http', 'https']);
+  expect(serviceHost({ name: 'scale-reencrypt-3' })).toBe('scale-reencrypt-3.router-lab.svc');
+});
