@@ -43,10 +43,15 @@ async function main() {
   const result = await withInterrupt((signal) =>
     measureAdmission(state, { samples: flags.routes, log: console.log, signal }),
   );
-  const { admitted, firstOk } = result;
+  const { admitted, firstOk, reloads, haproxyMb } = result;
   console.log(
     `Admitted: p50 ${admitted.p50} ms, p99 ${admitted.p99} ms. First 200: p50 ${firstOk.p50} ms, ` +
-      `p99 ${firstOk.p99} ms (reload interval ${result.reloadIntervalS} s).`,
+      `p99 ${firstOk.p99} ms (reload interval ${result.reloadIntervalS} s, ${result.routes} Routes).`,
+  );
+  console.log(
+    `Reloads meanwhile: ${reloads.count}, each rendering the configuration in ${reloads.renderMs ?? '–'} ms ` +
+      `and reloading HAProxy in ${reloads.reloadMs ?? '–'} ms (the router's own /metrics). HAProxy: ` +
+      `${haproxyMb.serving} MB serving${haproxyMb.older.length ? `, ${haproxyMb.older.join(', ')} MB still finishing` : ''}.`,
   );
 }
 

@@ -11,6 +11,7 @@ const { publishEndpoint, withdrawEndpoint } = require('./kube/bootstrap');
 const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('./routes');
 const { request } = require('./client');
 const { writeJsonAtomic } = require('../core/files');
+const { reloadCounters, reloadsBetween, haproxyMemory } = require('./router-metrics');
 
 const PROBE_PREFIX = 'admission-probe-';
 const POLL_MS = 10;
@@ -133,6 +134,7 @@ async function measureAdmission(state, { samples = 5, log = () => {}, signal } =
     );
   }
   const client = adminClient(state.labDir);
+  const countersBefore = await reloadCounters(state.router);
   const runs = [];
   for (let i = 1; i <= samples; i++) {
     const run = await measureOneRoute(state, client, `${PROBE_PREFIX}${Date.now().toString(36)}-${i}`, {
@@ -152,10 +154,15 @@ async function measureAdmission(state, { samples = 5, log = () => {}, signal } =
       `  endpoint ${endpoint.instance}: traffic stopped ${endpoint.removedMs} ms after it was withdrawn, ` +
         `reached it ${endpoint.addedMs} ms after it was published (${endpoint.failed} of ${endpoint.requests} requests failed)`,
     );
+  const haproxy = haproxyMemory(state.router.pid);
   const result = {
     measuredAt: new Date().toISOString(),
     router: `${state.router.openshiftRouter.branch} (${state.router.openshiftRouter.commit.slice(0, 12)})`,
     reloadIntervalS: state.router.reloadIntervalS,
+    // The Routes the router served meanwhile (LAB_ROUTES), and what its reloads cost at that count.
+    routes: state.routes.length + (state.scaleRoutes ? state.scaleRoutes.count : 0),
+    reloads: reloadsBetween(countersBefore, await reloadCounters(state.router)),
+    haproxyMb: { serving: haproxy[0]?.rssMb ?? null, older: haproxy.slice(1).map((h) => h.rssMb) },
     samples,
     admitted: summarize(runs.map((r) => r.admittedMs)),
     firstOk: summarize(runs.map((r) => r.firstOkMs)),

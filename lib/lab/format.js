@@ -111,6 +111,13 @@ function admissionLines(admission) {
           `admitted p50 ${last.admitted.p50} ms, first 200 p50 ${last.firstOk.p50} ms, p99 ${last.firstOk.p99} ms`
       : "Admission latency: not measured yet ('npm run lab:admission')",
   );
+  // Figures from before lab:admission recorded reloads have none.
+  if (last?.reloads) {
+    lines.push(
+      `  with ${last.routes} Routes: ${last.reloads.count} reloads, render ${last.reloads.renderMs ?? '–'} ms, ` +
+        `reload ${last.reloads.reloadMs ?? '–'} ms each; HAProxy ${last.haproxyMb.serving} MB serving`,
+    );
+  }
   return lines;
 }
 

@@ -34,3 +34,21 @@ test("a scale Route is its termination's manifest on a Service of its own", () =
   expect(service.spec.ports.map((p) => p.name)).toEqual(['http', 'https']);
   expect(serviceHost({ name: 'scale-reencrypt-3' })).toBe('scale-reencrypt-3.router-lab.svc');
 });
+
+test("the router's reload figures: its template_router summaries, per reload between two readings", () => {
+  const { parseSeries, reloadsBetween } = require('../../lib/lab/router-metrics');
+  const text = [
+    '# TYPE template_router_reload_seconds summary',
+    'template_router_reload_seconds{quantile="0.5"} 0.2',
+    'template_router_reload_seconds_sum 1.5',
+    'template_router_reload_seconds_count 6',
+    'template_router_write_config_seconds_sum 0.06',
+  ].join('\n');
+  expect(
+    parseSeries(text, ['template_router_reload_seconds_sum', 'template_router_reload_seconds_count', 'nope']),
+  ).toEqual({ template_router_reload_seconds_sum: 1.5, template_router_reload_seconds_count: 6 });
+  const before = { reloads: 2, reloadSeconds: 0.5, renders: 2, renderSeconds: 0.02 };
+  const after = { reloads: 6, reloadSeconds: 1.5, renders: 6, renderSeconds: 0.06 };
+  expect(reloadsBetween(before, after)).toEqual({ count: 4, renderMs: 10, reloadMs: 250 });
+  expect(reloadsBetween(after, after)).toEqual({ count: 0, renderMs: null, reloadMs: null });
+});
