@@ -105,20 +105,22 @@ function fileLimits() {
 
 /**
  * The maxconn HAProxy can really hold. HAProxy needs two file descriptors per connection (the
- * client's and the server's) plus some for itself, and raises its own soft limit up to the hard
- * limit, no further. Returns { maxconn, warning? }.
+ * client's and the server's), one per server for its health checks (`servers`: every Route's
+ * endpoints, which LAB_ROUTES multiplies), plus some for itself, and raises its own soft limit up
+ * to the hard limit, no further. Returns { maxconn, warning? }.
  */
-function fitMaxconn(requested, limits = fileLimits()) {
+function fitMaxconn(requested, limits = fileLimits(), { servers = 0 } = {}) {
   if (!limits || !Number.isFinite(limits.hard)) return { maxconn: requested };
-  const needed = requested * 2 + FD_OVERHEAD;
+  const overhead = FD_OVERHEAD + servers;
+  const needed = requested * 2 + overhead;
   if (needed <= limits.hard) return { maxconn: requested };
-  const maxconn = Math.max(100, Math.floor((limits.hard - FD_OVERHEAD) / 2));
+  const maxconn = Math.max(100, Math.floor((limits.hard - overhead) / 2));
   return {
     maxconn,
     warning:
       `maxconn lowered from ${requested} to ${maxconn}: the open-files hard limit is ${limits.hard}, ` +
       `and HAProxy needs 2 file descriptors per connection (client side + server side) plus about ` +
-      `${FD_OVERHEAD} for itself, so ${requested} connections need ${needed}. ` +
+      `${overhead} for itself and its servers' health checks, so ${requested} connections need ${needed}. ` +
       `On OpenShift the router pod gets a limit that fits. To raise it here: 'ulimit -n ${needed}' in ` +
       `this shell (root, or after raising the hard limit: 'nofile' in /etc/security/limits.conf, ` +
       `LimitNOFILE= for a systemd unit, or 'docker run --ulimit nofile=${needed}'), then run lab:up again.`,
@@ -199,7 +201,7 @@ async function preflight(options, { ports, runDir }) {
   ];
   const warnings = [...checkThreads(options), ...(router.warnings || [])];
   const notes = [];
-  const fit = fitMaxconn(options.maxconn);
+  const fit = fitMaxconn(options.maxconn, undefined, { servers: options.routes * options.replicas });
   if (fit.warning) warnings.push(fit.warning);
   const eph = checkEphemeralPorts();
   warnings.push(...(eph.warnings || []));

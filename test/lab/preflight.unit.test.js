@@ -12,6 +12,8 @@ describe('preflight', () => {
     expect(fit.warning).toMatch(/2 file descriptors per connection/);
     expect(fit.warning).toMatch(/ulimit -n 100500/);
     expect(fitMaxconn(50000, { soft: 1024, hard: 1048576 })).toEqual({ maxconn: 50000 });
+    // 1,000 Routes of 2 servers each: a health-check socket per server comes off the limit too.
+    expect(fitMaxconn(50000, { soft: 1024, hard: 20000 }, { servers: 2000 }).maxconn).toBe(8750);
   });
 
   test('HAProxy 2.6 and newer is accepted; older is refused; a major OpenShift never ran is warned about', () => {

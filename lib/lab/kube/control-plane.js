@@ -101,7 +101,8 @@ function apiserverArgs(creds, { etcdClient, apiPort, authorization = 'RBAC' }) {
     `--service-account-key-file=${creds.saKey}`,
     `--service-account-signing-key-file=${creds.saKey}`,
     '--service-account-issuer=https://kubernetes.default.svc',
-    '--service-cluster-ip-range=10.96.0.0/24',
+    // Room for LAB_ROUTES's Services, one per Route (a /24 holds 254).
+    '--service-cluster-ip-range=10.96.0.0/16',
     '--endpoint-reconciler-type=none',
     '--enable-priority-and-fairness=false',
     '--profiling=false',

@@ -111,7 +111,8 @@ async function waitScaleRoutesServing(lab) {
       return true;
     },
     {
-      timeoutMs: 60000 + 100 * scaleRoutes.length,
+      // The router admits a few Routes a second once it holds hundreds (about 5/s at 1,000 here).
+      timeoutMs: 60000 + 400 * scaleRoutes.length,
       intervalMs: 250,
       signal,
       what: `all ${scaleRoutes.length} more Routes admitted and serving`,
