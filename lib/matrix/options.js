@@ -274,7 +274,7 @@ const SETTINGS = [
     arg: 'TOKEN',
     env: 'PROMETHEUS_TOKEN',
     type: 'string',
-    help: "the bearer token for --prometheus (OpenShift: $(oc whoami -t)); default: the kubeconfig's, where the Routes are read through it",
+    help: "the bearer token for --prometheus; default: the kubeconfig's where the matrix reads the Routes through it, and `oc whoami -t` for cluster:k6",
   },
   {
     name: 'prometheusCaFile',
