@@ -131,7 +131,10 @@ function scaleLines(scale) {
   );
   return [
     `And ${scale.count} more Routes (LAB_ROUTES), each with its own Service: ${each.join(', ')}`,
-    `  all admitted after ${scale.admittedMs} ms; each termination's last answered 200 after ${scale.servingMs} ms`,
+    // The template router has no admission: it serves them from its first configuration.
+    scale.admittedMs === undefined
+      ? `  each termination's last answered 200 after ${scale.servingMs} ms`
+      : `  all admitted after ${scale.admittedMs} ms; each termination's last answered 200 after ${scale.servingMs} ms`,
   ];
 }
 

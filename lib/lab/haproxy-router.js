@@ -3,7 +3,7 @@
 // OpenShift router renders its own. One router backend: configure, start, describe for lab.json.
 const { renderRouterConfig, writeRouterConfig, checkRouterConfig, routerPaths } = require('./router-config');
 const { startRouter, waitUntil } = require('./stack');
-const { probeRoute, backendServers } = require('./health');
+const { probeRoute, backendServers, lastOfEachServes } = require('./health');
 const { logFile } = require('./pids');
 const { haproxySummary } = require('./haproxy');
 const { wrap } = require('../core/text');
@@ -26,7 +26,8 @@ function configure(lab) {
     openshiftRelease: opts.openshiftRelease,
     checkIntervalMs: opts.checkIntervalMs,
   };
-  const rendered = renderRouterConfig({ labDir, router, routes, instances, certs, haproxy });
+  const { scaleRoutes } = lab;
+  const rendered = renderRouterConfig({ labDir, router, routes, instances, certs, haproxy, scaleRoutes });
   const config = writeRouterConfig(labDir, rendered);
   checkRouterConfig(config, haproxy.path);
   const { tls } = rendered;
@@ -73,6 +74,20 @@ async function start(lab, { config }) {
     haproxy: lab.haproxy.path,
   });
   await waitForRoutes(lab);
+  if (lab.scaleRoutes.length) lab.scaleAdmission = await waitScaleRoutesServing(lab);
+}
+
+/** LAB_ROUTES's further Routes: waits until the last of each termination answers 200. */
+async function waitScaleRoutesServing({ scaleRoutes, certs, signal, step }) {
+  step(`Waiting until the last of each termination's ${scaleRoutes.length} further Routes answers`);
+  const started = Date.now();
+  await waitUntil(() => lastOfEachServes(scaleRoutes, { labCA: certs.labCA }), {
+    timeoutMs: 30000,
+    what: 'the last further Route of each termination answering 200',
+    signal,
+    intervalMs: 250,
+  });
+  return { servingMs: Date.now() - started };
 }
 
 /** lab.json's `router`: where it listens, what it runs and what a reload renders again. */

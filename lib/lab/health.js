@@ -27,6 +27,13 @@ async function probeRoute(route, { labCA, timeoutMs = 3000 } = {}) {
   }
 }
 
+/** Whether the last Route of each termination in `routes` answers 200 (a sample of many). */
+async function lastOfEachServes(routes, { labCA }) {
+  const last = Object.values(Object.fromEntries(routes.map((r) => [r.termination, r])));
+  const probes = await Promise.all(last.map((r) => probeRoute(r, { labCA })));
+  return probes.every((p) => p.ok);
+}
+
 /** GET /readyz on an instance's plain port: 'ready', 'not ready (503)' or the error. */
 async function probeInstance(instance) {
   try {
@@ -48,4 +55,9 @@ async function backendServers(runtimeSocket, routes) {
     .map((r) => ({ backend: r.pxname, server: r.svname, status: r.status }));
 }
 
-module.exports = { probeRoute, probeInstance, backendServers };
+module.exports = {
+  lastOfEachServes,
+  probeRoute,
+  probeInstance,
+  backendServers,
+};

@@ -115,8 +115,8 @@ const KNOBS = checkSettings([
     max: 10000,
     default: 4,
     help:
-      'LAB_ROUTER=openshift: Routes served, the four data-service Routes and N - 4 more spread over the ' +
-      'terminations, each with its own Service (1,000 is the supported maximum per router)',
+      'Routes served: the four data-service Routes and N - 4 more spread over the terminations, each ' +
+      'with its own Service and backend (1,000 is the supported maximum per router)',
   },
   {
     name: 'replicas',
@@ -267,13 +267,7 @@ const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
  * decide their balance: refuse anything else.
  */
 function checkOpenshiftKnobs(v) {
-  if (v.router !== 'openshift') {
-    if (v.routes === 4) return;
-    throw new LabOptionError(
-      `LAB_ROUTES=${v.routes} needs LAB_ROUTER=openshift: the template router renders one backend per termination`,
-      { setting: 'LAB_ROUTES' },
-    );
-  }
+  if (v.router !== 'openshift') return;
   if (v.passthroughBalance) {
     throw new LabOptionError(
       "LAB_PASSTHROUGH_BALANCE renders the template router; with LAB_ROUTER=openshift the Route's " +

@@ -43,6 +43,7 @@ function renderFromState(state, { exclude = [] } = {}) {
     instances: state.instances.filter((i) => !exclude.includes(i.name)),
     certs: state.certs,
     haproxy: describeHaproxy(router.haproxy.path),
+    scaleRoutes: state.scaleRoutes ? state.scaleRoutes.routes : [],
   });
 }
 

@@ -8,7 +8,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../core/paths');
 const { requireTool } = require('../core/tools');
-const { SERVICE_NAME, SERVICE_HOST } = require('./routes');
+const { SERVICE_NAME, SERVICE_HOST, NAMESPACE } = require('./routes');
 const { intermediateProfile, supportedGroups } = require('./tls-profile');
 
 const TEMPLATE = path.join(ROOT, 'router', 'haproxy.cfg.template');
@@ -70,26 +70,60 @@ function certConfigLines(routes, routeCerts, { http2 }) {
     .map((r) => [routeCerts[r.host], ...(http2 ? [`[alpn ${H2_ALPN}]`] : []), r.host].join(' '));
 }
 
-function mapFiles(routes, { routeCerts = {}, http2 = false } = {}) {
+/** The router's map files for the four Routes and, after them, LAB_ROUTES's `scaleRoutes`. */
+function mapFiles(routes, { routeCerts = {}, http2 = false, scaleRoutes = [] } = {}) {
   const byTermination = Object.fromEntries(routes.map((r) => [r.termination, r]));
-  const { http, edge, passthrough, reencrypt } = byTermination;
+  const { edge, reencrypt } = byTermination;
+  const all = [...routes, ...scaleRoutes];
+  const of = (...terminations) => all.filter((r) => terminations.includes(r.termination));
   return {
     // Plain-HTTP frontend: http routes (and edge/reencrypt routes whose policy is Allow: none here).
-    'os_http_be.map': [`${hostPattern(http.host)} ${http.backend}`],
+    'os_http_be.map': of('http').map((r) => `${hostPattern(r.host)} ${r.backend}`),
     // TLS-terminating frontends (fe_sni, fe_no_sni).
-    'os_edge_reencrypt_be.map': [
-      `${hostPattern(edge.host)} ${edge.backend}`,
-      `${hostPattern(reencrypt.host)} ${reencrypt.backend}`,
-    ],
+    'os_edge_reencrypt_be.map': of('edge', 'reencrypt').map((r) => `${hostPattern(r.host)} ${r.backend}`),
     // insecureEdgeTerminationPolicy: Redirect.
-    'os_route_http_redirect.map': routes
+    'os_route_http_redirect.map': all
       .filter((r) => r.insecurePolicy === 'Redirect')
       .map((r) => `${hostPattern(r.host)} 1`),
     // SNI frontend: which hosts are passthrough, and their tcp backends.
-    'os_sni_passthrough.map': [`^${escapeRegex(passthrough.host)}$ 1`],
-    'os_tcp_be.map': [`^${escapeRegex(passthrough.host)}$ ${passthrough.backend}`],
+    'os_sni_passthrough.map': of('passthrough').map((r) => `^${escapeRegex(r.host)}$ 1`),
+    'os_tcp_be.map': of('passthrough').map((r) => `^${escapeRegex(r.host)}$ ${r.backend}`),
     'cert_config.map': certConfigLines([edge, reencrypt], routeCerts, { http2 }),
   };
+}
+
+/**
+ * The backend sections of LAB_ROUTES's Routes: each its termination's section of the template,
+ * filled for its own backend, annotations, balance and Service (its servers verify
+ * <service>.<namespace>.svc on re-encrypt, as the router verifies a service-ca certificate).
+ */
+function scaleBackends(template, scaleRoutes, { instances, serviceCA, checkIntervalMs, http2, balance }) {
+  const sections = {};
+  for (const [section, termination] of template.matchAll(
+    /^backend \{\{ backend_(\w+) \}\}\n[\s\S]*?\{\{ servers_\1 \}\}$/gm,
+  )) {
+    sections[termination] = section;
+  }
+  return scaleRoutes
+    .map((route) => {
+      const t = route.termination;
+      const servers = serverLines(instances, {
+        routes: { [t]: route },
+        serviceCA,
+        checkIntervalMs,
+        http2,
+        service: route.name,
+        serviceHost: `${route.name}.${NAMESPACE}.svc`,
+      });
+      const values = {
+        [`backend_${t}`]: route.backend,
+        [`balance_${t}`]: balance[t].balance,
+        [`route_options_${t}`]: routeOptionLines(route),
+        [`servers_${t}`]: servers[t],
+      };
+      return `\n${sections[t].replace(/\{\{ (\w+) \}\}/g, (_, key) => values[key])}`;
+    })
+    .join('\n');
 }
 
 /**
@@ -112,14 +146,17 @@ function routeOptionLines(route) {
 }
 
 /** Server lines per termination, named like the router's endpoints (pod:<pod>:<svc>:<port>:<ip>:<port>). */
-function serverLines(instances, { routes, serviceCA, checkIntervalMs, http2 }) {
+function serverLines(
+  instances,
+  { routes, serviceCA, checkIntervalMs, http2, service = SERVICE_NAME, serviceHost = SERVICE_HOST },
+) {
   const check = `check inter ${checkIntervalMs}ms`;
   const verify = `verify required ca-file ${serviceCA}`;
-  const cookie = (termination, id) => (routes[termination].disableCookies ? '' : ` cookie ${md5(id)}`);
+  const cookie = (termination, id) => (routes[termination]?.disableCookies ? '' : ` cookie ${md5(id)}`);
   const lines = { http: [], edge: [], reencrypt: [], passthrough: [] };
   for (const inst of instances) {
-    const plainId = `pod:${inst.name}:${SERVICE_NAME}:http:127.0.0.1:${inst.port}`;
-    const tlsId = `pod:${inst.name}:${SERVICE_NAME}:https:127.0.0.1:${inst.tlsPort}`;
+    const plainId = `pod:${inst.name}:${service}:http:127.0.0.1:${inst.port}`;
+    const tlsId = `pod:${inst.name}:${service}:https:127.0.0.1:${inst.tlsPort}`;
     for (const termination of ['http', 'edge']) {
       lines[termination].push(
         `  server ${plainId} 127.0.0.1:${inst.port}${cookie(termination, plainId)} weight 1 ${check}`,
@@ -127,7 +164,7 @@ function serverLines(instances, { routes, serviceCA, checkIntervalMs, http2 }) {
     }
     lines.reencrypt.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort}${cookie('reencrypt', tlsId)} weight 1` +
-        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''} verifyhost ${SERVICE_HOST} ${verify} ${check}`,
+        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''} verifyhost ${serviceHost} ${verify} ${check}`,
     );
     lines.passthrough.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort} weight 1` +
@@ -163,7 +200,7 @@ const alpnPolicy = (http2) => (http2 ? H2_ALPN : 'http/1.1');
  * serviceCA, `haproxy` from haproxy.js's describeHaproxy. Returns the rendered text, the map
  * files and what was rendered: { tls, alpn, balance }.
  */
-function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy }) {
+function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy, scaleRoutes = [] }) {
   const { mapDir, runDir } = routerPaths(labDir);
   const by = Object.fromEntries(routes.map((r) => [r.termination, r]));
   const http2 = Boolean(router.http2);
@@ -178,8 +215,16 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy 
     ? supportedGroups(haproxy.path, profile.groups, certs.defaultPem)
     : { supported: null, missing: [] };
   const balance = routeBalances(routes, { passthroughOverride: router.passthroughBalance });
-  const maps = mapFiles(routes, { routeCerts: certs.routeCerts || {}, http2 });
-  const config = fillTemplate(fs.readFileSync(TEMPLATE, 'utf8'), {
+  const maps = mapFiles(routes, { routeCerts: certs.routeCerts || {}, http2, scaleRoutes });
+  const template = fs.readFileSync(TEMPLATE, 'utf8');
+  const config = fillTemplate(template, {
+    scale_backends: scaleBackends(template, scaleRoutes, {
+      instances,
+      serviceCA: certs.serviceCA,
+      checkIntervalMs: router.checkIntervalMs,
+      http2,
+      balance,
+    }),
     maxconn: router.maxconn,
     threads: router.threads,
     run_dir: runDir,

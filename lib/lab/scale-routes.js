@@ -7,19 +7,30 @@ const path = require('node:path');
 const yaml = require('js-yaml');
 const { ROOT } = require('../core/paths');
 const cells = require('../../k6/lib/cells');
-const { routeManifestPath, NAMESPACE, APPS_DOMAIN } = require('./routes');
+const { routeManifestPath, routeSettings, NAMESPACE, APPS_DOMAIN, BACKEND_PREFIX } = require('./routes');
 
 /** Past this many Routes per router OpenShift no longer supports it (it still works). */
 const SUPPORTED_MAX_ROUTES = 1000;
 const SCALE_LABEL = 'router-lab.io/scale';
 
-/** The extra Routes for `total` Routes in all: [{ name, termination, host }], terminations in turn. */
+/**
+ * The extra Routes for `total` Routes in all, terminations in turn: [{ name, termination, host,
+ * backend, …what its termination's manifest asks of the router (routes.js routeSettings) }].
+ */
 function scaleRoutes(total) {
   const counts = Object.fromEntries(cells.TERMINATIONS.map((t) => [t, 0]));
-  return Array.from({ length: Math.max(0, total - cells.TERMINATIONS.length) }, (_, i) => {
+  const count = Math.max(0, total - cells.TERMINATIONS.length);
+  const settings = count ? Object.fromEntries(cells.TERMINATIONS.map((t) => [t, routeSettings(t)])) : {};
+  return Array.from({ length: count }, (_, i) => {
     const termination = cells.TERMINATIONS[i % cells.TERMINATIONS.length];
     const name = `scale-${termination}-${++counts[termination]}`;
-    return { name, termination, host: `${name}-${NAMESPACE}.${APPS_DOMAIN}` };
+    return {
+      name,
+      termination,
+      host: `${name}-${NAMESPACE}.${APPS_DOMAIN}`,
+      backend: `${BACKEND_PREFIX[termination]}:${NAMESPACE}:${name}`,
+      ...settings[termination],
+    };
   });
 }
 

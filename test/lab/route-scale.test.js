@@ -1,6 +1,8 @@
 'use strict';
-// LAB_ROUTES=100 on the real router: the four data-service Routes and 96 more, 24 per termination,
-// each with a Service of its own, all admitted through the API and answering through the router.
+// LAB_ROUTES=100 on both routers: the four data-service Routes and 96 more, 24 per termination,
+// each with a backend of its own; on the real router each admitted through the API.
+const fs = require('node:fs');
+const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { useLab } = require('./helpers');
 const { probeRoute } = require('../../lib/lab/health');
@@ -9,6 +11,40 @@ jest.setTimeout(240000);
 
 const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
+/** 24 further Routes per termination; the first, a middle and the last of each answer 200. */
+async function expectSampleServes(scaleRoutes, labCA) {
+  const per = {};
+  for (const r of scaleRoutes.routes) (per[r.termination] ??= []).push(r);
+  expect(Object.fromEntries(Object.entries(per).map(([t, list]) => [t, list.length]))).toEqual({
+    http: 24,
+    edge: 24,
+    passthrough: 24,
+    reencrypt: 24,
+  });
+  for (const list of Object.values(per)) {
+    for (const route of [list[0], list[11], list.at(-1)]) {
+      expect([route.name, await probeRoute(route, { labCA })]).toEqual([
+        route.name,
+        expect.objectContaining({ ok: true, status: 200 }),
+      ]);
+    }
+  }
+}
+
+describe('LAB_ROUTES=100 with the template router', () => {
+  const lab$ = useLab({ LAB_ROUTES: '100' });
+
+  test('renders a backend for each of the 100 Routes and serves every termination, across a reload', async () => {
+    const { scaleRoutes, certs, labDir } = lab$.state;
+    expect(scaleRoutes.count).toBe(96);
+    const config = fs.readFileSync(path.join(labDir, 'haproxy.cfg'), 'utf8');
+    expect(config.match(/^backend be_(http|edge_http|tcp|secure):router-lab:/gm)).toHaveLength(100);
+    await expectSampleServes(scaleRoutes, certs.labCA);
+    await require('../../lib/lab/index').reload({ env: lab$.env, log: () => {} });
+    await expectSampleServes(scaleRoutes, certs.labCA);
+  });
+});
+
 describeAsRoot('LAB_ROUTES=100 with LAB_ROUTER=openshift', () => {
   const lab$ = useLab({ LAB_ROUTER: 'openshift', LAB_ROUTES: '100', LAB_ROUTER_RELOAD_INTERVAL: '1' });
 
@@ -16,15 +52,8 @@ describeAsRoot('LAB_ROUTES=100 with LAB_ROUTER=openshift', () => {
     const { scaleRoutes, routes, certs, router } = lab$.state;
     expect(routes).toHaveLength(4);
     expect(scaleRoutes.count).toBe(96);
-    const per = {};
-    for (const r of scaleRoutes.routes) (per[r.termination] ??= []).push(r);
-    expect(Object.fromEntries(Object.entries(per).map(([t, list]) => [t, list.length]))).toEqual({
-      http: 24,
-      edge: 24,
-      passthrough: 24,
-      reencrypt: 24,
-    });
     // The API shows every Route admitted by the router.
+    const jsonpath = '{range .items[*]}{.status.ingress[0].conditions[0].status}{"\\n"}{end}';
     const admitted = execFileSync(
       '.tools/bin/kubectl',
       [
@@ -35,7 +64,7 @@ describeAsRoot('LAB_ROUTES=100 with LAB_ROUTER=openshift', () => {
         '-n',
         'router-lab',
         '-o',
-        'jsonpath={range .items[*]}{.status.ingress[0].conditions[0].status}{"\\n"}{end}',
+        `jsonpath=${jsonpath}`,
       ],
       { encoding: 'utf8' },
     );
@@ -45,14 +74,6 @@ describeAsRoot('LAB_ROUTES=100 with LAB_ROUTER=openshift', () => {
         .split('\n')
         .filter((s) => s === 'True'),
     ).toHaveLength(100);
-    // A sample of hosts through each termination: the first, a middle one and the last.
-    for (const list of Object.values(per)) {
-      for (const route of [list[0], list[11], list.at(-1)]) {
-        expect([route.name, await probeRoute(route, { labCA: certs.labCA })]).toEqual([
-          route.name,
-          expect.objectContaining({ ok: true, status: 200 }),
-        ]);
-      }
-    }
+    await expectSampleServes(scaleRoutes, certs.labCA);
   });
 });

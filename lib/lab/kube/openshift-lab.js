@@ -14,7 +14,7 @@ const {
 const { routeAdmission, routesPath } = require('./routes-api');
 const { SCALE_LABEL } = require('../scale-routes');
 const { waitUntil, logTail } = require('../stack');
-const { probeRoute } = require('../health');
+const { probeRoute, lastOfEachServes } = require('../health');
 
 /** Starts the control plane and applies the overlay; resolves lab.kube ({ server, kubeconfig, … }). */
 async function startCluster(lab) {
@@ -92,7 +92,6 @@ async function waitScaleRoutesServing(lab) {
   const started = Date.now();
   const times = {};
   const selector = encodeURIComponent(`${SCALE_LABEL}=true`);
-  const lastOfEach = Object.values(Object.fromEntries(scaleRoutes.map((r) => [r.termination, r])));
   let admitted = 0;
   await waitUntil(
     async () => {
@@ -106,7 +105,7 @@ async function waitScaleRoutesServing(lab) {
         if (admitted < scaleRoutes.length) return false;
         times.admittedMs = Date.now() - started;
       }
-      for (const route of lastOfEach) if (!(await probeRoute(route, { labCA: certs.labCA })).ok) return false;
+      if (!(await lastOfEachServes(scaleRoutes, { labCA: certs.labCA }))) return false;
       times.servingMs = Date.now() - started;
       return true;
     },
