@@ -51,7 +51,7 @@ async function main() {
   console.log(
     `Reloads meanwhile: ${reloads.count}, each rendering the configuration in ${reloads.renderMs ?? '–'} ms ` +
       `and reloading HAProxy in ${reloads.reloadMs ?? '–'} ms (the router's own /metrics). HAProxy: ` +
-      `${haproxyMb.serving} MB serving${haproxyMb.older.length ? `, ${haproxyMb.older.join(', ')} MB still finishing` : ''}.`,
+      `${haproxyMb.serving ?? '–'} MB serving${haproxyMb.older.length ? `, ${haproxyMb.older.join(', ')} MB still finishing` : ''}.`,
   );
 }
 

@@ -166,6 +166,7 @@ function configurationsOf(state) {
     instances: state.instances,
     certs: state.certs,
     haproxy: describeHaproxy(router.haproxy.path),
+    scaleRoutes: state.scaleRoutes ? state.scaleRoutes.routes : [],
   });
   const openshift = fs.readFileSync(path.join(router.workDir, 'conf', 'haproxy.config'), 'utf8');
   return { template: rendered.config, openshift };

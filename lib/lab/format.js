@@ -115,7 +115,7 @@ function admissionLines(admission) {
   if (last?.reloads) {
     lines.push(
       `  with ${last.routes} Routes: ${last.reloads.count} reloads, render ${last.reloads.renderMs ?? '–'} ms, ` +
-        `reload ${last.reloads.reloadMs ?? '–'} ms each; HAProxy ${last.haproxyMb.serving} MB serving`,
+        `reload ${last.reloads.reloadMs ?? '–'} ms each; HAProxy ${last.haproxyMb.serving ?? '–'} MB serving`,
     );
   }
   return lines;

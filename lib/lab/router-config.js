@@ -121,7 +121,11 @@ function scaleBackends(template, scaleRoutes, { instances, serviceCA, checkInter
         [`route_options_${t}`]: routeOptionLines(route),
         [`servers_${t}`]: servers[t],
       };
-      return `\n${sections[t].replace(/\{\{ (\w+) \}\}/g, (_, key) => values[key])}`;
+      if (!sections[t]) throw new Error(`router template: no backend section for ${t}`);
+      return `\n${sections[t].replace(/\{\{ (\w+) \}\}/g, (_, key) => {
+        if (!(key in values)) throw new Error(`router template: no value for {{ ${key} }} in a ${t} backend`);
+        return values[key];
+      })}`;
     })
     .join('\n');
 }

@@ -64,6 +64,8 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) 
         }
       : null,
     replicas: lab ? lab.instances.length : null,
+    // LAB_ROUTES: the Routes the lab's router served (each a backend of its own).
+    routes: lab ? lab.routes.length + (lab.scaleRoutes ? lab.scaleRoutes.count : 0) : null,
     redis: lab ? lab.redis.mode : null,
     placement: lab ? lab.placement : null,
     k6Cpus: target.k6Cpus || null,
