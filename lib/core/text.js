@@ -36,4 +36,12 @@ function table({ head, rows }, { indent = '', rule = true } = {}) {
   return [line(head), ...ruleLine, ...rows.map(line)].join('\n');
 }
 
-module.exports = { wrap, wrapLines, table };
+/** `text` as a regular expression that matches it literally. */
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+module.exports = {
+  escapeRegex,
+  wrap,
+  wrapLines,
+  table,
+};

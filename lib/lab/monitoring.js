@@ -2,6 +2,7 @@
 // The lab's cluster monitoring (LAB_ROUTER=openshift): a real Prometheus scraping the real router's
 // /metrics, and prometheus-process-exporter's CPU per process group (router, data-service-<n>,
 // redis-<n>) standing in for cAdvisor's per-container CPU on a cluster.
+const { escapeRegex } = require('../core/text');
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('../core/tools');
@@ -12,7 +13,6 @@ const { request } = require('./client');
 const SCRAPE_INTERVAL_S = 1;
 
 const monitoringDir = (labDir) => path.join(labDir, 'monitoring');
-const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The exporter's groups: the router's whole process tree (unshare's command line names the lab's

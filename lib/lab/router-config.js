@@ -2,6 +2,7 @@
 // Renders router/haproxy.cfg.template and the router's map files (os_http_be.map, ...) into the
 // lab directory for the HAProxy binary and OpenShift release in use, and validates the result with
 // `haproxy -c`.
+const { escapeRegex } = require('../core/text');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -53,7 +54,6 @@ function routerPaths(labDir) {
 }
 
 const md5 = (text) => crypto.createHash('md5').update(text).digest('hex');
-const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Map lines as the router writes them: a regex on Host[:port][/path] (the `base` fetch). */
 function hostPattern(host) {
