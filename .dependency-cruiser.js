@@ -12,6 +12,7 @@ const LAYERS = [
   'lib/report',
   'lib/matrix',
   'lib/reliability',
+  'lib/route-scale',
   'lib/cluster',
   'lib/guide',
   'bin',

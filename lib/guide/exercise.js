@@ -12,6 +12,7 @@
  *   ```sh exercise needs=root            never run by the runner (changes the host); checked only
  *   ```sh exercise needs=cluster         an OpenShift cluster: checked offline only
  *   ```sh exercise needs=script:lab:reload   run once that npm script exists
+ *   ```sh exercise lab=none              run with no lab up (its command starts its own)
  */
 function parseInfo(info) {
   const lang = info.trim().split(/\s+/)[0] || '';
@@ -208,22 +209,23 @@ const DEFAULT_QUICK = {
   lab: MATRIX_QUICK,
   matrix: MATRIX_QUICK,
   reliability: '--quick',
+  'route-scale': '--quick',
   k6: '-e DURATION=3s',
 };
 
 /** Scripts whose runs the quick form shortens. */
-const SHORTENED_SCRIPTS = ['lab', 'matrix', 'reliability'];
+const SHORTENED_SCRIPTS = ['lab', 'matrix', 'reliability', 'route-scale'];
 
 /**
  * The quick form of one command line, as the runner runs it: `--quick` (or the block's `quick`)
- * after every `npm run lab|matrix|reliability` (adding `--` where missing; a later option wins
+ * after every `npm run lab|matrix|reliability|route-scale` (adding `--` where missing; a later option wins
  * over an earlier one), and `-e DURATION=3s` after every `k6 run … <script>`. Everything else
  * unchanged.
  */
 function quickForm(text, attrs = {}) {
   // One simple command at a time, so `a && b` and `cmd &` keep their shape.
   return text.replace(/(^|;|&&|\|\||\bdo\b)(\s*)([^;&|]*)/g, (all, sep, space, cmd) => {
-    const script = /\bnpm run ([a-z:]+)(\s+--(\s|$))?/.exec(cmd);
+    const script = /\bnpm run ([a-z:-]+)(\s+--(\s|$))?/.exec(cmd);
     const trimmed = cmd.replace(/\s+$/, '');
     const tail = cmd.slice(trimmed.length);
     if (script && SHORTENED_SCRIPTS.includes(script[1])) {

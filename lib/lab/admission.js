@@ -124,10 +124,11 @@ async function measureEndpointChange(state, client, { signal }) {
 }
 
 /**
- * Measures admission over `samples` Routes, one after another, then an endpoint change; writes
- * and resolves the figures (also kept in <labDir>/admission.json for lab:status).
+ * Measures admission over `samples` Routes, one after another, then (unless `endpointChange` is
+ * false) an endpoint change; writes and resolves the figures (also kept in
+ * <labDir>/admission.json for lab:status).
  */
-async function measureAdmission(state, { samples = 5, log = () => {}, signal } = {}) {
+async function measureAdmission(state, { samples = 5, endpointChange = true, log = () => {}, signal } = {}) {
   if (state.router.kind !== 'openshift') {
     throw new Error(
       'admission latency is measured with the real router: start the lab with LAB_ROUTER=openshift',
@@ -144,8 +145,9 @@ async function measureAdmission(state, { samples = 5, log = () => {}, signal } =
     runs.push(run);
   }
   // With one instance, withdrawing it would stop the service rather than move its traffic.
-  const endpoint =
-    state.instances.length > 1
+  const endpoint = !endpointChange
+    ? { skipped: 'not asked for' }
+    : state.instances.length > 1
       ? await measureEndpointChange(state, client, { signal })
       : { skipped: 'one instance only (LAB_REPLICAS=1): no endpoint to withdraw while traffic goes on' };
   if (endpoint.skipped) log(`  endpoint change: skipped, ${endpoint.skipped}`);
@@ -189,4 +191,4 @@ async function routeAdmissions(state) {
   return { routes, lastMeasured };
 }
 
-module.exports = { measureAdmission, routeAdmissions, summarize, admissionProbeRoute };
+module.exports = { measureAdmission, measureEndpointChange, routeAdmissions, summarize, admissionProbeRoute };

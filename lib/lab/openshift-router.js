@@ -106,6 +106,8 @@ function routerEnv(lab, { tls, stats }) {
     ROUTER_LOAD_BALANCE_ALGORITHM: 'random',
     ROUTER_USE_PROXY_PROTOCOL: 'false',
     ROUTER_IP_V4_V6_MODE: 'v4',
+    ...(opts.hardStopAfterS ? { ROUTER_HARD_STOP_AFTER: `${opts.hardStopAfterS}s` } : {}),
+    ...(opts.configManager ? { ROUTER_HAPROXY_CONFIG_MANAGER: 'true' } : {}),
     // The 45 s default waits for a cloud load balancer to drop the router; the lab has none.
     ROUTER_GRACEFUL_SHUTDOWN_DELAY: '1s',
   };
@@ -281,6 +283,8 @@ function describe(lab, configured, { pid, alpn }) {
       binary: routerBin(configured.release),
     },
     reloadIntervalS: opts.reloadIntervalS,
+    hardStopAfterS: opts.hardStopAfterS,
+    configManager: opts.configManager,
     alpn: { policy: configured.alpn, negotiated: alpn },
     tls: configured.tls,
     http2: opts.http2,

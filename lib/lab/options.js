@@ -108,6 +108,26 @@ const KNOBS = checkSettings([
     help: "LAB_ROUTER=openshift: the router's RELOAD_INTERVAL in seconds (OpenShift's default is 5)",
   },
   {
+    name: 'hardStopAfterS',
+    env: 'LAB_ROUTER_HARD_STOP_AFTER',
+    type: 'integer',
+    min: 1,
+    max: 86400,
+    default: null,
+    help:
+      "LAB_ROUTER=openshift: the router's ROUTER_HARD_STOP_AFTER in seconds, how long an old HAProxy may " +
+      'finish its connections after a reload (unset, as by default on OpenShift: until they close)',
+  },
+  {
+    name: 'configManager',
+    env: 'LAB_ROUTER_DCM',
+    type: 'boolean',
+    default: false,
+    help:
+      "LAB_ROUTER=openshift: the router's dynamic configuration manager (ROUTER_HAPROXY_CONFIG_MANAGER): " +
+      'endpoint changes through the runtime API instead of a reload',
+  },
+  {
     name: 'routes',
     env: 'LAB_ROUTES',
     type: 'integer',
@@ -267,7 +287,18 @@ const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
  * decide their balance: refuse anything else.
  */
 function checkOpenshiftKnobs(v) {
-  if (v.router !== 'openshift') return;
+  if (v.router !== 'openshift') {
+    for (const [name, variable] of [
+      ['hardStopAfterS', 'LAB_ROUTER_HARD_STOP_AFTER'],
+      ['configManager', 'LAB_ROUTER_DCM'],
+    ]) {
+      if (v[name])
+        throw new LabOptionError(`${variable} sets the real router: add LAB_ROUTER=openshift`, {
+          setting: variable,
+        });
+    }
+    return;
+  }
   if (v.passthroughBalance) {
     throw new LabOptionError(
       "LAB_PASSTHROUGH_BALANCE renders the template router; with LAB_ROUTER=openshift the Route's " +
@@ -323,6 +354,8 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     router: v.router,
     overlay: v.overlay,
     reloadIntervalS: v.reloadIntervalS,
+    hardStopAfterS: v.hardStopAfterS,
+    configManager: v.configManager,
     routes: v.routes,
     ports,
     replicas: v.replicas,

@@ -27,7 +27,14 @@ const ROUTERS = { template: require('./haproxy-router'), openshift: require('./o
 function fingerprint(opts) {
   return {
     router: opts.router,
-    ...(opts.router === 'openshift' ? { overlay: opts.overlay, reloadIntervalS: opts.reloadIntervalS } : {}),
+    ...(opts.router === 'openshift'
+      ? {
+          overlay: opts.overlay,
+          reloadIntervalS: opts.reloadIntervalS,
+          hardStopAfterS: opts.hardStopAfterS,
+          configManager: opts.configManager,
+        }
+      : {}),
     routes: opts.routes,
     replicas: opts.replicas,
     redisMode: opts.redisMode,

@@ -36,4 +36,4 @@ async function runLab(opts, signal) {
   });
 }
 
-module.exports = { runLab };
+module.exports = { runLab, NEEDED_OPENSHIFT };

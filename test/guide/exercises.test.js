@@ -31,6 +31,8 @@ function unmet(block) {
       if (have < Number(need.value)) return `needs ${need.value} cores, this machine allows ${have}${why}`;
     } else if (need.kind === 'root') {
       return `changes a setting of the whole machine (root), run by hand only${why}`;
+    } else if (need.kind === 'real-router') {
+      if (process.getuid() !== 0) return `needs root for the real router's pod network${why}`;
     } else if (need.kind === 'cluster') {
       return `needs an OpenShift cluster; checked offline only (test/guide/openshift-offline.test.js)${why}`;
     } else if (need.kind === 'script') {

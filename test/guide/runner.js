@@ -97,11 +97,11 @@ class ExerciseLab {
 
   /** The text a page's command becomes here (quick form, relocated). */
   localize(text, attrs) {
-    const { router } = this.state;
+    const router = this.state?.router;
     return relocate(quickForm(text, attrs), {
       labDir: this.labDir,
       resultsDir: this.resultsDir,
-      ports: { 9080: router.httpPort, 9443: router.httpsPort, 1936: router.statsPort },
+      ports: router ? { 9080: router.httpPort, 9443: router.httpsPort, 1936: router.statsPort } : {},
     });
   }
 }
@@ -149,6 +149,11 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
   let background = [];
   let first = true;
   for (const block of blocks) {
+    // A command that starts its own labs (route-scale) runs with none up.
+    if (block.attrs.lab === 'none') {
+      await exerciseLab.stop();
+      first = false;
+    }
     // A loop around lab:up (one lab per thread count, say) runs as its commands, one by one.
     const commands = blockCommands(block.text).flatMap((c) =>
       /npm run lab:(up|down)\b/.test(c.text) && expandFor(c.text)

@@ -1,0 +1,122 @@
+'use strict';
+// Reloads at a Route count, under a steady keep-alive load: each one caused by one Route change
+// through the API, as on a cluster. Per reload the router's own render and reload times, the time
+// from the change to the new HAProxy serving, and HAProxy's parse time of the same configuration;
+// then the old processes, their memory and how long they live (bounded by hard-stop-after).
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { adminClient } = require('../lab/kube/control-plane');
+const { routesPath } = require('../lab/kube/routes-api');
+const { RELOAD_ANNOTATION } = require('../lab/openshift-reload');
+const { servingHaproxy } = require('../lab/openshift-router');
+const { waitUntil } = require('../lab/stack');
+const { reloadCounters, reloadsBetween, haproxyMemory } = require('../lab/router-metrics');
+const { spread } = require('../results-model/cost');
+const { watchHaproxy } = require('./haproxy-watch');
+
+const run = promisify(execFile);
+
+/** The router's configuration and HAProxy as its mount namespace sees them (reload-haproxy's). */
+const ROUTER_CONFIG = '/var/lib/haproxy/conf/haproxy.config';
+const ROUTER_HAPROXY = '/usr/sbin/haproxy';
+
+/**
+ * How long HAProxy takes to parse and check the router's configuration (`haproxy -c`, in the
+ * router's mount namespace, where its paths resolve): the median of `times` runs, in ms.
+ */
+async function parseMs(routerPid, { times = 3 } = {}) {
+  const runs = [];
+  for (let i = 0; i < times; i++) {
+    const begin = performance.now();
+    await run('nsenter', [
+      '-t',
+      String(routerPid),
+      '-m',
+      '--',
+      ROUTER_HAPROXY,
+      '-c',
+      '-q',
+      '-f',
+      ROUTER_CONFIG,
+    ]);
+    runs.push(performance.now() - begin);
+  }
+  return Number(spread(runs).median.toFixed(1));
+}
+
+/**
+ * Waits until the router has not reloaded for its reload interval (and half a second), so that the
+ * next change is applied at once rather than held back: the reload measured is the change's own.
+ */
+async function waitQuiet(state, { signal }) {
+  const quietMs = state.router.reloadIntervalS * 1000 + 500;
+  let last = (await reloadCounters(state.router)).reloads;
+  let since = Date.now();
+  while (Date.now() - since < quietMs) {
+    await sleep(250, undefined, { signal });
+    const now = (await reloadCounters(state.router)).reloads;
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+}
+
+/** One Route change (an annotation on `routeName`), timed until the new HAProxy serves and the router has counted the reload. */
+async function oneReload(state, client, routeName, { signal }) {
+  const timeoutMs = state.router.reloadIntervalS * 1000 * 3 + 30000;
+  const before = await reloadCounters(state.router);
+  const pidBefore = servingHaproxy(state.router.pid);
+  const begin = Date.now();
+  const body = { metadata: { annotations: { [RELOAD_ANNOTATION]: new Date().toISOString() } } };
+  await client.call('PATCH', `${routesPath()}/${routeName}`, {
+    body,
+    contentType: 'application/merge-patch+json',
+  });
+  await waitUntil(async () => (servingHaproxy(state.router.pid) ?? pidBefore) !== pidBefore, {
+    timeoutMs,
+    what: 'a new HAProxy serving after a Route change',
+    signal,
+    intervalMs: 10,
+  });
+  const changeToServingMs = Date.now() - begin;
+  let after;
+  await waitUntil(async () => (after = await reloadCounters(state.router)).reloads > before.reloads, {
+    timeoutMs,
+    what: 'the router counting its reload in /metrics',
+    signal,
+    intervalMs: 50,
+  });
+  const { count, renderMs, reloadMs } = reloadsBetween(before, after);
+  return { changeToServingMs, renderMs, reloadMs, reloads: count };
+}
+
+/**
+ * `count` reloads, each once the router is quiet (waitQuiet), then a wait for the old processes to
+ * exit (hard-stop-after bounds it). Resolves { reloads: [...], haproxy (haproxy-watch summary) }.
+ */
+async function reloadCycles(state, { count, hardStopAfterS, signal, log = () => {} }) {
+  const client = adminClient(state.labDir);
+  const routeName = state.routes[0].name;
+  const watch = watchHaproxy(state.router.pid);
+  const reloads = [];
+  try {
+    for (let i = 1; i <= count; i++) {
+      await waitQuiet(state, { signal });
+      const r = await oneReload(state, client, routeName, { signal });
+      log(
+        `    reload ${i}/${count}: render ${r.renderMs} ms, reload ${r.reloadMs} ms, change to new HAProxy ${r.changeToServingMs} ms`,
+      );
+      reloads.push(r);
+    }
+    // The last old process lives until its connections close or hard-stop-after stops it.
+    const deadline = Date.now() + ((hardStopAfterS ?? 0) + 3) * 1000;
+    while (Date.now() < deadline && haproxyMemory(state.router.pid).length > 1) {
+      await sleep(200, undefined, { signal });
+    }
+  } catch (err) {
+    watch.stop();
+    throw err;
+  }
+  return { reloads, haproxy: watch.stop() };
+}
+
+module.exports = { reloadCycles, parseMs, waitQuiet, ROUTER_CONFIG };

@@ -1,0 +1,112 @@
+'use strict';
+// npm run route-scale in its quick form against the real router (root: its pod network): every
+// count's figures written, no request lost to churn with socket handover, the old HAProxys a
+// reload leaves counted and gone after hard-stop-after, and the configuration manager applying an
+// endpoint change without the wait for a reload.
+const fs = require('node:fs');
+const path = require('node:path');
+const { labEnv, quietLog, useTempDir } = require('../lab/helpers');
+const { COMMAND } = require('../../lib/route-scale/options');
+const { runRouteScale } = require('../../lib/route-scale/run');
+const { listRecords, processState } = require('../../lib/lab/pids');
+
+jest.setTimeout(900000);
+
+const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
+
+describeAsRoot('route-scale --quick', () => {
+  const dir = useTempDir('rlab-route-scale-');
+  const env = labEnv();
+  const opts = COMMAND.parse(['--quick']).values;
+  let doc;
+  const log = quietLog();
+
+  beforeAll(async () => {
+    try {
+      ({ doc } = await runRouteScale({ ...opts, out: path.join(dir, 'run') }, { env, log }));
+    } catch (err) {
+      throw new Error(`route-scale failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
+    }
+  });
+  afterAll(() => fs.rmSync(env.LAB_DIR, { recursive: true, force: true }));
+
+  test('writes every figure of every count, and its three files', () => {
+    expect(doc).toMatchObject({
+      complete: true,
+      pass: true,
+      router: { hardStopAfterS: opts.hardStopAfterS },
+    });
+    expect(doc.counts.map((c) => c.routes)).toEqual(opts.routes);
+    for (const c of doc.counts) {
+      expect(c.admission.firstOk.p50).toBeGreaterThan(0);
+      expect(c.reloads.samples).toHaveLength(opts.reloads);
+      for (const r of c.reloads.samples) {
+        expect({ reloads: r.reloads, render: r.renderMs > 0, reload: r.reloadMs > 0 }).toEqual({
+          reloads: 1,
+          render: true,
+          reload: true,
+        });
+      }
+      expect(c.reloads.parseMs).toBeGreaterThan(0);
+      expect(c.cost.cells.map((x) => [x.cell, x.routerUs.median > 0])).toEqual([
+        ['http:1k:keepalive', true],
+        ['edge:1k:keepalive', true],
+      ]);
+      expect(c.churn.cases.map((x) => x.ratePerS)).toEqual([0, ...opts.churnRates]);
+      expect(c.verdicts.reload.by).toMatch(/^(render|parse|start|drain)$/);
+      expect(typeof c.verdicts.host.busy).toBe('boolean');
+    }
+    for (const file of ['route-scale.json', 'route-scale.md', 'route-scale.html']) {
+      expect(fs.existsSync(path.join(dir, 'run', file))).toBe(true);
+    }
+    expect(fs.readFileSync(path.join(dir, 'run', 'route-scale.md'), 'utf8')).toMatch(/^\| 40 \| /m);
+  });
+
+  test('the larger configuration takes longer to write and to parse', () => {
+    const [small, large] = doc.counts;
+    expect(large.reloads.renderMs.median).toBeGreaterThan(small.reloads.renderMs.median);
+    expect(large.reloads.parseMs).toBeGreaterThan(small.reloads.parseMs);
+  });
+
+  test('Route churn under load loses no request: the sockets are handed over', () => {
+    for (const c of doc.counts) {
+      const churned = c.churn.cases.filter((x) => x.ratePerS > 0);
+      // The churn made the router reload, and no request of the steady load failed meanwhile.
+      for (const x of churned) expect(x.reloads).toBeGreaterThan(0);
+      const failed = c.churn.cases.flatMap((x) => x.loads.map((l) => [x.ratePerS, l.termination, l.failed]));
+      expect(failed.filter(([, , n]) => n > 0)).toEqual([]);
+      expect(c.verdicts.churn.pass).toBe(true);
+    }
+  });
+
+  test('old HAProxys are counted, with their memory, and gone after hard-stop-after', () => {
+    for (const c of doc.counts) {
+      const { old } = c.reloads.haproxy;
+      expect(old.length).toBeGreaterThanOrEqual(opts.reloads);
+      for (const o of old) {
+        expect(o.peakMb).toBeGreaterThan(1);
+        expect(o.gone).toBe(true);
+        // Passthrough keep-alive connections held it until hard-stop-after stopped it.
+        expect(o.livedMs).toBeLessThanOrEqual(opts.hardStopAfterS * 1000 + 1000);
+      }
+      expect(c.reloads.haproxy.peakProcesses).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  test('the configuration manager withdraws an endpoint without waiting for a reload', () => {
+    for (const c of doc.counts) {
+      const { off, on } = c.endpoints;
+      expect(off.reloads).toBeGreaterThanOrEqual(1);
+      expect(on.configManager).toBe(true);
+      // Off, the change waits for a reload; on, the runtime API applies it at once.
+      expect(on.removedMs.median).toBeLessThan(off.removedMs.median);
+      expect(on.removedMs.median).toBeLessThan(1000);
+    }
+  });
+
+  test('nothing is left running', () => {
+    const running = listRecords(env.LAB_DIR).filter((r) => processState(r) === 'running');
+    expect(running).toEqual([]);
+    expect(fs.existsSync(path.join(env.LAB_DIR, 'lab.json'))).toBe(false);
+  });
+});

@@ -1,0 +1,182 @@
+'use strict';
+// route-scale's pure parts: the HAProxy watch's summary, the verdicts, the options, the
+// configuration manager's fallbacks from the router's log, and the report's tables; no lab needed.
+const { addSample, summarizeWatch } = require('../../lib/route-scale/haproxy-watch');
+const { fallbacks } = require('../../lib/route-scale/endpoints');
+const { COMMAND } = require('../../lib/route-scale/options');
+const model = require('../../lib/results-model/route-scale');
+const { blocks } = require('../../lib/report/route-scale');
+
+test('the watch counts a superseded HAProxy as old, with its lifetime once it is gone', () => {
+  const seen = new Map();
+  addSample(seen, [{ pid: 10, rssMb: 9 }], 0);
+  addSample(
+    seen,
+    [
+      { pid: 11, rssMb: 10 },
+      { pid: 10, rssMb: 12 },
+    ],
+    100,
+  );
+  addSample(
+    seen,
+    [
+      { pid: 11, rssMb: 10.5 },
+      { pid: 10, rssMb: 12 },
+    ],
+    3100,
+  );
+  addSample(
+    seen,
+    [
+      { pid: 12, rssMb: 11 },
+      { pid: 11, rssMb: 10.5 },
+    ],
+    3200,
+  );
+  addSample(
+    seen,
+    [
+      { pid: 12, rssMb: 11 },
+      { pid: 11, rssMb: 10.5 },
+    ],
+    3300,
+  );
+  const summary = summarizeWatch({ seen, peak: { processes: 2, totalMb: 22.5 }, lastMs: 3300 });
+  expect(summary).toEqual({
+    servingMb: 11,
+    old: [
+      { pid: 10, peakMb: 12, gone: true, livedMs: 3000 },
+      { pid: 11, peakMb: 10.5, gone: false, livedMs: null },
+    ],
+    oldStillRunning: 1,
+    peakProcesses: 2,
+    peakTotalMb: 22.5,
+  });
+});
+
+const reloads = (over = {}) => ({
+  renderMs: { min: 200, median: 247, max: 260 },
+  reloadMs: { min: 400, median: 435, max: 500 },
+  parseMs: 180,
+  haproxy: { old: [{ pid: 1, peakMb: 50, gone: true, livedMs: 9800 }] },
+  ...over,
+});
+
+test('a reload is bounded by its largest phase: the drain when hard-stop-after ended it', () => {
+  const v = model.reloadBound(reloads(), { hardStopAfterS: 10 });
+  expect(v).toMatchObject({ by: 'drain', phases: { render: 247, parse: 180, start: 255, drain: 9800 } });
+  expect(v.reason).toMatch(/until hard-stop-after \(10 s\) stopped it/);
+  // Of the reload's own work, the new process starting took longest.
+  expect(v.work).toEqual({ by: 'start', ms: 255 });
+});
+
+test('without an old process that exited, the reload is bounded by its own work', () => {
+  const v = model.reloadBound(reloads({ haproxy: { old: [] }, parseMs: 300 }), { hardStopAfterS: 10 });
+  expect(v).toMatchObject({ by: 'parse', reason: 'HAProxy took 300 ms to parse the configuration' });
+  expect(
+    model.reloadBound({ renderMs: null, reloadMs: null, parseMs: null, haproxy: { old: [] } }, {}).by,
+  ).toBe('unknown');
+});
+
+test('the host is busy only from evidence: a phase at 90 % or a matrix cell that said so', () => {
+  const host = (busyFraction) => ({ busyFraction, cores: 2, routerCores: 0.4 });
+  const entry = (fraction, cellBusy = false) => ({
+    reloads: { host: host(fraction) },
+    churn: { cases: [{ ratePerS: 10, host: host(0.2) }] },
+    cost: { cells: [{ cell: 'http:1k:keepalive', hostBusy: cellBusy, limitReason: 'the host was busy' }] },
+  });
+  expect(model.hostBusyVerdict(entry(0.5))).toEqual({ busy: false, reasons: [] });
+  expect(model.hostBusyVerdict(entry(0.95)).reasons[0]).toMatch(
+    /^reloads: the host's 2 cores were 95 % busy/,
+  );
+  expect(model.hostBusyVerdict(entry(null, true)).reasons).toEqual(['http:1k:keepalive: the host was busy']);
+});
+
+test('churn passes only when no request failed while Routes changed (the baseline is not judged)', () => {
+  const load = (failed) => ({
+    termination: 'edge',
+    requests: 600,
+    failed,
+    errorKinds: failed ? { 'HTTP 503': failed } : {},
+  });
+  const churn = (baselineFailed, churnFailed) => ({
+    cases: [
+      { ratePerS: 0, loads: [load(baselineFailed)] },
+      { ratePerS: 10, loads: [load(churnFailed)] },
+    ],
+  });
+  expect(model.churnVerdict(churn(3, 0))).toEqual({ pass: true, reasons: [] });
+  expect(model.churnVerdict(churn(0, 2)).reasons).toEqual([
+    '10 Route(s)/s: 2 of 600 requests through edge failed (2 HTTP 503)',
+  ]);
+});
+
+test('--routes and --churn take ascending whole numbers within range, and name a bad one', () => {
+  expect(COMMAND.parse(['--routes', '1000,4,100,4']).values.routes).toEqual([4, 100, 1000]);
+  expect(COMMAND.parse(['--quick']).values).toMatchObject({ routes: [4, 40], churnRates: [5] });
+  expect(() => COMMAND.parse(['--routes', '3'])).toThrow(
+    /--routes: "3" is not a whole number from 4 to 10000/,
+  );
+  expect(() => COMMAND.parse(['--churn', '0'])).toThrow(/--churn: "0" is not a whole number from 1 to 50/);
+});
+
+test("the configuration manager's fallbacks to a reload are read from the router's log", () => {
+  const log = [
+    'I1126 18:55:22.4 backend.go:364] "msg"="disabling backend server instead of deleting"',
+    'I1126 18:55:22.6 router.go:993] "msg"="router will reload as the ConfigManager could not dynamically replace endpoints for service" "error"="error adding backend server x: cannot be removed" "service"="a"',
+  ].join('\n');
+  expect(fallbacks(log)).toEqual({
+    fallbacks: 1,
+    fallbackReason: 'error adding backend server x: cannot be removed',
+  });
+  expect(fallbacks('')).toEqual({ fallbacks: 0, fallbackReason: null });
+});
+
+test('the report lays every count out: reloads, cost, churn against no churn, endpoints off and on', () => {
+  const doc = model.createDocument({ runId: 'r1', opts: { rate: 100, hardStopAfterS: 10 }, router: null });
+  const loads = (p99) => [{ termination: 'http', requests: 100, failed: 0, errorKinds: {}, p99 }];
+  const endpoints = (reloadCount) => ({
+    changes: 3,
+    reloads: reloadCount,
+    removedMs: { median: 12 },
+    addedMs: { median: 70 },
+    requests: 30,
+    failed: 0,
+    fallbacks: 0,
+  });
+  model.addCount(doc, {
+    routes: 1000,
+    admission: { admitted: { p50: 30 }, firstOk: { p50: 4800, max: 5100 } },
+    reloads: {
+      ...reloads(),
+      changeToServingMs: { median: 600, max: 700 },
+      haproxy: { ...reloads().haproxy, servingMb: 51, peakTotalMb: 105, oldStillRunning: 0 },
+      host: null,
+    },
+    cost: {
+      cells: [{ cell: 'http:1k:keepalive', routerUs: { median: 108 }, limitedBy: 'shared', hostBusy: false }],
+    },
+    churn: {
+      cases: [
+        { ratePerS: 0, reloads: 0, reloadsPerSec: 0, loads: loads(2), haproxy: { peakProcesses: 1 } },
+        { ratePerS: 10, reloads: 4, reloadsPerSec: 0.2, loads: loads(5), haproxy: { peakProcesses: 3 } },
+      ],
+    },
+    endpoints: { off: endpoints(6), on: endpoints(0) },
+  });
+  model.finish(doc, { complete: true });
+  const tables = blocks(doc)
+    .filter((b) => b.table)
+    .map((b) => b.table.rows);
+  const [reloadRows, scaleRows, churnRows, endpointRows] = tables;
+  expect(reloadRows[0]).toEqual(expect.arrayContaining(['1000', '247 ms (max 260 ms)', '180 ms', '51 MB']));
+  expect(reloadRows[0][8]).toMatch(/^drain: .*; of the reload's own work, start \(255 ms\)$/);
+  expect(scaleRows[0]).toEqual(['1000', '30 ms / 4800 ms', '5100 ms', '108 µs (shared)', '–', 'not busy']);
+  expect(churnRows.map((r) => r[4])).toEqual(['http 2 ms', 'http 5 ms (×2.50)']);
+  expect(endpointRows.map((r) => r.slice(1, 3))).toEqual([
+    ['off', '6 for 3 change(s)'],
+    ['on', '0 for 3 change(s)'],
+  ]);
+  expect(blocks(doc)[0].heading).toBe('Route scale r1: no request lost to churn');
+});
