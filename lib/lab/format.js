@@ -49,7 +49,9 @@ function routerLines(router) {
   const { openshiftRouter: os, kube, network } = router;
   return [
     `Router: openshift-router ${os.branch} (${os.commit.slice(0, 12)}) pid ${router.pid}, ${sizing}, ` +
-      `reload interval ${router.reloadIntervalS} s`,
+      `reload interval ${router.reloadIntervalS} s` +
+      (router.hardStopAfterS ? `, hard-stop-after ${router.hardStopAfterS} s` : '') +
+      (router.configManager ? ', dynamic configuration manager on' : ''),
     `  metrics  ${router.metricsUrl} (user ${router.stats.username}, password in lab.json)`,
     ...(tlsLine(router) ? [tlsLine(router)] : []),
     `  API      ${kube.server} (overlays/${kube.overlay} applied)`,

@@ -1,12 +1,13 @@
 'use strict';
 // lab:reload with the real router (LAB_ROUTER=openshift) is what it is on a cluster: a change
 // through the API that openshift-router turns into a reload at its next RELOAD_INTERVAL. An
-// instance left out is withdrawn from the Service's endpoints; one put back is published again.
+// instance left out is withdrawn from every Service's endpoints; one put back is published again.
 const { adminClient } = require('./kube/control-plane');
 const { routesPath } = require('./kube/routes-api');
 const { publishEndpoint, withdrawEndpoint } = require('./kube/bootstrap');
 const { servingHaproxy } = require('./openshift-router');
 const { waitUntil } = require('./stack');
+const { SERVICE_NAME } = require('./routes');
 const { writeLabState } = require('./state');
 
 const RELOAD_ANNOTATION = 'router-lab.io/reload-requested';
@@ -30,10 +31,12 @@ async function reloadThroughApi(state, { exclude = [], signal, log = () => {} } 
   const before = servingHaproxy(state.router.pid);
   const begin = Date.now();
   const withdrawn = state.instances.filter((i) => exclude.includes(i.name));
+  // Every Service the instance backs: the data service's and LAB_ROUTES's further ones.
+  const services = [SERVICE_NAME, ...(state.scaleRoutes?.routes ?? []).map((r) => r.name)];
   if (exclude.length || state.router.withdrawn?.length) {
     for (const instance of state.instances) {
-      if (withdrawn.includes(instance)) await withdrawEndpoint(client, instance);
-      else await publishEndpoint(client, instance);
+      if (withdrawn.includes(instance)) await withdrawEndpoint(client, instance, services);
+      else await publishEndpoint(client, instance, services);
     }
   } else {
     await touchRoutes(client, state);

@@ -1,14 +1,15 @@
 'use strict';
-// route-scale.json, one run of `npm run route-scale`: per Route count what admission, reloads,
-// memory, per-request cost, churn and endpoint changes measured, and the verdicts drawn from
-// them (what bounded a reload, whether the host was busy, whether churn lost requests). Written
-// after every count, so an interrupted run keeps what finished (complete: false).
+// route-scale.json, one run of `npm run route-scale`: per Route count the figures of each phase
+// and the verdicts drawn from them (what bounded a reload, a busy host, requests lost to churn).
+// Written after every count, so an interrupted run keeps what finished (complete: false).
 const fs = require('node:fs');
 const path = require('node:path');
 const { writeJsonAtomic } = require('../core/files');
 const { THRESHOLDS } = require('./verdicts');
+const { compileSchema, describeError } = require('./document');
+const SCHEMA = require('./route-scale.schema.json');
 
-const VERSION = 1;
+const VERSION = SCHEMA.properties.version.const;
 const JSON_FILE = 'route-scale.json';
 
 /** A new run's document: its options and the router every count runs. */
@@ -115,20 +116,29 @@ function finish(doc, { complete }) {
   return doc;
 }
 
-/** Throws unless `doc` is a route-scale document this code reads; `file` names it. */
+let validate = null;
+/** Throws unless `doc` matches lib/results-model/route-scale.schema.json; `file` names it. */
 function checkDocument(doc, file) {
   if (doc?.version !== VERSION) {
     throw new Error(
       `${file} is route-scale version ${JSON.stringify(doc?.version ?? null)}; this code reads ${VERSION}`,
     );
   }
-  if (!Array.isArray(doc.counts)) throw new Error(`${file} has no counts`);
+  validate ??= compileSchema(SCHEMA);
+  const error = validate(doc);
+  if (error) {
+    throw new Error(
+      `${file} does not match lib/results-model/route-scale.schema.json: ${describeError(error)}`,
+    );
+  }
   return doc;
 }
 
 function writeDocument(dir, doc) {
   fs.mkdirSync(dir, { recursive: true });
-  return writeJsonAtomic(path.join(dir, JSON_FILE), doc);
+  const file = path.join(dir, JSON_FILE);
+  checkDocument(doc, file);
+  return writeJsonAtomic(file, doc);
 }
 
 function readDocument(dir) {
@@ -147,4 +157,5 @@ module.exports = {
   reloadBound,
   hostBusyVerdict,
   churnVerdict,
+  checkDocument,
 };

@@ -1,8 +1,7 @@
 'use strict';
-// Endpoint changes at a Route count: one instance's endpoint withdrawn and published again through
-// the API, `changes` times, while requests poll the http Route. With the dynamic configuration
-// manager (LAB_ROUTER_DCM) the router may apply them through HAProxy's runtime API without a
-// reload; the reload counter and the router's log say whether it did.
+// Endpoint changes at a Route count: one instance withdrawn and published again through the API
+// while requests poll the http Route. The dynamic configuration manager (LAB_ROUTER_DCM) may apply
+// them without a reload; the reload counter and the router's log say whether it did.
 const fs = require('node:fs');
 const { adminClient } = require('../lab/kube/control-plane');
 const { measureEndpointChange } = require('../lab/admission');

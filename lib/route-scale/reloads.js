@@ -1,8 +1,7 @@
 'use strict';
-// Reloads at a Route count, under a steady keep-alive load: each one caused by one Route change
-// through the API, as on a cluster. Per reload the router's own render and reload times, the time
-// from the change to the new HAProxy serving, and HAProxy's parse time of the same configuration;
-// then the old processes, their memory and how long they live (bounded by hard-stop-after).
+// Reloads under a steady keep-alive load, each caused by one Route change through the API: the
+// router's render and reload times, change to new HAProxy, HAProxy's parse time; then the old
+// processes, their memory and how long they live (bounded by hard-stop-after).
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { setTimeout: sleep } = require('node:timers/promises');

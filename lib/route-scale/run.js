@@ -1,8 +1,7 @@
 'use strict';
-// npm run route-scale's work: for each Route count a lab of the real router with LAB_ROUTES=N,
-// its phases (measure.js), the lab down; a second lab with the dynamic configuration manager for
-// the endpoint changes. The documents are written after every count; Ctrl-C stops the phase in
-// progress, takes the lab down and keeps what finished (complete: false).
+// npm run route-scale's work: per Route count a real-router lab with LAB_ROUTES=N and its phases
+// (measure.js), then a lab with the dynamic configuration manager for the endpoint changes. The
+// documents are written after each count; Ctrl-C takes the lab down and keeps what finished.
 const fs = require('node:fs');
 const path = require('node:path');
 const { labDir: defaultLabDir, RESULTS_DIR, runId } = require('../core/paths');

@@ -6,6 +6,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { useLab } = require('./helpers');
 const { probeRoute } = require('../../lib/lab/health');
+const { waitUntil } = require('../../lib/lab/stack');
 
 jest.setTimeout(240000);
 
@@ -75,5 +76,20 @@ describeAsRoot('LAB_ROUTES=100 with LAB_ROUTER=openshift', () => {
         .filter((s) => s === 'True'),
     ).toHaveLength(100);
     await expectSampleServes(scaleRoutes, certs.labCA);
+  });
+
+  test('lab:reload --exclude withdraws the instance from every Service, and a reload puts it back', async () => {
+    const lab = require('../../lib/lab/index');
+    const config = () =>
+      fs.readFileSync(path.join(lab$.state.router.workDir, 'conf', 'haproxy.config'), 'utf8');
+    // A server line per backend for the instance: `server pod:data-service-2:<service>:…`.
+    const servers = () => config().match(/^\s*server pod:data-service-2:/gm)?.length ?? 0;
+    expect(servers()).toBeGreaterThanOrEqual(100);
+    // 96 further EndpointSlices may reach the router over more than one reload interval.
+    const settles = (what, ok) => waitUntil(async () => ok(servers()), { timeoutMs: 30000, what });
+    await lab.reload({ env: lab$.env, exclude: ['data-service-2'], log: () => {} });
+    await settles('data-service-2 gone from every backend', (n) => n === 0);
+    await lab.reload({ env: lab$.env, log: () => {} });
+    await settles('data-service-2 back in every backend', (n) => n >= 100);
   });
 });

@@ -1,8 +1,7 @@
 'use strict';
-// npm run route-scale in its quick form against the real router (root: its pod network): every
-// count's figures written, no request lost to churn with socket handover, the old HAProxys a
-// reload leaves counted and gone after hard-stop-after, and the configuration manager applying an
-// endpoint change without the wait for a reload.
+// npm run route-scale --quick against the real router (root): every figure written, no request
+// lost to churn, old HAProxys counted and gone after hard-stop-after, and the configuration
+// manager applying an endpoint change without waiting for a reload.
 const fs = require('node:fs');
 const path = require('node:path');
 const { labEnv, quietLog, useTempDir } = require('../lab/helpers');

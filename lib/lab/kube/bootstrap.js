@@ -166,9 +166,14 @@ function endpointSlice(instance, service = SERVICE_NAME) {
 
 const slicesPath = `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices`;
 
-/** Publishes one instance as an endpoint of the Service. */
-function publishEndpoint(admin, instance) {
-  return ensure(admin, slicesPath, endpointSlice(instance));
+/** Runs `fn` on each of `list`, `parallel` at a time: the API server takes requests in parallel. */
+async function inBatches(list, fn, parallel = 16) {
+  for (let i = 0; i < list.length; i += parallel) await Promise.all(list.slice(i, i + parallel).map(fn));
+}
+
+/** Publishes one instance as an endpoint of each of `services` (default: the data service). */
+function publishEndpoint(admin, instance, services = [SERVICE_NAME]) {
+  return inBatches(services, (service) => ensure(admin, slicesPath, endpointSlice(instance, service)));
 }
 
 /**
@@ -183,14 +188,16 @@ async function createScaleRoutes(admin, routes, instances, { parallel = 16 } = {
     for (const instance of instances) await ensure(admin, slicesPath, endpointSlice(instance, route.name));
     await ensure(admin, `/apis/route.openshift.io/v1/namespaces/${NAMESPACE}/routes`, routeManifest);
   };
-  for (let i = 0; i < routes.length; i += parallel) await Promise.all(routes.slice(i, i + parallel).map(one));
+  await inBatches(routes, one, parallel);
 }
 
-/** Withdraws one instance from the Service's endpoints. */
-async function withdrawEndpoint(admin, instance) {
-  await admin.delete(`${slicesPath}/${endpointSlice(instance).metadata.name}`).catch((err) => {
-    if (err.status !== 404) throw err;
-  });
+/** Withdraws one instance from the endpoints of each of `services` (default: the data service). */
+function withdrawEndpoint(admin, instance, services = [SERVICE_NAME]) {
+  return inBatches(services, (service) =>
+    admin.delete(`${slicesPath}/${endpointSlice(instance, service).metadata.name}`).catch((err) => {
+      if (err.status !== 404) throw err;
+    }),
+  );
 }
 
 module.exports = {
