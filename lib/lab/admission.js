@@ -49,12 +49,17 @@ async function whoami(state, host) {
   }
 }
 
+/** The code of the error timeUntil throws when what it waits for does not happen in time. */
+const NOT_HAPPENED = 'ERR_NOT_HAPPENED';
+
 /** Polls `probe` every POLL_MS until it returns truthy; resolves the ms since `since`. */
 async function timeUntil(probe, since, { timeoutMs, what, signal }) {
   for (;;) {
     signal?.throwIfAborted();
     if (await probe()) return Date.now() - since;
-    if (Date.now() - since > timeoutMs) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    if (Date.now() - since > timeoutMs) {
+      throw Object.assign(new Error(`${what} did not happen within ${timeoutMs} ms`), { code: NOT_HAPPENED });
+    }
     await sleep(POLL_MS, undefined, { signal });
   }
 }
@@ -191,4 +196,11 @@ async function routeAdmissions(state) {
   return { routes, lastMeasured };
 }
 
-module.exports = { measureAdmission, measureEndpointChange, routeAdmissions, summarize, admissionProbeRoute };
+module.exports = {
+  NOT_HAPPENED,
+  measureAdmission,
+  measureEndpointChange,
+  routeAdmissions,
+  summarize,
+  admissionProbeRoute,
+};

@@ -105,7 +105,8 @@ function endpointRows(doc) {
                 (x.fallbacks ? `; ${x.fallbacks} left to a reload: ${x.fallbackReason}` : ''),
               ms(x.removedMs?.median),
               ms(x.addedMs?.median),
-              `${x.failed} of ${x.requests}`,
+              `${x.failed} of ${x.requests}` +
+                x.notApplied.map((n) => `; change ${n.change} not applied: ${n.error}`).join(''),
             ],
       ),
   );
@@ -187,7 +188,7 @@ function blocks(doc) {
         head: ['Routes', 'DCM', 'reloads', 'traffic left the endpoint', 'traffic back', 'failed'],
         rows: endpointRows(doc),
       },
-      wrap: [2],
+      wrap: [2, 5],
     },
   ];
 }

@@ -4,7 +4,8 @@
 // them without a reload; the reload counter and the router's log say whether it did.
 const fs = require('node:fs');
 const { adminClient } = require('../lab/kube/control-plane');
-const { measureEndpointChange } = require('../lab/admission');
+const { measureEndpointChange, NOT_HAPPENED } = require('../lab/admission');
+const { publishEndpoint } = require('../lab/kube/bootstrap');
 const { reloadCounters } = require('../lab/router-metrics');
 const { logFile } = require('../lab/pids');
 const { spread } = require('../results-model/cost');
@@ -20,7 +21,10 @@ function fallbacks(logText) {
   return { fallbacks: lines.length, fallbackReason: reason ? reason[1] : null };
 }
 
-/** Resolves { changes, reloads, removedMs, addedMs (spreads), requests, failed } or { skipped }. */
+/**
+ * Resolves { changes, reloads, notApplied: [{ change, error }], removedMs, addedMs (spreads of the
+ * changes applied), requests, failed, fallbacks } or { skipped }.
+ */
 async function measureEndpointChanges(state, { changes, signal, log = () => {} }) {
   if (state.instances.length < 2) {
     return { skipped: 'one instance only (LAB_REPLICAS=1): no endpoint to withdraw while traffic goes on' };
@@ -30,14 +34,22 @@ async function measureEndpointChanges(state, { changes, signal, log = () => {} }
   const logFrom = fs.statSync(log$).size;
   const before = await reloadCounters(state.router);
   const runs = [];
+  const notApplied = [];
   for (let i = 1; i <= changes; i++) {
-    // After the last reload's interval, so that each change is applied as soon as it can be.
     await waitQuiet(state, { signal });
-    const run = await measureEndpointChange(state, client, { signal });
-    log(
-      `    change ${i}/${changes}: traffic left ${run.instance} after ${run.removedMs} ms, came back after ${run.addedMs} ms`,
-    );
-    runs.push(run);
+    try {
+      const run = await measureEndpointChange(state, client, { signal });
+      log(
+        `    change ${i}/${changes}: traffic left ${run.instance} after ${run.removedMs} ms, came back after ${run.addedMs} ms`,
+      );
+      runs.push(run);
+    } catch (err) {
+      if (err.code !== NOT_HAPPENED) throw err;
+      // A change the router never applied is a finding, not the end of the run: said, and undone.
+      log(`    change ${i}/${changes}: ${err.message}`);
+      notApplied.push({ change: i, error: err.message });
+      await publishEndpoint(client, state.instances.at(-1));
+    }
   }
   const after = await reloadCounters(state.router);
   return {
@@ -45,6 +57,7 @@ async function measureEndpointChanges(state, { changes, signal, log = () => {} }
     configManager: Boolean(state.router.configManager),
     changes,
     reloads: after.reloads - before.reloads,
+    notApplied,
     removedMs: spread(runs.map((r) => r.removedMs)),
     addedMs: spread(runs.map((r) => r.addedMs)),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),

@@ -236,6 +236,27 @@ const LESSONS = {
       expect(verdicts).toEqual({ 'router-reload': true, 'redis-kill': true });
     },
   },
+  'exercise-route-scale.md': {
+    check: ({ lab }) => {
+      const doc = JSON.parse(
+        fs.readFileSync(path.join(lab.resultsDir, 'route-scale', 'route-scale.json'), 'utf8'),
+      );
+      expect(doc).toMatchObject({ complete: true, pass: true });
+      const [few, many] = doc.counts;
+      // More Routes: a longer render and parse on every reload.
+      expect(many.reloads.renderMs.median).toBeGreaterThan(few.reloads.renderMs.median);
+      expect(many.reloads.parseMs).toBeGreaterThan(few.reloads.parseMs);
+      for (const c of doc.counts) {
+        // Each reload left an old HAProxy, and hard-stop-after ended every one of them.
+        expect(c.reloads.haproxy.old.length).toBeGreaterThanOrEqual(doc.options.reloads);
+        expect(c.reloads.haproxy.old.every((o) => o.gone)).toBe(true);
+        // Churn is batched: the first change at once, then at most one reload per interval.
+        for (const x of c.churn.cases) {
+          expect(x.reloads).toBeLessThanOrEqual(1 + Math.ceil(x.seconds / doc.router.reloadIntervalS));
+        }
+      }
+    },
+  },
   'exercise-router-reload.md': {
     check: ({ lab }) => {
       const c = cell(lab.results('reload'), 'edge:1k:keepalive');

@@ -144,6 +144,7 @@ test('the report lays every count out: reloads, cost, churn against no churn, en
     requests: 30,
     failed: 0,
     fallbacks: 0,
+    notApplied: [],
   });
   model.addCount(doc, {
     routes: 1000,
@@ -163,7 +164,13 @@ test('the report lays every count out: reloads, cost, churn against no churn, en
         { ratePerS: 10, reloads: 4, reloadsPerSec: 0.2, loads: loads(5), haproxy: { peakProcesses: 3 } },
       ],
     },
-    endpoints: { off: endpoints(6), on: endpoints(0) },
+    endpoints: {
+      off: endpoints(6),
+      on: {
+        ...endpoints(0),
+        notApplied: [{ change: 3, error: 'data-service-2 withdrawn did not happen within 25000 ms' }],
+      },
+    },
   });
   model.finish(doc, { complete: true });
   const tables = blocks(doc)
@@ -174,6 +181,10 @@ test('the report lays every count out: reloads, cost, churn against no churn, en
   expect(reloadRows[0][8]).toMatch(/^drain: .*; of the reload's own work, start \(255 ms\)$/);
   expect(scaleRows[0]).toEqual(['1000', '30 ms / 4800 ms', '5100 ms', '108 µs (shared)', '–', 'not busy']);
   expect(churnRows.map((r) => r[4])).toEqual(['http 2 ms', 'http 5 ms (×2.50)']);
+  // A change the router never applied is said in the row.
+  expect(endpointRows[1][5]).toBe(
+    '0 of 30; change 3 not applied: data-service-2 withdrawn did not happen within 25000 ms',
+  );
   expect(endpointRows.map((r) => r.slice(1, 3))).toEqual([
     ['off', '6 for 3 change(s)'],
     ['on', '0 for 3 change(s)'],
