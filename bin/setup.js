@@ -3,11 +3,11 @@
 // `npm run setup`: installs what is missing, idempotently, and prints where each tool is.
 const { defineCommand, commandLine } = require('../lib/core/settings');
 const { runCommand } = require('../lib/core/run-command');
-const { LEVELS, setup } = require('../lib/setup/install');
+const { LEVELS, EXTRAS, setup } = require('../lib/setup/install');
 
 const NAME = 'setup';
 const COMMAND = defineCommand({
-  usage: `npm run setup -- [--for ${LEVELS.join('|')}] [--check]`,
+  usage: `npm run setup -- [--for ${LEVELS.join('|')}] [--with ${EXTRAS.join(',')}] [--check]`,
   description: 'Installs what the project needs and is missing, then prints where each tool is.',
   settings: [
     {
@@ -21,6 +21,20 @@ const COMMAND = defineCommand({
         'only what LEVEL needs: service (data service and its tests), lab (the local router lab ' +
         'and the matrix), test (every test), openshift (also the real openshift-router of ' +
         'OpenShift 5.0 and 4.22, built from source; ROUTER_LAB_MIRROR names a source mirror)',
+    },
+    {
+      name: 'extras',
+      flag: '--with',
+      arg: 'LIST',
+      type: 'list',
+      parse: (list) => {
+        const unknown = list.filter((x) => !EXTRAS.includes(x));
+        if (unknown.length) throw new Error(`unknown ${unknown.join(', ')} (known: ${EXTRAS.join(', ')})`);
+        return list;
+      },
+      help:
+        'also what only a comparison needs, built on request: openssl-3.5 (the router HAProxy on ' +
+        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about ten minutes)",
     },
     {
       name: 'check',

@@ -127,12 +127,8 @@ function haproxyVersion(file) {
   return ((r.stdout || '').match(/version (\d+\.\d+\.\d+)/) || [])[1] || null;
 }
 
-/**
- * Builds the pinned HAProxy into .tools/bin/haproxy. Throws an Error saying why it could not
- * (no apt, no root, the release not on the system's mirrors, a failed build); ./install.js then
- * falls back to the system's HAProxy.
- */
-function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
+/** Throws unless apt can fetch `pin`'s source from the system's mirrors; returns its deb-src stanzas. */
+function checkAptSource(pin) {
   if (!findOnPath('apt-get')) {
     throw new Error('it is built from a Debian source package, which needs apt-get (this system has none)');
   }
@@ -142,58 +138,80 @@ function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
       `the system's apt sources name no Debian mirror for ${pin.release} (${pin.suites.join(', ')})`,
     );
   }
-  // Only what is missing: installing a present package would upgrade it on a shared machine.
+  return sources;
+}
+
+/**
+ * The upstream tarball of Debian's source package `pin` ({ release, suites, source, debianVersion }),
+ * fetched and checked by apt from the system's own mirrors into `tmp`, with a private apt state:
+ * the system's own lists and sources stay untouched. Returns its path.
+ */
+function fetchUpstreamTarball(pin, tmp, log) {
+  const sources = checkAptSource(pin);
+  const state = path.join(tmp, `apt-${pin.source}`);
+  fs.mkdirSync(path.join(state, 'lists', 'partial'), { recursive: true });
+  fs.mkdirSync(path.join(state, 'sources.list.d'));
+  fs.writeFileSync(path.join(state, 'sources.list.d', `${pin.release}-src.sources`), `${sources}\n`);
+  const apt = [
+    ...['-o', 'Dir::Etc::SourceList=/dev/null'],
+    ...['-o', `Dir::Etc::SourceParts=${path.join(state, 'sources.list.d')}`],
+    ...['-o', `Dir::State::Lists=${path.join(state, 'lists')}`],
+    ...['-o', `Dir::Cache=${path.join(state, 'cache')}`],
+    ...['-o', 'APT::Sandbox::User=root'],
+  ];
+  run('apt-get', [...apt, '-qq', 'update'], {
+    log,
+    what: `apt-get update found no ${pin.suites.join('/')} source index on the system's mirrors`,
+  });
+  const src = path.join(state, 'src');
+  fs.mkdirSync(src);
+  // --tar-only: the upstream tarball, which is what is built (Debian's packaging is not needed).
+  run('apt-get', [...apt, 'source', '--tar-only', '--download-only', `${pin.source}=${pin.debianVersion}`], {
+    cwd: src,
+    log,
+    what:
+      `Debian's source package ${pin.source} ${pin.debianVersion} is not on the system's mirrors ` +
+      '(a newer revision may have replaced it: update its pin)',
+  });
+  const upstream = upstreamVersion(pin.debianVersion);
+  const tarball = fs.readdirSync(src).find((f) => f.startsWith(`${pin.source}_${upstream}.orig.tar.`));
+  if (!tarball)
+    throw new Error(`apt fetched no ${pin.source}_${upstream}.orig.tar.* for ${pin.debianVersion}`);
+  return path.join(src, tarball);
+}
+
+/** Unpacks `tarball` into a new directory `dir` (its top folder stripped); returns `dir`. */
+function unpack(tarball, dir, log) {
+  fs.mkdirSync(dir);
+  run('tar', ['-xf', tarball, '-C', dir, '--strip-components=1'], {
+    log,
+    what: `unpacking ${path.basename(tarball)} failed`,
+  });
+  return dir;
+}
+
+const jobs = () =>
+  String(Math.max(1, os.availableParallelism ? os.availableParallelism() : os.cpus().length));
+
+/** Installs the build packages `pin` lists that are missing (a present one would be upgraded). */
+function installBuildPackages(pin, log) {
   const missing = pin.buildPackages.filter((p) => !debInstalled(p));
-  if (missing.length) installSystemPackages('the HAProxy build dependencies', { apt: missing }, log);
+  if (missing.length) installSystemPackages(`the ${pin.source} build dependencies`, { apt: missing }, log);
+}
+
+/**
+ * Builds HAProxy from `pin` with `extraFlags` (another OpenSSL, say) and installs it as `target`,
+ * checking the version it reports. Throws saying why it could not.
+ */
+function buildHaproxy(log, { pin = HAPROXY_PIN, extraFlags = [], target = PINNED_BIN } = {}) {
+  checkAptSource(pin);
+  installBuildPackages(pin, log);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-haproxy-'));
   try {
-    // A private apt state: the system's own lists and sources stay untouched.
-    fs.mkdirSync(path.join(tmp, 'lists', 'partial'), { recursive: true });
-    fs.mkdirSync(path.join(tmp, 'sources.list.d'));
-    fs.writeFileSync(path.join(tmp, 'sources.list.d', `${pin.release}-src.sources`), `${sources}\n`);
-    const apt = [
-      '-o',
-      'Dir::Etc::SourceList=/dev/null',
-      '-o',
-      `Dir::Etc::SourceParts=${path.join(tmp, 'sources.list.d')}`,
-      '-o',
-      `Dir::State::Lists=${path.join(tmp, 'lists')}`,
-      '-o',
-      `Dir::Cache=${path.join(tmp, 'cache')}`,
-      '-o',
-      'APT::Sandbox::User=root',
-    ];
-    run('apt-get', [...apt, '-qq', 'update'], {
-      log,
-      what: `apt-get update found no ${pin.suites.join('/')} source index on the system's mirrors`,
-    });
-    const src = path.join(tmp, 'src');
-    fs.mkdirSync(src);
-    // --tar-only: the upstream tarball, which is what is built (Debian's packaging is not needed).
-    run(
-      'apt-get',
-      [...apt, 'source', '--tar-only', '--download-only', `${pin.source}=${pin.debianVersion}`],
-      {
-        cwd: src,
-        log,
-        what:
-          `Debian's source package ${pin.source} ${pin.debianVersion} is not on the system's mirrors ` +
-          '(a newer revision may have replaced it: update HAPROXY_PIN)',
-      },
-    );
+    const build = unpack(fetchUpstreamTarball(pin, tmp, log), path.join(tmp, 'build'), log);
     const upstream = upstreamVersion(pin.debianVersion);
-    const tarball = fs.readdirSync(src).find((f) => f.startsWith(`${pin.source}_${upstream}.orig.tar.`));
-    if (!tarball)
-      throw new Error(`apt fetched no ${pin.source}_${upstream}.orig.tar.* for ${pin.debianVersion}`);
-    const build = path.join(tmp, 'build');
-    fs.mkdirSync(build);
-    run('tar', ['-xf', path.join(src, tarball), '-C', build, '--strip-components=1'], {
-      log,
-      what: `unpacking ${tarball} failed`,
-    });
-    const jobs = String(Math.max(1, os.availableParallelism ? os.availableParallelism() : os.cpus().length));
     log(`  building HAProxy ${upstream} (about a minute on 2 cores)`);
-    run('make', [`-j${jobs}`, ...pin.makeFlags], {
+    run('make', [`-j${jobs()}`, ...pin.makeFlags, ...extraFlags], {
       cwd: build,
       log,
       what: `building HAProxy ${upstream} failed`,
@@ -202,14 +220,22 @@ function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
     const version = haproxyVersion(built);
     if (version !== upstream)
       throw new Error(`the build reports version ${version}, not the pinned ${upstream}`);
-    fs.mkdirSync(TOOLS_BIN, { recursive: true });
-    const staged = `${PINNED_BIN}.new`;
-    fs.copyFileSync(built, staged);
-    fs.chmodSync(staged, 0o755);
-    fs.renameSync(staged, PINNED_BIN);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(built, `${target}.new`);
+    fs.chmodSync(`${target}.new`, 0o755);
+    fs.renameSync(`${target}.new`, target);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Builds the pinned HAProxy into .tools/bin/haproxy. Throws an Error saying why it could not
+ * (no apt, no root, the release not on the system's mirrors, a failed build); ./install.js then
+ * falls back to the system's HAProxy.
+ */
+function buildPinnedHaproxy(log, pin = HAPROXY_PIN) {
+  buildHaproxy(log, { pin });
 }
 
 module.exports = {
@@ -220,4 +246,10 @@ module.exports = {
   pinnedSourcesFile,
   haproxyVersion,
   buildPinnedHaproxy,
+  buildHaproxy,
+  fetchUpstreamTarball,
+  unpack,
+  installBuildPackages,
+  run,
+  jobs,
 };

@@ -6,6 +6,8 @@ const { TOOLS } = require('./registry');
 
 /** The levels, each including the ones before: a tool's neededFor is one of them. */
 const LEVELS = ['service', 'lab', 'test', 'openshift'];
+/** What setup builds on request only (--with): a tool's `extra`. */
+const EXTRAS = TOOLS.filter((t) => t.extra).map((t) => t.extra);
 
 function describe(found) {
   return `${found.version.padEnd(16)} ${found.path}`;
@@ -43,11 +45,14 @@ async function ensureTool(tool, { check, log }) {
 }
 
 /**
- * Every tool `level` needs, in the registry's order; returns the problems (lines). `signal` stops
- * it between tools: installs block, so the event loop gets a turn to see a Ctrl-C first.
+ * Every tool `level` needs, and each of `extras` (EXTRAS), in the registry's order; returns the
+ * problems (lines). `signal` stops it between tools: installs block, so the event loop gets a turn
+ * to see a Ctrl-C first.
  */
-async function setup({ level, check = false, log = (line) => console.log(line), signal }) {
-  const wanted = TOOLS.filter((t) => LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level));
+async function setup({ level, extras, check = false, log = (line) => console.log(line), signal }) {
+  const wanted = TOOLS.filter((t) =>
+    t.extra ? (extras || []).includes(t.extra) : LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level),
+  );
   const problems = [];
   log(`setup (for ${level}${check ? ', check only' : ''}):`);
   for (const tool of wanted) {
@@ -77,4 +82,4 @@ async function setupIfNeeded(level, { required, again, signal, log = (line) => c
   log(`• Setup reported problems (see above), but everything the ${level} needs is there: going on`);
 }
 
-module.exports = { LEVELS, setup, setupIfNeeded };
+module.exports = { LEVELS, EXTRAS, setup, setupIfNeeded };

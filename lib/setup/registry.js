@@ -12,6 +12,12 @@ const {
   haproxyVersion,
   buildPinnedHaproxy,
 } = require('./haproxy-build');
+const {
+  OPENSSL_VERSION,
+  OPENSSL_HAPROXY_BIN,
+  haproxyOpenssl,
+  buildHaproxyOnOpenssl35,
+} = require('./openssl-build');
 const { openshiftRouterTool } = require('./openshift-router-build');
 
 const K6_MODULE = 'go.k6.io/k6';
@@ -99,6 +105,25 @@ const TOOLS = [
       const file = findOnPath('haproxy');
       const version = file && haproxyVersion(file);
       return file ? { path: file, version: version || 'unknown version', tooOld: false } : null;
+    },
+  },
+  // On request only (setup --with openssl-3.5): the same HAProxy on another TLS library.
+  {
+    name: `haproxy ${upstreamVersion(HAPROXY_PIN.debianVersion)} on OpenSSL ${OPENSSL_VERSION}`,
+    extra: 'openssl-3.5',
+    locate() {
+      const version = haproxyVersion(OPENSSL_HAPROXY_BIN);
+      if (!version) return null;
+      const openssl = haproxyOpenssl(OPENSSL_HAPROXY_BIN) ?? 'no OpenSSL';
+      return {
+        path: OPENSSL_HAPROXY_BIN,
+        version: `${version}, ${openssl.split(' ').slice(0, 2).join(' ')}`,
+        tooOld: !openssl.startsWith(`OpenSSL ${OPENSSL_VERSION}`),
+        min: `OpenSSL ${OPENSSL_VERSION}`,
+      };
+    },
+    install(log) {
+      buildHaproxyOnOpenssl35(log);
     },
   },
   {

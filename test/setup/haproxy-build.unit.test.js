@@ -59,3 +59,23 @@ test("deb-src entries for the pinned release are derived from the system's mirro
     ),
   ).toBe('');
 });
+
+test('OpenSSL 3.5 comes from the same release as the HAProxy pin, and only when asked for', () => {
+  const { OPENSSL_PIN, OPENSSL_VERSION } = require('../../lib/setup/openssl-build');
+  const { TOOLS } = require('../../lib/setup/registry');
+  const { EXTRAS } = require('../../lib/setup/install');
+  expect(OPENSSL_PIN).toMatchObject({
+    release: HAPROXY_PIN.release,
+    suites: HAPROXY_PIN.suites,
+    source: 'openssl',
+  });
+  expect(OPENSSL_VERSION).toMatch(/^3\.5\.\d+$/);
+  // Its sources map like HAProxy's, from the system's own mirrors.
+  expect(pinnedSourcesFile(parseAptSources(DEB822, { deb822: true }), OPENSSL_PIN)).toMatch(
+    /Suites: trixie\n/,
+  );
+  // No level installs it: `npm run setup -- --with openssl-3.5` does.
+  const extra = TOOLS.filter((t) => t.extra);
+  expect(extra.map((t) => [t.extra, t.neededFor])).toEqual([['openssl-3.5', undefined]]);
+  expect(EXTRAS).toEqual(['openssl-3.5']);
+});
