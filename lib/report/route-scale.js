@@ -120,11 +120,9 @@ const CHURN_TEXT =
 /** The run's blocks: { heading } | { text } | { table, right? }. */
 function blocks(doc) {
   const r = doc.router || {};
-  const verdict = doc.pass
-    ? 'no request lost to churn'
-    : doc.complete
-      ? 'requests lost to churn'
-      : 'interrupted';
+  // Written after each count: a run still going is not an interrupted one.
+  const state = !doc.finishedAt ? 'in progress' : doc.complete ? null : 'interrupted';
+  const verdict = state ?? (doc.pass ? 'no request lost to churn' : 'requests lost to churn');
   return [
     { heading: `Route scale ${doc.runId}: ${verdict}` },
     {
@@ -132,7 +130,7 @@ function blocks(doc) {
         `openshift-router ${r.openshiftRouter ?? '?'} on HAProxy ${r.haproxy ?? '?'} (${r.openssl ?? '?'}), ` +
         `${r.threads ?? '?'} thread(s), reload interval ${r.reloadIntervalS ?? '?'} s, hard-stop-after ` +
         `${r.hardStopAfterS ?? '?'} s. Steady load: ${doc.options.rate} req/s through each of http, edge and ` +
-        `passthrough, keep-alive. Started ${doc.startedAt}${doc.complete ? '' : ' (interrupted: only the counts below finished)'}.`,
+        `passthrough, keep-alive. Started ${doc.startedAt}${state ? ` (${state}: the counts below finished)` : ''}.`,
     },
     { subheading: 'Reloads and memory' },
     {

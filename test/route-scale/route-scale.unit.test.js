@@ -191,3 +191,27 @@ test('the report lays every count out: reloads, cost, churn against no churn, en
   ]);
   expect(blocks(doc)[0].heading).toBe('Route scale r1: no request lost to churn');
 });
+
+test('route-scale.json is checked against its schema: written, read back, and a bad one refused by path', () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const fixture = JSON.parse(
+    fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'route-scale.json'), 'utf8'),
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-scale-doc-'));
+  try {
+    model.writeDocument(dir, fixture);
+    expect(model.readDocument(dir)).toEqual(fixture);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  expect(() => model.checkDocument({ ...fixture, version: 2 }, 'x.json')).toThrow(
+    'x.json is route-scale version 2; this code reads 1',
+  );
+  const bad = structuredClone(fixture);
+  delete bad.counts[1].reloads.haproxy.old[0].livedMs;
+  expect(() => model.checkDocument(bad, 'x.json')).toThrow(
+    "x.json does not match lib/results-model/route-scale.schema.json: /counts/1/reloads/haproxy/old/0 must have required property 'livedMs'",
+  );
+});
