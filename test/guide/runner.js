@@ -84,6 +84,8 @@ class ExerciseLab {
   async end() {
     try {
       await this.stop();
+      // Whatever a page's command left running in this lab directory (a lab it started itself).
+      await lab.down({ env: this.env(), log: () => {} });
     } finally {
       fs.rmSync(this.labDir, { recursive: true, force: true });
       fs.rmSync(this.resultsDir, { recursive: true, force: true });
@@ -115,16 +117,23 @@ function bash(text, env, timeoutMs) {
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => {
-      stderr += `\n(killed after ${timeoutMs} ms)`;
+    const signal = (name) => {
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(-child.pid, name);
       } catch {
         // already gone
       }
+    };
+    // SIGTERM first: a command that started a lab takes it down on it (route-scale, npm run lab).
+    let kill = null;
+    const timer = setTimeout(() => {
+      stderr += `\n(stopped after ${timeoutMs} ms)`;
+      signal('SIGTERM');
+      kill = setTimeout(() => signal('SIGKILL'), 60000);
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(kill);
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
