@@ -34,7 +34,7 @@ const SETTINGS = [
     flag: '--routes',
     type: 'list',
     arg: 'LIST',
-    default: quick([4, 100, 1000], [4, 40]),
+    default: quick([4, 100, 1000], [4, 100]),
     parse: integerList(LAB_ROUTES),
     help: 'the Route counts, a lab for each (LAB_ROUTES: 1,000 is the supported maximum per router)',
   },

@@ -34,6 +34,9 @@ const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => 
 class ExerciseLab {
   constructor() {
     this.labDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-lab-'));
+    // Where a command that starts its own labs (a `lab=none` block) runs them: its logs and
+    // records never mix with the shared lab's.
+    this.ownLabDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-own-lab-'));
     this.resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-results-'));
     this.knobs = null;
     this.state = null;
@@ -84,9 +87,10 @@ class ExerciseLab {
   async end() {
     try {
       await this.stop();
-      // Whatever a page's command left running in this lab directory (a lab it started itself).
-      await lab.down({ env: this.env(), log: () => {} });
+      // Whatever a command that starts its own labs left running.
+      await lab.down({ env: this.env({ LAB_DIR: this.ownLabDir }), log: () => {} });
     } finally {
+      fs.rmSync(this.ownLabDir, { recursive: true, force: true });
       fs.rmSync(this.labDir, { recursive: true, force: true });
       fs.rmSync(this.resultsDir, { recursive: true, force: true });
     }
@@ -158,11 +162,13 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
   let background = [];
   let first = true;
   for (const block of blocks) {
-    // A command that starts its own labs (route-scale) runs with none up.
-    if (block.attrs.lab === 'none') {
+    // A command that starts its own labs (route-scale) runs with none up, in a directory of its own.
+    const ownLabs = block.attrs.lab === 'none';
+    if (ownLabs) {
       await exerciseLab.stop();
       first = false;
     }
+    const env = () => exerciseLab.env(ownLabs ? { LAB_DIR: exerciseLab.ownLabDir } : undefined);
     // A loop around lab:up (one lab per thread count, say) runs as its commands, one by one.
     const commands = blockCommands(block.text).flatMap((c) =>
       /npm run lab:(up|down)\b/.test(c.text) && expandFor(c.text)
@@ -185,7 +191,12 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
         continue;
       }
       const ran = exerciseLab.localize(text, block.attrs);
-      const running = bash(ran, exerciseLab.env(), timeoutMs).then((r) => ({ text, ran, ...r }));
+      // A command that starts its own labs runs several: it has longer.
+      const running = bash(ran, env(), ownLabs ? 2.5 * timeoutMs : timeoutMs).then((r) => ({
+        text,
+        ran,
+        ...r,
+      }));
       if (inBackground) background.push(running);
       else done.push(await running);
     }
