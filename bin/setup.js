@@ -34,7 +34,7 @@ const COMMAND = defineCommand({
       },
       help:
         'also what only a comparison needs, built on request: openssl-3.5 (the router HAProxy on ' +
-        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about ten minutes)",
+        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about three minutes)",
     },
     {
       name: 'check',

@@ -38,7 +38,7 @@ function haproxyOpenssl(file) {
   return ((r.stdout || '').match(/Running on OpenSSL version\s*:\s*(.+)/) || [])[1]?.trim() ?? null;
 }
 
-/** Builds OpenSSL into OPENSSL_DIR (about ten minutes on 2 cores). */
+/** Builds OpenSSL into OPENSSL_DIR (about three minutes on 2 cores). */
 function buildOpenssl(log) {
   installBuildPackages(OPENSSL_PIN, log);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-openssl-'));
@@ -46,7 +46,7 @@ function buildOpenssl(log) {
     const build = unpack(fetchUpstreamTarball(OPENSSL_PIN, tmp, log), path.join(tmp, 'build'), log);
     const configure = [`--prefix=${OPENSSL_DIR}`, '--libdir=lib', ...OPENSSL_PIN.configureFlags];
     run('./Configure', configure, { cwd: build, log, what: `configuring OpenSSL ${OPENSSL_VERSION} failed` });
-    log(`  building OpenSSL ${OPENSSL_VERSION} (about ten minutes on 2 cores)`);
+    log(`  building OpenSSL ${OPENSSL_VERSION} (about three minutes on 2 cores)`);
     run('make', [`-j${jobs()}`], { cwd: build, log, what: `building OpenSSL ${OPENSSL_VERSION} failed` });
     fs.rmSync(OPENSSL_DIR, { recursive: true, force: true });
     run('make', ['install_sw'], { cwd: build, log, what: `installing OpenSSL into ${OPENSSL_DIR} failed` });
