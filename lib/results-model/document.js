@@ -196,8 +196,44 @@ function readResults(dir) {
   return checkDocument(doc, file);
 }
 
+/**
+ * Check, write and read of a run's other documents (reliability.json, route-scale.json): `kind`
+ * names it in messages, `fileName` is its file in the run's directory, `schemaFile` its schema.
+ * Each is checked against its version and schema when written and when read.
+ */
+function documentFile({ kind, fileName, schema, schemaFile }) {
+  const version = schema.properties.version.const;
+  let validate = null;
+  const check = (doc, file) => {
+    if (doc?.version !== version) {
+      throw new Error(
+        `${file} is ${kind} version ${JSON.stringify(doc?.version ?? null)}; this code reads ${version}`,
+      );
+    }
+    validate ??= compileSchema(schema);
+    const error = validate(doc);
+    if (error) throw new Error(`${file} does not match ${schemaFile}: ${describeError(error)}`);
+    return doc;
+  };
+  return {
+    version,
+    check,
+    write(dir, doc) {
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, fileName);
+      check(doc, file);
+      return writeJsonAtomic(file, doc);
+    },
+    read(dir) {
+      const file = path.join(dir, fileName);
+      return check(JSON.parse(fs.readFileSync(file, 'utf8')), file);
+    },
+  };
+}
+
 module.exports = {
   compileSchema,
+  documentFile,
   describeError,
   RESULTS_VERSION,
   RESULTS_FILE,

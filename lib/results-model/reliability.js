@@ -2,31 +2,18 @@
 // reliability.json, one run of `npm run reliability` (apart from results.json): the lab, and per
 // scenario what was injected, the load, errors, recovery, data lost and the verdict. Written after
 // every scenario, so an interrupted run keeps what finished (complete: false).
-const fs = require('node:fs');
-const path = require('node:path');
-const { writeJsonAtomic } = require('../core/files');
-const { compileSchema, describeError } = require('./document');
+const { documentFile } = require('./document');
 const SCHEMA = require('./reliability.schema.json');
 
-const VERSION = SCHEMA.properties.version.const;
 const JSON_FILE = 'reliability.json';
-
-let validate = null;
-/** Throws unless `doc` matches lib/results-model/reliability.schema.json; `file` names it in the message. */
-function checkDocument(doc, file) {
-  if (doc?.version !== VERSION) {
-    throw new Error(
-      `${file} is reliability version ${JSON.stringify(doc?.version ?? null)}; this code reads ${VERSION}`,
-    );
-  }
-  validate ??= compileSchema(SCHEMA);
-  const error = validate(doc);
-  if (error)
-    throw new Error(
-      `${file} does not match lib/results-model/reliability.schema.json: ${describeError(error)}`,
-    );
-  return doc;
-}
+const FILE = documentFile({
+  kind: 'reliability',
+  fileName: JSON_FILE,
+  schema: SCHEMA,
+  schemaFile: 'lib/results-model/reliability.schema.json',
+});
+const VERSION = FILE.version;
+const { check: checkDocument, write: writeDocument, read: readDocument } = FILE;
 
 /** A new run's document: the options that produced it and the lab it ran against. */
 function createDocument({ runId, opts, state }) {
@@ -73,18 +60,6 @@ function finish(doc, { complete }) {
   doc.complete = complete;
   doc.pass = complete && doc.scenarios.every((s) => s.verdict.pass);
   return doc;
-}
-
-function writeDocument(dir, doc) {
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, JSON_FILE);
-  checkDocument(doc, file);
-  return writeJsonAtomic(file, doc);
-}
-
-function readDocument(dir) {
-  const file = path.join(dir, JSON_FILE);
-  return checkDocument(JSON.parse(fs.readFileSync(file, 'utf8')), file);
 }
 
 module.exports = {

@@ -2,15 +2,19 @@
 // route-scale.json, one run of `npm run route-scale`: per Route count the figures of each phase
 // and the verdicts drawn from them (what bounded a reload, a busy host, requests lost to churn).
 // Written after every count, so an interrupted run keeps what finished (complete: false).
-const fs = require('node:fs');
-const path = require('node:path');
-const { writeJsonAtomic } = require('../core/files');
 const { THRESHOLDS } = require('./verdicts');
-const { compileSchema, describeError } = require('./document');
+const { documentFile } = require('./document');
 const SCHEMA = require('./route-scale.schema.json');
 
-const VERSION = SCHEMA.properties.version.const;
 const JSON_FILE = 'route-scale.json';
+const FILE = documentFile({
+  kind: 'route-scale',
+  fileName: JSON_FILE,
+  schema: SCHEMA,
+  schemaFile: 'lib/results-model/route-scale.schema.json',
+});
+const VERSION = FILE.version;
+const { check: checkDocument, write: writeDocument, read: readDocument } = FILE;
 
 /** A new run's document: its options and the router every count runs. */
 function createDocument({ runId, opts, router }) {
@@ -114,36 +118,6 @@ function finish(doc, { complete }) {
   doc.complete = complete;
   doc.pass = complete && doc.counts.every((c) => c.verdicts.churn.pass);
   return doc;
-}
-
-let validate = null;
-/** Throws unless `doc` matches lib/results-model/route-scale.schema.json; `file` names it. */
-function checkDocument(doc, file) {
-  if (doc?.version !== VERSION) {
-    throw new Error(
-      `${file} is route-scale version ${JSON.stringify(doc?.version ?? null)}; this code reads ${VERSION}`,
-    );
-  }
-  validate ??= compileSchema(SCHEMA);
-  const error = validate(doc);
-  if (error) {
-    throw new Error(
-      `${file} does not match lib/results-model/route-scale.schema.json: ${describeError(error)}`,
-    );
-  }
-  return doc;
-}
-
-function writeDocument(dir, doc) {
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, JSON_FILE);
-  checkDocument(doc, file);
-  return writeJsonAtomic(file, doc);
-}
-
-function readDocument(dir) {
-  const file = path.join(dir, JSON_FILE);
-  return checkDocument(JSON.parse(fs.readFileSync(file, 'utf8')), file);
 }
 
 module.exports = {
