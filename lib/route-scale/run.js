@@ -70,11 +70,11 @@ function save(dir, doc, log) {
 /** One count: its lab and phases, then the lab with the configuration manager. */
 async function oneCount(base, count, doc) {
   const { opts, env, log } = base;
-  const entry = await withOwnLab(labEnv(env, opts, count), base, async (state, upSeconds) => {
+  const countEnv = labEnv(env, opts, count);
+  const entry = await withOwnLab(countEnv, base, async (state, upSeconds) => {
     doc.router ??= routerOf(state, opts);
-    const labEnvironment = labEnv(env, opts, count);
-    const { target } = resolveTarget({ target: 'lab' }, labEnvironment);
-    const ctx = { ...base, env: labEnvironment, state, target, count };
+    const { target } = resolveTarget({ target: 'lab' }, countEnv);
+    const ctx = { ...base, env: countEnv, state, target, count };
     const measured = await measureCount(ctx);
     return { ...measured, lab: { upSeconds, admittedMs: state.scaleRoutes?.admittedMs ?? null } };
   });
