@@ -6,6 +6,7 @@ const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const { requireTool, compareVersions } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
+const { SSL_LIBRARY_LINES } = require('../setup/haproxy-build');
 
 /** The oldest HAProxy the lab supports (Debian 12's; the configuration is rendered for 2.6 and up). */
 const HAPROXY_MIN = '2.6.0';
@@ -50,8 +51,8 @@ function describeHaproxy(file = requireTool('haproxy'), { explicit = false } = {
     source: explicit ? 'LAB_HAPROXY' : path.dirname(file) === TOOLS_BIN ? 'pinned' : 'system',
     version,
     build: field(/HAProxy version (\S+)/),
-    openssl: field(/Running on OpenSSL version\s*:\s*(.+)/),
-    builtWithOpenssl: field(/Built with OpenSSL version\s*:\s*(.+)/),
+    openssl: field(SSL_LIBRARY_LINES.running),
+    builtWithOpenssl: field(SSL_LIBRARY_LINES.builtWith),
     prometheus: /\bUSE_PROMEX=1\b|prometheus-exporter|Prometheus exporter/i.test(text),
     noAlpn: Boolean(version) && compareVersions(version, NO_ALPN_SINCE) >= 0,
   };

@@ -7,6 +7,7 @@ const tls = require('node:tls');
 const { X509Certificate } = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
+const { SSL_LIBRARY_LINES } = require('../setup/haproxy-build');
 
 const run = promisify(execFile);
 
@@ -110,12 +111,13 @@ async function handshakeFloor({ openssl, key, group, seconds, signal }) {
   };
 }
 
-/** 'OpenSSL 3.0.19 27 Jan 2026' from a tool's version output, or null. */
+/** 'OpenSSL 3.0.19' from a tool's version output, or null. */
 async function opensslOf(file, args, pattern) {
   try {
     const { stdout, stderr } = await run(file, args, { timeout: 15000 });
     const match = pattern.exec(`${stdout}${stderr}`);
-    return match ? match[1].trim() : null;
+    // Without the build date some versions print after the name and version.
+    return match ? match[1].trim().split(/\s+/).slice(0, 2).join(' ') : null;
   } catch {
     return null;
   }
@@ -157,9 +159,7 @@ async function measureHandshakeFloor({ target, openssl, haproxy, signal, seen: k
     protocol: seen.protocol,
     openssl: await opensslOf(openssl, ['version'], /^(OpenSSL \S+)/m),
     routerOpenssl:
-      target.mode === 'lab' && haproxy
-        ? await opensslOf(haproxy, ['-vv'], /Running on OpenSSL version\s*:\s*(OpenSSL \S+)/)
-        : null,
+      target.mode === 'lab' && haproxy ? await opensslOf(haproxy, ['-vv'], SSL_LIBRARY_LINES.running) : null,
   };
 }
 

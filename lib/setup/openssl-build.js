@@ -1,27 +1,26 @@
 'use strict';
-// The router HAProxy on OpenSSL 3.5 (Debian 13's) beside the pinned one on the system's OpenSSL:
-// the same HAProxy source, so a comparison measures the TLS library alone. Built on request
+// The router HAProxy (3.2) on OpenSSL 3.5 (Debian 13's) beside the pinned one on the system's
+// OpenSSL: the same HAProxy source, so a comparison measures the TLS library alone. Built on request
 // (npm run setup -- --with openssl-3.5) into .tools; LAB_HAPROXY picks it.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { TOOLS_DIR, TOOLS_BIN } = require('../core/paths');
+const { buildHaproxy, SSL_LIBRARY_LINES } = require('./haproxy-build');
 const {
-  HAPROXY_PIN,
   upstreamVersion,
-  buildHaproxy,
   fetchUpstreamTarball,
   unpack,
   installBuildPackages,
   run,
   jobs,
-} = require('./haproxy-build');
+} = require('./debian-source');
 
 /** Debian 13's OpenSSL 3.5 source package, built as shared libraries without tests or docs. */
 const OPENSSL_PIN = {
   release: 'trixie',
-  suites: HAPROXY_PIN.suites,
+  suites: ['trixie', 'trixie-updates', 'trixie-security'],
   source: 'openssl',
   debianVersion: '3.5.7-1~deb13u2',
   configureFlags: ['shared', 'no-tests', 'no-docs'],
@@ -35,7 +34,7 @@ const OPENSSL_HAPROXY_BIN = path.join(TOOLS_BIN, 'haproxy-openssl-3.5');
 /** The OpenSSL an HAProxy binary runs on ('OpenSSL 3.5.7 …'), or null. */
 function haproxyOpenssl(file) {
   const r = spawnSync(file, ['-vv'], { encoding: 'utf8', timeout: 15000 });
-  return ((r.stdout || '').match(/Running on OpenSSL version\s*:\s*(.+)/) || [])[1]?.trim() ?? null;
+  return ((r.stdout || '').match(SSL_LIBRARY_LINES.running) || [])[1]?.trim() ?? null;
 }
 
 /** Builds OpenSSL into OPENSSL_DIR (about three minutes on 2 cores). */
@@ -43,7 +42,8 @@ function buildOpenssl(log) {
   installBuildPackages(OPENSSL_PIN, log);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-openssl-'));
   try {
-    const build = unpack(fetchUpstreamTarball(OPENSSL_PIN, tmp, log), path.join(tmp, 'build'), log);
+    const { tarball } = fetchUpstreamTarball(OPENSSL_PIN, tmp, log);
+    const build = unpack(tarball, path.join(tmp, 'build'), log);
     const configure = [`--prefix=${OPENSSL_DIR}`, '--libdir=lib', ...OPENSSL_PIN.configureFlags];
     run('./Configure', configure, { cwd: build, log, what: `configuring OpenSSL ${OPENSSL_VERSION} failed` });
     log(`  building OpenSSL ${OPENSSL_VERSION} (about three minutes on 2 cores)`);

@@ -5,13 +5,8 @@ const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/
 const { installSystemPackages } = require('./system-packages');
 const { goInstall } = require('./go-install');
 const { npmDeps } = require('./npm-deps');
-const {
-  HAPROXY_PIN,
-  PINNED_BIN,
-  upstreamVersion,
-  haproxyVersion,
-  buildPinnedHaproxy,
-} = require('./haproxy-build');
+const { HAPROXY_PINS, HAPROXY_PIN, haproxyVersion, buildHaproxy, locatePinned } = require('./haproxy-build');
+const { upstreamVersion } = require('./debian-source');
 const {
   OPENSSL_VERSION,
   OPENSSL_HAPROXY_BIN,
@@ -91,20 +86,24 @@ const TOOLS = [
   {
     name: `haproxy ${upstreamVersion(HAPROXY_PIN.debianVersion)} (router build)`,
     neededFor: 'lab',
-    locate() {
-      const version = haproxyVersion(PINNED_BIN);
-      if (!version) return null;
-      const pinned = upstreamVersion(HAPROXY_PIN.debianVersion);
-      return { path: PINNED_BIN, version, tooOld: version !== pinned, min: pinned };
-    },
+    locate: () => locatePinned(HAPROXY_PIN),
     install(log) {
-      buildPinnedHaproxy(log);
+      buildHaproxy(log);
     },
     // Where it cannot be built, the lab runs the system's HAProxy (findTool's next choice).
     fallback() {
       const file = findOnPath('haproxy');
       const version = file && haproxyVersion(file);
       return file ? { path: file, version: version || 'unknown version', tooOld: false } : null;
+    },
+  },
+  // On request only (setup --with haproxy-3.0): the LTS branch before it, for comparisons.
+  {
+    name: `haproxy ${upstreamVersion(HAPROXY_PINS['3.0'].debianVersion)} (3.0 branch)`,
+    extra: 'haproxy-3.0',
+    locate: () => locatePinned(HAPROXY_PINS['3.0']),
+    install(log) {
+      buildHaproxy(log, { pin: HAPROXY_PINS['3.0'] });
     },
   },
   // On request only (setup --with openssl-3.5): the same HAProxy on another TLS library.
@@ -118,8 +117,9 @@ const TOOLS = [
       return {
         path: OPENSSL_HAPROXY_BIN,
         version: `${version}, ${openssl.split(' ').slice(0, 2).join(' ')}`,
-        tooOld: !openssl.startsWith(`OpenSSL ${OPENSSL_VERSION}`),
-        min: `OpenSSL ${OPENSSL_VERSION}`,
+        tooOld:
+          !openssl.startsWith(`OpenSSL ${OPENSSL_VERSION}`) || !version.startsWith(`${HAPROXY_PIN.branch}.`),
+        min: `${HAPROXY_PIN.branch}.x on OpenSSL ${OPENSSL_VERSION}`,
       };
     },
     install(log) {

@@ -16,14 +16,15 @@ const { createLabCerts } = require('../../lib/lab/lab-certs');
 const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/routes');
 const { describeHaproxy } = require('../../lib/lab/haproxy');
 const { findOnPath } = require('../../lib/core/tools');
-const { PINNED_BIN, HAPROXY_PIN, upstreamVersion, haproxyVersion } = require('../../lib/setup/haproxy-build');
+const { PINNED_BIN, HAPROXY_PIN, haproxyVersion, locatePinned } = require('../../lib/setup/haproxy-build');
 
-const pinnedVersion = upstreamVersion(HAPROXY_PIN.debianVersion);
+const pinnedVersion = haproxyVersion(PINNED_BIN);
+const pinnedBuilt = locatePinned(HAPROXY_PIN)?.tooOld === false;
 const BINARIES = [
   { label: "the system's HAProxy", file: findOnPath('haproxy') },
   {
     label: `the pinned HAProxy ${pinnedVersion}`,
-    file: haproxyVersion(PINNED_BIN) === pinnedVersion ? PINNED_BIN : null,
+    file: pinnedBuilt ? PINNED_BIN : null,
   },
 ];
 

@@ -1,6 +1,6 @@
 'use strict';
 // The router behaves like OpenShift's on every HAProxy the lab supports (the system's 2.6 here, the
-// pinned 3.0): a lab per binary (LAB_HAPROXY), lab:up's own route and ALPN checks, and what a
+// pinned 3.2): a lab per binary (LAB_HAPROXY), lab:up's own route and ALPN checks, and what a
 // client sees from outside (openssl s_client, raw requests).
 const fs = require('node:fs');
 const os = require('node:os');
@@ -10,7 +10,7 @@ const tls = require('node:tls');
 const { execFileSync } = require('node:child_process');
 const { findOnPath, requireTool } = require('../../lib/core/tools');
 const { isAlive } = require('../../lib/core/processes');
-const { PINNED_BIN, HAPROXY_PIN, upstreamVersion, haproxyVersion } = require('../../lib/setup/haproxy-build');
+const { PINNED_BIN, HAPROXY_PIN, haproxyVersion, locatePinned } = require('../../lib/setup/haproxy-build');
 const { resolveTarget } = require('../../lib/matrix/target');
 const { runK6Sample } = require('../../lib/load/k6');
 const { reduceSummaries } = require('../../lib/results-model/reduce');
@@ -21,9 +21,9 @@ const { useLab, useTempDir, labEnv, quietLog, route, whoami } = require('./helpe
 
 jest.setTimeout(120000);
 
-const pinnedVersion = upstreamVersion(HAPROXY_PIN.debianVersion);
+const pinnedVersion = haproxyVersion(PINNED_BIN);
 const system = findOnPath('haproxy');
-const pinnedBuilt = haproxyVersion(PINNED_BIN) === pinnedVersion;
+const pinnedBuilt = locatePinned(HAPROXY_PIN)?.tooOld === false;
 const HAPROXIES = [
   { label: `the system's HAProxy (${system})`, file: system, available: Boolean(system), source: 'system' },
   {
@@ -229,7 +229,7 @@ disguisedSuite(`the pinned HAProxy ${pinnedVersion} disguised as 2.6 (rendered w
   const dir = useTempDir('rlab-disguise-');
 
   test('lab:up refuses the h2 it did not ask for, names the route, and leaves nothing running', async () => {
-    // `haproxy -vv` says 2.6, so the lab renders no `no-alpn`; what runs is 3.0, which then offers
+    // `haproxy -vv` says 2.6, so the lab renders no `no-alpn`; what runs is 3.2, which then offers
     // h2 by default: exactly what a version the lab misjudged would do on a user's machine.
     const wrapper = path.join(dir, 'haproxy');
     fs.writeFileSync(
