@@ -4,6 +4,7 @@
 // does not resolve through every system resolver).
 const http = require('node:http');
 const https = require('node:https');
+const { httpRequest } = require('../core/http-request');
 
 const loopback = (_host, options, callback) => {
   if (options && options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
@@ -11,52 +12,13 @@ const loopback = (_host, options, callback) => {
 };
 
 /**
- * One request: resolves with { status, headers, body (Buffer), json() }. Options: method, headers,
- * body (string or Buffer), ca (PEM string or Buffer, for https), agent, timeoutMs, servername (override the SNI),
- * rejectUnauthorized.
+ * One request to 127.0.0.1 with the URL's host as Host and SNI: resolves { status, headers, body
+ * (Buffer), text(), json() }. Options as httpRequest's (lib/core/http-request.js): method,
+ * headers, body, ca, agent, timeoutMs, servername (override the SNI), rejectUnauthorized.
  */
-function request(
-  url,
-  { method = 'GET', headers = {}, body, ca, agent, timeoutMs = 10000, servername, rejectUnauthorized } = {},
-) {
-  const target = new URL(url);
-  const secure = target.protocol === 'https:';
-  const lib = secure ? https : http;
-  const options = {
-    method,
-    host: target.hostname,
-    port: target.port || (secure ? 443 : 80),
-    path: `${target.pathname}${target.search}`,
-    headers: { host: target.host, ...headers },
-    lookup: loopback,
-    timeout: timeoutMs,
-  };
-  if (agent !== undefined) options.agent = agent;
-  if (secure) {
-    if (ca) options.ca = ca;
-    if (servername !== undefined) options.servername = servername;
-    if (rejectUnauthorized !== undefined) options.rejectUnauthorized = rejectUnauthorized;
-  }
-  return new Promise((resolve, reject) => {
-    const req = lib.request(options, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({
-          status: res.statusCode,
-          headers: res.headers,
-          body,
-          socket: req.socket,
-          json: () => JSON.parse(body.toString('utf8')),
-        });
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+function request(url, options = {}) {
+  const headers = { host: new URL(url).host, ...options.headers };
+  return httpRequest(url, { ...options, headers, lookup: loopback });
 }
 
 /** A keep-alive agent for many requests to the lab (https when `ca` is given). */

@@ -2,9 +2,8 @@
 // A client of Prometheus's HTTP API (or the Thanos querier in front of it on OpenShift): instant
 // queries with a bearer token and a CA. Errors name the URL and what went wrong in a user's words:
 // unreachable, the token refused, a query refused.
-const http = require('node:http');
-const https = require('node:https');
 const fs = require('node:fs');
+const { httpRequest } = require('../core/http-request');
 
 /** A failure to read Prometheus, with the HTTP status where there was one. */
 class PrometheusError extends Error {
@@ -36,40 +35,24 @@ function explain(base, status, text) {
  */
 function prometheusClient({ url, token = null, caFile = null, insecure = false, timeoutMs = 15000 }) {
   const base = new URL(url);
-  const lib = base.protocol === 'https:' ? https : http;
   const ca = caFile ? fs.readFileSync(caFile) : undefined;
   const prefix = base.pathname.replace(/\/$/, '');
-  function get(pathAndQuery) {
+  async function get(pathAndQuery) {
     const headers = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-    const options = { method: 'GET', headers, timeout: timeoutMs, ca, rejectUnauthorized: !insecure };
-    return new Promise((resolve, reject) => {
-      const req = lib.request(new URL(`${prefix}${pathAndQuery}`, base), options, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        // A connection cut mid-answer ends the response without 'end'.
-        res.on('close', () => {
-          if (!res.complete)
-            reject(new PrometheusError(`Prometheus at ${url} closed the connection mid-answer`));
-        });
-        res.on('end', () => {
-          if (res.statusCode !== 200)
-            return reject(new PrometheusError(explain(url, res.statusCode, text), res.statusCode));
-          try {
-            resolve(JSON.parse(text).data);
-          } catch {
-            reject(
-              new PrometheusError(`Prometheus at ${url} answered something other than JSON`, res.statusCode),
-            );
-          }
-        });
-      });
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on('error', (err) =>
-        reject(new PrometheusError(`Prometheus at ${url} is unreachable: ${err.message}`)),
-      );
-      req.end();
-    });
+    let res;
+    try {
+      const tls = { ca, rejectUnauthorized: !insecure };
+      res = await httpRequest(new URL(`${prefix}${pathAndQuery}`, base), { headers, timeoutMs, ...tls });
+    } catch (err) {
+      const what = err.midAnswer ? 'closed the connection mid-answer' : `is unreachable: ${err.message}`;
+      throw new PrometheusError(`Prometheus at ${url} ${what}`);
+    }
+    if (res.status !== 200) throw new PrometheusError(explain(url, res.status, res.text()), res.status);
+    try {
+      return res.json().data;
+    } catch {
+      throw new PrometheusError(`Prometheus at ${url} answered something other than JSON`, res.status);
+    }
   }
   return {
     url,

@@ -2,7 +2,7 @@
 // A small client of the Kubernetes API for the lab: JSON over HTTPS with a bearer token, the
 // server's CA and nothing else. The lab needs a handful of calls (CRDs, namespaces, RBAC,
 // EndpointSlices, Route status), not a client library.
-const https = require('node:https');
+const { httpRequest } = require('../../core/http-request');
 
 /** A refusal by the API server, carrying its own message (`status.message`) and HTTP code. */
 class ApiError extends Error {
@@ -23,44 +23,26 @@ class ApiError extends Error {
  * 2xx rejects with an ApiError.
  */
 function kubeClient({ server, ca, token, cert, key, insecure = false }) {
-  const base = new URL(server);
-  function send(method, urlPath, { body, contentType = 'application/json', timeoutMs = 30000 } = {}) {
+  async function send(method, urlPath, { body, contentType = 'application/json', timeoutMs = 30000 } = {}) {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const headers = { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-    if (payload !== undefined)
-      Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
-    return new Promise((resolve, reject) => {
-      const options = {
-        host: base.hostname,
-        port: base.port,
-        method,
-        path: urlPath,
-        ca,
-        cert,
-        key,
-        rejectUnauthorized: !insecure,
-        headers,
-        timeout: timeoutMs,
-      };
-      const req = https.request(options, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          let json;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode, json, text, headers: res.headers });
-        });
-      });
-      req.on('timeout', () => req.destroy(new Error(`${method} ${urlPath} timed out`)));
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
+    if (payload !== undefined) headers['Content-Type'] = contentType;
+    const tls = { ca, cert, key, rejectUnauthorized: !insecure };
+    const res = await httpRequest(new URL(urlPath, server), {
+      method,
+      headers,
+      body: payload,
+      timeoutMs,
+      ...tls,
     });
+    const text = res.text();
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json, text, headers: res.headers };
   }
   async function call(method, urlPath, options) {
     const { status, json, text } = await send(method, urlPath, options);
