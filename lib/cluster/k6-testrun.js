@@ -111,17 +111,18 @@ function checkCluster(opts) {
       'the cluster has no TestRun API: install the k6-operator (OperatorHub "k6 Operator") first',
     );
   }
-  const urls = routeUrls(JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items);
+  const routes = JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items;
+  const urls = routeUrls(routes);
   if (!urls.some((u) => u.termination === opts.termination && u.url)) {
     throw new OcError(
       `no admitted ${opts.termination} route in ${namespace}: run npm run cluster:deploy first`,
     );
   }
-  return { namespace, urls };
+  return { namespace, urls, routes };
 }
 
 /** Applies the TestRun, waits for it, copies the runners' summaries and merges them. */
-async function runTestRun({ opts, namespace, objects, runId, signal }) {
+async function runTestRun({ opts, namespace, routes, objects, runId, signal }) {
   oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait']);
   const cell = `${opts.termination} ${opts['page-size']} ${opts.connection}`;
   log(`TestRun: ${opts.parallelism} runners, ${cell}, ${opts.vus} VUs for ${opts.duration}`);
@@ -141,7 +142,7 @@ async function runTestRun({ opts, namespace, objects, runId, signal }) {
     log(`warning: ${opts.parallelism} runners ran but only ${files.length} summaries were found`);
   }
   if (opts.prometheus) log(`reading the router's CPU from ${opts.prometheus}`);
-  const cluster = await readTestRunFigures(opts, namespace, endedMs, { signal });
+  const cluster = await readTestRunFigures(opts, { namespace, routes }, endedMs, { signal });
   for (const error of cluster?.figures.errors || []) log(`warning: ${error}`);
   if (cluster) writeClusterFigures(outDir, cluster);
   printMerged(outDir, mergeDirectory(outDir, { files, namespace, cluster }));
@@ -156,11 +157,11 @@ async function clusterK6(opts, { signal } = {}) {
     const dir = path.resolve(opts.merge);
     return printMerged(dir, mergeDirectory(dir));
   }
-  const { namespace, urls } = checkCluster(opts);
+  const { namespace, urls, routes } = checkCluster(opts);
   const runId = `run-${Date.now().toString(36)}`;
   const objects = renderObjects(opts, urls, runId);
   try {
-    await runTestRun({ opts, namespace, objects, runId, signal });
+    await runTestRun({ opts, namespace, routes, objects, runId, signal });
   } catch (err) {
     if (err.name === 'AbortError') {
       // collect() cleans up its own reader pod.

@@ -9,9 +9,11 @@ const { routesFromList, routerOf } = require('../matrix/cluster-api');
 const { openMonitoring, describeMonitoring } = require('../matrix/cluster-figures');
 const { readSample, waitForScrapes } = require('../load/cluster-metrics');
 
-/** The IngressController behind the cell's Route: { ingressController, threads, replicas, source }. */
-function routerOfRoute(namespace, termination) {
-  const routes = JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items;
+/**
+ * The IngressController behind the cell's Route (`routes`: the project's, as oc listed them):
+ * { ingressController, threads, replicas, source }.
+ */
+function routerOfRoute(routes, namespace, termination) {
   const name = routesFromList(routes, { namespace }).routes[termination]?.routerName || 'default';
   const got = oc(['get', 'ingresscontroller', name, '-n', 'openshift-ingress-operator', '-o', 'json'], {
     allowFail: true,
@@ -50,14 +52,15 @@ function runnersEndedMs(namespace, fallbackMs) {
 
 /**
  * Reads the run from --prometheus: { figures, prometheus, router } for mergeDirectory, or null
- * without --prometheus. The window is the run's --duration up to when its runners finished
- * (`stageEndedMs` where no pod says). Nothing here throws: what fails is the figures' error.
+ * without --prometheus. `routes`: the project's, as the run listed them. The window is the run's
+ * --duration up to when its runners finished (`stageEndedMs` where no pod says). Nothing here
+ * throws: what fails is the figures' error.
  */
-async function readTestRunFigures(opts, namespace, stageEndedMs, { signal } = {}) {
+async function readTestRunFigures(opts, { namespace, routes }, stageEndedMs, { signal } = {}) {
   if (!opts.prometheus) return null;
   let router = { ingressController: 'default', threads: null, replicas: null, source: 'not read' };
   try {
-    router = routerOfRoute(namespace, opts.termination);
+    router = routerOfRoute(routes, namespace, opts.termination);
     const target = { mode: 'cluster', namespace, clusterRouter: router, kubeToken: ocToken() };
     const monitoring = openMonitoring({ ...opts, prometheusProfile: 'openshift' }, target);
     const endMs = runnersEndedMs(namespace, stageEndedMs);

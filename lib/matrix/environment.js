@@ -4,6 +4,7 @@
 const os = require('node:os');
 const { findTool, toolVersion } = require('../core/tools');
 const { sysctl } = require('../core/proc');
+const { describeMonitoring } = require('./cluster-figures');
 
 function versionOf(name, args, pattern) {
   const file = findTool(name);
@@ -15,9 +16,10 @@ function versionOf(name, args, pattern) {
 
 /**
  * The environment block of results.json. `lab` is lab.json (null for a cluster);
- * `negotiatedGroup` the group of one full handshake with the edge route (null when not measured).
+ * `negotiatedGroup` the group of one full handshake with the edge route (null when not measured);
+ * `monitoring` the Prometheus the run reads (null without one).
  */
-function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) {
+function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null, monitoring = null }) {
   const cpus = os.cpus();
   // The binary the lab runs, as lab.json recorded it; otherwise whichever would be found.
   const haproxy = lab && lab.router.haproxy;
@@ -73,6 +75,7 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null }) 
     api: target.api ? { server: target.api.server, context: target.api.context } : null,
     clusterRouter: target.clusterRouter || null,
     openshiftDefaults: lab ? lab.openshiftDefaults || null : null,
+    prometheus: describeMonitoring(monitoring),
   };
 }
 

@@ -8,7 +8,7 @@ const { setTimeout: pause } = require('node:timers/promises');
 const { RESULTS_DIR, runId } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
 const { resolveTarget, withClusterApi, requireRoutes, describeTls, watchedProcesses } = require('./target');
-const { openMonitoring, describeMonitoring, addClusterFigures } = require('./cluster-figures');
+const { openMonitoring, addClusterFigures } = require('./cluster-figures');
 const { recordedOptions } = require('./options');
 const { planCells, estimateSeconds } = require('./plan');
 const { runK6Sample } = require('../load/k6');
@@ -116,10 +116,14 @@ async function openRun(plan, { signal }) {
     id,
     options,
     handshakeFloor,
-    environment: {
-      ...describeEnvironment({ k6, lab, opts, target, negotiatedGroup: seen ? seen.group : null }),
-      prometheus: describeMonitoring(plan.monitoring),
-    },
+    environment: describeEnvironment({
+      k6,
+      lab,
+      opts,
+      target,
+      monitoring: plan.monitoring,
+      negotiatedGroup: seen ? seen.group : null,
+    }),
     tls: describeTls(target),
   });
   for (const skip of skipped) {
