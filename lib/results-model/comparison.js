@@ -1,25 +1,29 @@
 'use strict';
-// Two runs compared cell by cell: for each figure, the relative change from run A to run B with
-// its 95 % interval (./statistics.js), a verdict, and the samples a 5 % change would need; and
-// every condition that differs between the runs, since those are what is being compared.
+// Two runs (or two pools of runs) compared cell by cell: each figure's change from A to B with its
+// 95 % interval (./statistics.js), a verdict, the samples a 5 % change would need; and every
+// condition that differs between the runs, since those are what is being compared.
 const { relativeShift, samplesToDetect, shiftVerdict } = require('./statistics');
+
+const routerSamples = (c) => c.cost?.router?.perRequestUs?.samples;
+const generatorSamples = (c) => c.cost?.[c.generator?.tool]?.perRequestUs?.samples;
+
+/**
+ * The router's µs per request in units of the generator's, sample by sample. A slow spell of a
+ * shared machine slows both alike, so the ratio holds where the raw figures drift between runs.
+ */
+function perGenerator(c) {
+  const [router, generator] = [routerSamples(c), generatorSamples(c)];
+  if (!router?.length || router.length !== generator?.length) return null;
+  return router.map((r, i) => (r > 0 && generator[i] > 0 ? r / generator[i] : 0));
+}
 
 /** The figures compared, each with where its per-sample values live and which way is better. */
 const FIGURES = [
-  {
-    key: 'routerUs',
-    label: 'router µs/req',
-    better: 'lower',
-    of: (c) => c.cost?.router?.perRequestUs?.samples,
-  },
+  { key: 'routerUs', label: 'router µs/req', better: 'lower', of: routerSamples },
   { key: 'rps', label: 'req/s', better: 'higher', of: (c) => c.rpsPerSample },
   { key: 'p99', label: 'p99 ms', better: 'lower', of: (c) => c.p99PerSample },
-  {
-    key: 'generatorUs',
-    label: 'generator µs/req',
-    better: 'lower',
-    of: (c) => c.cost?.[c.generator?.tool]?.perRequestUs?.samples,
-  },
+  { key: 'generatorUs', label: 'generator µs/req', better: 'lower', of: generatorSamples },
+  { key: 'routerPerGenerator', label: 'router ÷ generator', better: 'lower', of: perGenerator },
 ];
 
 /** The run-wide conditions a comparison names when they differ: [label, pick(doc)]. */
@@ -100,9 +104,73 @@ function cellNotes(cellA, cellB, figures) {
     // The verdicts' own judgement: other work on the host during the cell, not the lab's.
     if (cell.limitedBy?.hostBusy) notes.push(`host busy with other work in run ${run}`);
   }
+  // k6's or wrk's own cost does not depend on the router: when it moves the same way, the machine did.
+  const [router, generator] = ['routerUs', 'generatorUs'].map((key) => figures.find((f) => f.figure === key));
+  if (
+    router &&
+    generator &&
+    ['better', 'worse'].includes(router.verdict) &&
+    generator.verdict === router.verdict
+  ) {
+    const pct = `${generator.change > 0 ? '+' : ''}${(generator.change * 100).toFixed(1)} %`;
+    notes.push(
+      `the generator's own µs/req moved the same way (${pct}): part of the router's change may be the machine's`,
+    );
+  }
   if (figures.some((f) => f.verdict === 'too few samples'))
     notes.push('no interval: 4 samples a side at least (--samples 4)');
   return notes;
+}
+
+/** What runs pooled into one side must share: every run-wide condition, and the sample length. */
+const POOL_CONDITIONS = [
+  ...RUN_CONDITIONS.filter(([name]) => name !== 'samples of'),
+  ['sample length', (d) => `${d.options.durationSeconds} s`],
+];
+
+/** A cell of several runs as one: each per-sample figure's samples, in run order. */
+function pooledCell(cells) {
+  const concat = (pick) => cells.flatMap((c) => pick(c) || []);
+  const [first] = cells;
+  const tool = first.generator?.tool;
+  return {
+    ...first,
+    rpsPerSample: concat((c) => c.rpsPerSample),
+    p99PerSample: concat((c) => c.p99PerSample),
+    cost: {
+      router: { perRequestUs: { samples: concat((c) => c.cost?.router?.perRequestUs?.samples) } },
+      ...(tool
+        ? { [tool]: { perRequestUs: { samples: concat((c) => c.cost?.[tool]?.perRequestUs?.samples) } } }
+        : {}),
+    },
+    limitedBy: { ...first.limitedBy, hostBusy: cells.some((c) => c.limitedBy?.hostBusy) },
+  };
+}
+
+/**
+ * Several runs of the same conditions as one side ('A1+A2'), for runs taken in turn with another
+ * side's (A B A B) so that a machine's drift falls on both: each cell they all have, its samples
+ * pooled. Throws naming a run-wide or cell condition that differs between them.
+ */
+function poolRuns(docs) {
+  if (docs.length === 1) return docs[0];
+  const [first, ...rest] = docs;
+  const id = docs.map((d) => d.id).join('+');
+  for (const doc of rest) {
+    const [d] = differing(POOL_CONDITIONS, first, doc);
+    if (d) throw new Error(`runs ${first.id} and ${doc.id} cannot be pooled: ${d.name} ${d.a} vs ${d.b}`);
+  }
+  const names = first.cells
+    .map((c) => c.name)
+    .filter((n) => rest.every((d) => d.cells.some((c) => c.name === n)));
+  const cells = names.map((name) => {
+    const each = docs.map((d) => d.cells.find((c) => c.name === name));
+    const [d] = each.slice(1).flatMap((c) => differing(CELL_CONDITIONS, each[0], c));
+    if (d) throw new Error(`runs of ${id} cannot be pooled: ${name} has ${d.name} ${d.a} vs ${d.b}`);
+    return pooledCell(each);
+  });
+  const samples = docs.reduce((sum, d) => sum + d.options.samples, 0);
+  return { ...first, id, options: { ...first.options, samples }, cells };
 }
 
 /**
@@ -142,4 +210,4 @@ function compareRuns(a, b, { allowDifferentCells = false } = {}) {
   };
 }
 
-module.exports = { FIGURES, compareRuns, verdictOf };
+module.exports = { FIGURES, compareRuns, poolRuns, verdictOf };

@@ -49,6 +49,11 @@ test('the conditions that differ are listed, and a clear change gets its verdict
   expect(router.change).toBeCloseTo(0.2, 2);
   expect(router.verdict).toBe('worse');
   expect(result.cells[0].figures.find((f) => f.figure === 'rps').verdict).toBe('no difference detectable');
+  // The router's cost in units of the generator's, sample by sample: the generator held still.
+  const ratio = result.cells[0].figures.find((f) => f.figure === 'routerPerGenerator');
+  expect(ratio.a[0]).toBeCloseTo(50 / 120, 6);
+  expect(ratio).toMatchObject({ label: 'router ÷ generator', verdict: 'worse' });
+  expect(ratio.change).toBeCloseTo(0.2, 2);
 });
 
 test('a cell made by another tool is refused unless asked', () => {
@@ -66,4 +71,45 @@ test('a figure one run lacks is said, and runs without a common cell are refused
   expect(() => compareRuns(run('A', { cells: [cell('x')] }), run('B', { cells: [cell('y')] }))).toThrow(
     /runs A and B have no cell in common \(A: x; B: y\)/,
   );
+});
+
+test('runs of the same conditions pool into one side; runs that differ are refused, naming how', () => {
+  const { poolRuns } = require('../../lib/results-model/comparison');
+  const a1 = run('A1', { cells: [cell('http:1k:keepalive'), cell('edge:1k:keepalive')] });
+  const a2 = run('A2', { cells: [cell('http:1k:keepalive', { router: [52, 53, 51, 52] })] });
+  const pooled = poolRuns([a1, a2]);
+  expect(pooled.id).toBe('A1+A2');
+  // Only the cells every run has; each figure's samples in run order.
+  expect(pooled.cells.map((c) => c.name)).toEqual(['http:1k:keepalive']);
+  expect(pooled.cells[0].cost.router.perRequestUs.samples).toEqual([50, 51, 49, 50, 52, 53, 51, 52]);
+  expect(pooled.cells[0].cost.k6.perRequestUs.samples).toHaveLength(8);
+  expect(pooled.options.samples).toBe(8);
+  const b = run('B', { cells: [cell('http:1k:keepalive', { router: [60, 61, 59, 60] })] });
+  const figure = compareRuns(pooled, b).cells[0].figures.find((f) => f.figure === 'routerUs');
+  expect(figure.a).toHaveLength(8);
+  expect(() => poolRuns([a1, run('A3', { haproxy: '3.2.23', cells: a1.cells })])).toThrow(
+    'runs A1 and A3 cannot be pooled: HAProxy 3.0.11 vs 3.2.23',
+  );
+  const byWrk = run('A4', { cells: [cell('http:1k:keepalive', { tool: 'wrk' })] });
+  expect(() => poolRuns([a1, byWrk])).toThrow('http:1k:keepalive has tool k6 vs wrk');
+});
+
+test("a generator whose own cost moved with the router's is noted: the machine may have moved", () => {
+  const slower = (name, k6) => {
+    const c = cell(name, { router: [60, 61, 59, 60] });
+    c.cost.k6.perRequestUs.samples = k6;
+    return c;
+  };
+  const a = run('A', { cells: [cell('http:1k:keepalive'), cell('edge:1k:keepalive')] });
+  const b = run('B', {
+    cells: [
+      slower('http:1k:keepalive', [144, 145, 143, 144]),
+      slower('edge:1k:keepalive', [120, 121, 119, 120]),
+    ],
+  });
+  const [moved, steady] = compareRuns(a, b).cells;
+  expect(moved.notes).toEqual([
+    "the generator's own µs/req moved the same way (+20.0 %): part of the router's change may be the machine's",
+  ]);
+  expect(steady.notes).toEqual([]);
 });
