@@ -7,7 +7,7 @@ const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { adminClient } = require('./kube/control-plane');
 const { routesPath, routeAdmission } = require('./kube/routes-api');
-const { publishEndpoint, withdrawEndpoint } = require('./kube/bootstrap');
+const { publishEndpoint, withdrawEndpoint, newPodName } = require('./kube/bootstrap');
 const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('./routes');
 const { request } = require('./client');
 const { writeJsonAtomic } = require('../core/files');
@@ -90,8 +90,10 @@ async function measureOneRoute(state, client, name, { signal }) {
 /**
  * Withdraws the last instance's endpoint, then publishes it again, each time polling the http
  * Route: resolves { removedMs, addedMs, requests, failed } (failed: answers other than 200).
+ * `newPod`: it comes back as a new pod, as after a rollout; otherwise as the same pod, as one
+ * whose readiness failed and recovered.
  */
-async function measureEndpointChange(state, client, { signal }) {
+async function measureEndpointChange(state, client, { signal, newPod = false }) {
   const route = state.routes.find((r) => r.termination === 'http') || state.routes[0];
   const instance = state.instances[state.instances.length - 1];
   const timeoutMs = state.router.reloadIntervalS * 1000 * 3 + 10000;
@@ -119,7 +121,7 @@ async function measureEndpointChange(state, client, { signal }) {
   await timeUntil(gone, withdrawn, { timeoutMs, what: `${instance.name} withdrawn`, signal });
   const removedMs = stoppedAt - withdrawn;
   const published = Date.now();
-  await publishEndpoint(client, instance);
+  await publishEndpoint(client, instance, { pod: newPod ? newPodName(instance) : instance.name });
   const addedMs = await timeUntil(async () => (await ask()) === instance.name, published, {
     timeoutMs,
     what: `${instance.name} reached again`,

@@ -1,10 +1,10 @@
 'use strict';
-// lab:reload with the real router (LAB_ROUTER=openshift) is what it is on a cluster: a change
-// through the API that openshift-router turns into a reload at its next RELOAD_INTERVAL. An
-// instance left out is withdrawn from every Service's endpoints; one put back is published again.
+// lab:reload with the real router (LAB_ROUTER=openshift) is a change through the API, as on a
+// cluster, which openshift-router turns into a reload. An instance left out is withdrawn from every
+// Service's endpoints; one put back is published again (as a new pod after a restart).
 const { adminClient } = require('./kube/control-plane');
 const { routesPath } = require('./kube/routes-api');
-const { publishEndpoint, withdrawEndpoint } = require('./kube/bootstrap');
+const { publishEndpoint, withdrawEndpoint, newPodName } = require('./kube/bootstrap');
 const { servingHaproxy } = require('./openshift-router');
 const { waitUntil } = require('./stack');
 const { SERVICE_NAME } = require('./routes');
@@ -23,20 +23,24 @@ async function touchRoutes(client, state) {
 }
 
 /**
- * Reloads the real router through the API (see the top). Resolves { pid, oldPids, ms, reloads }
- * like the template router's reload: the HAProxy serving after, the one serving before.
+ * Reloads the real router through the API (see the top); an instance named in `restarted` is
+ * published as a new pod, as a rollout's. Resolves { pid, oldPids, ms, reloads } like the template
+ * router's reload: the HAProxy serving after, the one serving before.
  */
-async function reloadThroughApi(state, { exclude = [], signal, log = () => {} } = {}) {
+async function reloadThroughApi(state, { exclude = [], restarted = [], signal, log = () => {} } = {}) {
   const client = adminClient(state.labDir);
   const before = servingHaproxy(state.router.pid);
   const begin = Date.now();
   const withdrawn = state.instances.filter((i) => exclude.includes(i.name));
   // Every Service the instance backs: the data service's and LAB_ROUTES's further ones.
   const services = [SERVICE_NAME, ...(state.scaleRoutes?.routes ?? []).map((r) => r.name)];
+  const pods = Object.fromEntries(
+    state.instances.filter((i) => restarted.includes(i.name)).map((i) => [i.name, newPodName(i)]),
+  );
   if (exclude.length || state.router.withdrawn?.length) {
     for (const instance of state.instances) {
-      if (withdrawn.includes(instance)) await withdrawEndpoint(client, instance, services);
-      else await publishEndpoint(client, instance, services);
+      if (withdrawn.includes(instance)) await withdrawEndpoint(client, instance, { services });
+      else await publishEndpoint(client, instance, { services, pod: pods[instance.name] });
     }
   } else {
     await touchRoutes(client, state);

@@ -63,7 +63,8 @@ function checkOverrides(overrides) {
  * Reloads the running lab's router. `overrides` changes router settings for this and later
  * reloads ({ maxconn }; lab.json records them). `exclude` names instances left out of this
  * configuration, as the router drops a pod whose endpoint is gone (the next reload without it
- * puts them back). `handover: false` leaves out `-x`, for comparison only: the new process binds
+ * puts them back); `restarted` names instances that come back as new pods (the real router tells
+ * them apart by the pod's name). `handover: false` leaves out `-x`, for comparison only: the new process binds
  * its own sockets beside the old ones (SO_REUSEPORT) and the old ones close theirs, resetting the
  * connections still waiting in their accept queues (what OpenShift 3 covered with
  * DROP_SYN_DURING_RESTART). Resolves { pid, oldPids, ms, reloads }: the new process,
@@ -77,6 +78,7 @@ async function reload({
   signal,
   overrides = {},
   exclude = [],
+  restarted = [],
   handover = true,
 } = {}) {
   const { labDir } = resolveLabOptions(env);
@@ -88,7 +90,7 @@ async function reload({
         "the real router's settings are set at lab:up (LAB_* knobs); a reload here is a change through the API",
       );
     }
-    return reloadThroughApi(state, { exclude, signal, log });
+    return reloadThroughApi(state, { exclude, restarted, signal, log });
   }
   checkOverrides(overrides);
   Object.assign(state.router, overrides);

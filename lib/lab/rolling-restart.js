@@ -64,7 +64,7 @@ async function rollout({ env = process.env, log = console.log, signal, viaReload
     log(`  starting it again on :${instance.port} and :${instance.tlsPort}`);
     const started = await startInstanceAgain(state, instance, { signal });
     if (viaReload) {
-      await reload({ env, signal });
+      await reload({ env, signal, restarted: [instance.name] });
       log(`  back in the router's configuration (reload with it)`);
     } else if (outAt === null) {
       // The router never marked it DOWN, so "UP" below would be stale: let a full round of

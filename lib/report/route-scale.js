@@ -90,24 +90,32 @@ function churnRows(doc) {
   });
 }
 
+const KINDS = { rollout: 'new pod', readiness: 'same pod' };
+
+/** One row of endpoint changes: a count, the manager off or on, one kind of change. */
+function endpointRow(routes, dcm, kind, x) {
+  return [
+    routes,
+    dcm,
+    KINDS[kind],
+    `${x.reloads} for ${x.changes} change(s)` +
+      (x.fallbacks ? `; ${x.fallbacks} left to a reload: ${x.fallbackReason}` : ''),
+    ms(x.removedMs?.median),
+    ms(x.addedMs?.median),
+    `${x.failed} of ${x.requests}` +
+      x.notApplied.map((n) => `; change ${n.change} not applied: ${n.error}`).join(''),
+  ];
+}
+
 function endpointRows(doc) {
   return doc.counts.flatMap((e) =>
     ['off', 'on']
-      .map((key) => [key, e.endpoints?.[key]])
+      .map((dcm) => [dcm, e.endpoints?.[dcm]])
       .filter(([, x]) => x)
-      .map(([key, x]) =>
+      .flatMap(([dcm, x]) =>
         x.skipped
-          ? [String(e.routes), key, x.skipped, '', '', '']
-          : [
-              String(e.routes),
-              key,
-              `${x.reloads} for ${x.changes} change(s)` +
-                (x.fallbacks ? `; ${x.fallbacks} left to a reload: ${x.fallbackReason}` : ''),
-              ms(x.removedMs?.median),
-              ms(x.addedMs?.median),
-              `${x.failed} of ${x.requests}` +
-                x.notApplied.map((n) => `; change ${n.change} not applied: ${n.error}`).join(''),
-            ],
+          ? [[String(e.routes), dcm, '', x.skipped, '', '', '']]
+          : Object.keys(KINDS).map((kind) => endpointRow(String(e.routes), dcm, kind, x[kind])),
       ),
   );
 }
@@ -116,6 +124,13 @@ const CHURN_TEXT =
   'Routes created through the API, each deleted a tick later, while the steady load runs through the ' +
   'existing Routes; "none" is the same load without churn. The router batches changes into at most one ' +
   'reload per reload interval, so reloads per second stay bounded whatever the churn rate.';
+
+const ENDPOINT_TEXT =
+  'One instance withdrawn from its Services and published again while requests poll the http Route: back ' +
+  'as a new pod (a rollout) or as the same pod (a readiness probe that failed, then passed). With the ' +
+  'dynamic configuration manager a new pod is added at runtime. The same pod cannot be: HAProxy keeps the ' +
+  'server the configuration file named, so the router falls back to a reload, and its record of the ' +
+  "Service's other Routes can go stale: later withdrawals never reach them (docs/benchmark.md).";
 
 /** The run's blocks: { heading } | { text } | { table, right? }. */
 function blocks(doc) {
@@ -181,12 +196,13 @@ function blocks(doc) {
       wrap: [4],
     },
     { subheading: 'Endpoint changes: the dynamic configuration manager off and on' },
+    { text: ENDPOINT_TEXT },
     {
       table: {
-        head: ['Routes', 'DCM', 'reloads', 'traffic left the endpoint', 'traffic back', 'failed'],
+        head: ['Routes', 'DCM', 'back as', 'reloads', 'traffic left the endpoint', 'traffic back', 'failed'],
         rows: endpointRows(doc),
       },
-      wrap: [2, 5],
+      wrap: [3, 6],
     },
   ];
 }

@@ -1,11 +1,11 @@
 'use strict';
-// Endpoint changes at a Route count: one instance withdrawn and published again through the API
-// while requests poll the http Route. The dynamic configuration manager (LAB_ROUTER_DCM) may apply
-// them without a reload; the reload counter and the router's log say whether it did.
+// Endpoint changes at a Route count: one instance withdrawn and published again through the API,
+// as a new pod or the same one, while requests poll the http Route. The dynamic configuration
+// manager (LAB_ROUTER_DCM) may apply them without a reload; the reload counter and the log say.
 const fs = require('node:fs');
 const { adminClient } = require('../lab/kube/control-plane');
 const { measureEndpointChange, NOT_HAPPENED } = require('../lab/admission');
-const { publishEndpoint } = require('../lab/kube/bootstrap');
+const { publishEndpoint, newPodName } = require('../lab/kube/bootstrap');
 const { reloadCounters } = require('../lab/router-metrics');
 const { logFile } = require('../lab/pids');
 const { spread } = require('../results-model/cost');
@@ -22,14 +22,11 @@ function fallbacks(logText) {
 }
 
 /**
- * Resolves { changes, reloads, notApplied: [{ change, error }], removedMs, addedMs (spreads of the
- * changes applied), requests, failed, fallbacks } or { skipped }.
+ * `changes` withdrawals and publications of one kind (`newPod`: a rollout's new pod, else the same
+ * pod, as after a failed readiness probe): resolves { changes, reloads, notApplied: [{ change,
+ * error }], removedMs, addedMs (spreads of the changes applied), requests, failed, fallbacks }.
  */
-async function measureEndpointChanges(state, { changes, signal, log = () => {} }) {
-  if (state.instances.length < 2) {
-    return { skipped: 'one instance only (LAB_REPLICAS=1): no endpoint to withdraw while traffic goes on' };
-  }
-  const client = adminClient(state.labDir);
+async function measureKind(state, client, { changes, newPod, signal, log }) {
   const log$ = logFile(state.labDir, 'router');
   const logFrom = fs.statSync(log$).size;
   const before = await reloadCounters(state.router);
@@ -38,7 +35,7 @@ async function measureEndpointChanges(state, { changes, signal, log = () => {} }
   for (let i = 1; i <= changes; i++) {
     await waitQuiet(state, { signal });
     try {
-      const run = await measureEndpointChange(state, client, { signal });
+      const run = await measureEndpointChange(state, client, { signal, newPod });
       log(
         `    change ${i}/${changes}: traffic left ${run.instance} after ${run.removedMs} ms, came back after ${run.addedMs} ms`,
       );
@@ -48,13 +45,14 @@ async function measureEndpointChanges(state, { changes, signal, log = () => {} }
       // A change the router never applied is a finding, not the end of the run: said, and undone.
       log(`    change ${i}/${changes}: ${err.message}`);
       notApplied.push({ change: i, error: err.message });
-      await publishEndpoint(client, state.instances.at(-1));
+      await publishEndpoint(client, state.instances.at(-1), {
+        pod: newPod ? newPodName(state.instances.at(-1)) : undefined,
+      });
     }
   }
   const after = await reloadCounters(state.router);
   return {
     ...fallbacks(fs.readFileSync(log$).subarray(logFrom).toString('utf8')),
-    configManager: Boolean(state.router.configManager),
     changes,
     reloads: after.reloads - before.reloads,
     notApplied,
@@ -63,6 +61,24 @@ async function measureEndpointChanges(state, { changes, signal, log = () => {} }
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     failed: runs.reduce((sum, r) => sum + r.failed, 0),
   };
+}
+
+/**
+ * Both kinds of endpoint change against the lab of `state`: resolves { configManager, rollout,
+ * readiness } or { skipped }. The rollout comes first: a pod that returns under its old name can
+ * leave the configuration manager's record stale, and later changes unapplied (docs/benchmark.md).
+ */
+async function measureEndpointChanges(state, { changes, signal, log = () => {} }) {
+  if (state.instances.length < 2) {
+    return { skipped: 'one instance only (LAB_REPLICAS=1): no endpoint to withdraw while traffic goes on' };
+  }
+  const client = adminClient(state.labDir);
+  const kind = (newPod) => measureKind(state, client, { changes, newPod, signal, log });
+  log('    a rollout: the instance returns as a new pod');
+  const rollout = await kind(true);
+  log('    readiness: the instance returns as the same pod');
+  const readiness = await kind(false);
+  return { configManager: Boolean(state.router.configManager), rollout, readiness };
 }
 
 module.exports = { measureEndpointChanges, fallbacks };

@@ -165,10 +165,16 @@ test('the report lays every count out: reloads, cost, churn against no churn, en
       ],
     },
     endpoints: {
-      off: endpoints(6),
+      off: { configManager: false, rollout: endpoints(3), readiness: endpoints(3) },
       on: {
-        ...endpoints(0),
-        notApplied: [{ change: 3, error: 'data-service-2 withdrawn did not happen within 25000 ms' }],
+        configManager: true,
+        rollout: endpoints(0),
+        readiness: {
+          ...endpoints(1),
+          fallbacks: 1,
+          fallbackReason: 'cannot be removed',
+          notApplied: [{ change: 3, error: 'data-service-2 withdrawn did not happen within 25000 ms' }],
+        },
       },
     },
   });
@@ -181,13 +187,15 @@ test('the report lays every count out: reloads, cost, churn against no churn, en
   expect(reloadRows[0][8]).toMatch(/^drain: .*; of the reload's own work, start \(255 ms\)$/);
   expect(scaleRows[0]).toEqual(['1000', '30 ms / 4800 ms', '5100 ms', '108 µs (shared)', '–', 'not busy']);
   expect(churnRows.map((r) => r[4])).toEqual(['http 2 ms', 'http 5 ms (×2.50)']);
-  // A change the router never applied is said in the row.
-  expect(endpointRows[1][5]).toBe(
+  // A change the router never applied, and one left to a reload, are said in the row.
+  expect(endpointRows[3][6]).toBe(
     '0 of 30; change 3 not applied: data-service-2 withdrawn did not happen within 25000 ms',
   );
-  expect(endpointRows.map((r) => r.slice(1, 3))).toEqual([
-    ['off', '6 for 3 change(s)'],
-    ['on', '0 for 3 change(s)'],
+  expect(endpointRows.map((r) => r.slice(1, 4))).toEqual([
+    ['off', 'new pod', '3 for 3 change(s)'],
+    ['off', 'same pod', '3 for 3 change(s)'],
+    ['on', 'new pod', '0 for 3 change(s)'],
+    ['on', 'same pod', '1 for 3 change(s); 1 left to a reload: cannot be removed'],
   ]);
   expect(blocks(doc)[0].heading).toBe('Route scale r1: no request lost to churn');
 });
@@ -206,8 +214,8 @@ test('route-scale.json is checked against its schema: written, read back, and a 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  expect(() => model.checkDocument({ ...fixture, version: 2 }, 'x.json')).toThrow(
-    'x.json is route-scale version 2; this code reads 1',
+  expect(() => model.checkDocument({ ...fixture, version: 1 }, 'x.json')).toThrow(
+    'x.json is route-scale version 1; this code reads 2',
   );
   const bad = structuredClone(fixture);
   delete bad.counts[1].reloads.haproxy.old[0].livedMs;

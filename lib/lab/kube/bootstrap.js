@@ -2,6 +2,7 @@
 // What a cluster has before `oc apply -k` (the overlays' CRDs, the namespaces, the router's RBAC),
 // the overlay applied with kubectl as the mission's command does, and the EndpointSlices an
 // endpoints controller would write for the running data-service instances.
+const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const path = require('node:path');
@@ -134,10 +135,11 @@ async function applyOverlay(overlay, kubeconfig, { signal } = {}) {
 }
 
 /**
- * The EndpointSlice an endpoints controller would write for one instance: one endpoint at its
- * address, the Service's named ports on its own ports, its name as the pod's.
+ * The EndpointSlice an endpoints controller would write for one instance (its ports are its own,
+ * so it gets a slice of its own): one endpoint at its address, the Service's named ports on its
+ * ports, as pod `pod` (the instance's name; a rollout's new pod has a new name).
  */
-function endpointSlice(instance, service = SERVICE_NAME) {
+function endpointSlice(instance, service = SERVICE_NAME, pod = instance.name) {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
@@ -154,7 +156,7 @@ function endpointSlice(instance, service = SERVICE_NAME) {
       {
         addresses: [instance.host],
         conditions: { ready: true, serving: true, terminating: false },
-        targetRef: { kind: 'Pod', name: instance.name, namespace: NAMESPACE },
+        targetRef: { kind: 'Pod', name: pod, namespace: NAMESPACE },
       },
     ],
     ports: [
@@ -171,9 +173,18 @@ async function inBatches(list, fn, parallel = 16) {
   for (let i = 0; i < list.length; i += parallel) await Promise.all(list.slice(i, i + parallel).map(fn));
 }
 
-/** Publishes one instance as an endpoint of each of `services` (default: the data service). */
-function publishEndpoint(admin, instance, services = [SERVICE_NAME]) {
-  return inBatches(services, (service) => ensure(admin, slicesPath, endpointSlice(instance, service)));
+/**
+ * Publishes one instance as an endpoint of each of `services` (default: the data service), as pod
+ * `pod`: its own name by default (a pod that was not ready and is again), a new one after a
+ * rollout (newPodName). The router tells the two apart by the pod's name.
+ */
+function publishEndpoint(admin, instance, { services = [SERVICE_NAME], pod = instance.name } = {}) {
+  return inBatches(services, (service) => ensure(admin, slicesPath, endpointSlice(instance, service, pod)));
+}
+
+/** A new pod's name for `instance`, as a ReplicaSet names its pods: the name and a random suffix. */
+function newPodName(instance) {
+  return `${instance.name}-${crypto.randomBytes(4).toString('hex').slice(0, 5)}`;
 }
 
 /**
@@ -192,7 +203,7 @@ async function createScaleRoutes(admin, routes, instances, { parallel = 16 } = {
 }
 
 /** Withdraws one instance from the endpoints of each of `services` (default: the data service). */
-function withdrawEndpoint(admin, instance, services = [SERVICE_NAME]) {
+function withdrawEndpoint(admin, instance, { services = [SERVICE_NAME] } = {}) {
   return inBatches(services, (service) =>
     admin.delete(`${slicesPath}/${endpointSlice(instance, service).metadata.name}`).catch((err) => {
       if (err.status !== 404) throw err;
@@ -210,6 +221,7 @@ module.exports = {
   applyOverlay,
   endpointSlice,
   publishEndpoint,
+  newPodName,
   withdrawEndpoint,
   createScaleRoutes,
 };
