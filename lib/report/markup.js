@@ -1,6 +1,6 @@
 'use strict';
-// The primitives both reports (the matrix's and reliability's) are written with: escaping, a
-// Markdown table, an HTML table and heading, and the one stylesheet of the self-contained pages.
+// The primitives the reports are written with: escaping, prose with code spans, a Markdown table,
+// an HTML table and heading, and the one stylesheet of the self-contained pages.
 
 /** Text made safe inside HTML and SVG, elements and attributes alike. */
 function escapeHtml(text) {
@@ -8,6 +8,11 @@ function escapeHtml(text) {
     /[<>&"']/g,
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c],
   );
+}
+
+/** A paragraph's text in HTML: escaped, its Markdown `code` spans as <code>. */
+function htmlProse(text) {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 /** A table cell's text in Markdown: a `|` would end the cell. */
@@ -90,4 +95,11 @@ function htmlPage(title, body) {
   ].join('\n');
 }
 
-module.exports = { escapeHtml, markdownTable, htmlTable, htmlHeading, htmlPage };
+module.exports = {
+  escapeHtml,
+  htmlProse,
+  markdownTable,
+  htmlTable,
+  htmlHeading,
+  htmlPage,
+};

@@ -4,7 +4,7 @@
 // results directory.
 const fs = require('node:fs');
 const path = require('node:path');
-const { escapeHtml: escape, markdownTable, htmlTable, htmlHeading, htmlPage } = require('./markup');
+const { htmlProse, markdownTable, htmlTable, htmlHeading, htmlPage } = require('./markup');
 
 const MD_FILE = 'route-scale.md';
 const HTML_FILE = 'route-scale.html';
@@ -220,7 +220,7 @@ function htmlOf(list, level) {
   return list.map((b) => {
     if (b.heading) return htmlHeading(level, b.heading, level === 2 ? { id: 'route-scale' } : {});
     if (b.subheading) return htmlHeading(level + 1, b.subheading);
-    if (b.text) return `<p>${escape(b.text)}</p>`;
+    if (b.text) return `<p>${htmlProse(b.text)}</p>`;
     return htmlTable(b.table, { wrap: b.wrap || [] });
   });
 }

@@ -34,7 +34,7 @@ const SETTINGS = [
     flag: '--routes',
     type: 'list',
     arg: 'LIST',
-    default: quick([4, 100, 1000], [4, 100]),
+    default: quick([4, 100, 1000], [4, 300]),
     parse: integerList(LAB_ROUTES),
     help: 'the Route counts, a lab for each (LAB_ROUTES: 1,000 is the supported maximum per router)',
   },
@@ -125,7 +125,9 @@ const SETTINGS = [
     max: 50,
     arg: 'N',
     default: quick(3, 1),
-    help: "one instance's endpoint withdrawn and published again, N times, with the dynamic configuration manager off and on",
+    help:
+      "one instance's endpoint withdrawn and published again, N times as a new pod and N times as the same pod, " +
+      'with the dynamic configuration manager off and on',
   },
   {
     name: 'noDcm',

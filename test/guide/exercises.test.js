@@ -185,7 +185,8 @@ const LESSONS = {
       const lines = (out) => out.split('\n').filter((l) => /^(http|edge):1k:keepalive /.test(l));
       // A run against itself: no difference in any figure.
       const self = command(run, /npm run compare -- results\/compare-2-threads results\/compare-2-threads$/);
-      expect(lines(self.stdout)).toHaveLength(8);
+      const { FIGURES } = require('../../lib/results-model/comparison');
+      expect(lines(self.stdout)).toHaveLength(2 * FIGURES.length);
       for (const line of lines(self.stdout)) expect(line).toMatch(/ 0\.0 % .* no difference detectable /);
       // The same lab twice: every figure of every cell has its interval.
       const same = command(

@@ -58,7 +58,7 @@ describeAsRoot('route-scale --quick', () => {
     for (const file of ['route-scale.json', 'route-scale.md', 'route-scale.html']) {
       expect(fs.existsSync(path.join(dir, 'run', file))).toBe(true);
     }
-    expect(fs.readFileSync(path.join(dir, 'run', 'route-scale.md'), 'utf8')).toMatch(/^\| 100 \| /m);
+    expect(fs.readFileSync(path.join(dir, 'run', 'route-scale.md'), 'utf8')).toMatch(/^\| 300 \| /m);
   });
 
   test('the larger configuration takes longer to write and to parse', () => {

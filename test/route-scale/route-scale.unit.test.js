@@ -114,7 +114,7 @@ test('churn passes only when no request failed while Routes changed (the baselin
 
 test('--routes and --churn take ascending whole numbers within range, and name a bad one', () => {
   expect(COMMAND.parse(['--routes', '1000,4,100,4']).values.routes).toEqual([4, 100, 1000]);
-  expect(COMMAND.parse(['--quick']).values).toMatchObject({ routes: [4, 100], churnRates: [5] });
+  expect(COMMAND.parse(['--quick']).values).toMatchObject({ routes: [4, 300], churnRates: [5] });
   expect(() => COMMAND.parse(['--routes', '3'])).toThrow(
     /--routes: "3" is not a whole number from 4 to 10000/,
   );
