@@ -197,11 +197,14 @@ function readResults(dir) {
 }
 
 /**
- * Check, write and read of a run's other documents (reliability.json, route-scale.json): `kind`
- * names it in messages, `fileName` is its file in the run's directory, `schemaFile` its schema.
- * Each is checked against its version and schema when written and when read.
+ * Check, write and read of a run's other documents: `kind` ('reliability', 'route-scale') names
+ * it in messages, its file in the run's directory (<kind>.json) and its schema, beside this module
+ * (<kind>.schema.json). Each is checked against its version and schema when written and when read.
  */
-function documentFile({ kind, fileName, schema, schemaFile }) {
+function documentFile(kind) {
+  const fileName = `${kind}.json`;
+  const schemaFile = `lib/results-model/${kind}.schema.json`;
+  const schema = require(`./${kind}.schema.json`);
   const version = schema.properties.version.const;
   let validate = null;
   const check = (doc, file) => {
@@ -216,6 +219,7 @@ function documentFile({ kind, fileName, schema, schemaFile }) {
     return doc;
   };
   return {
+    fileName,
     version,
     check,
     write(dir, doc) {

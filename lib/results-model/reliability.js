@@ -3,15 +3,8 @@
 // scenario what was injected, the load, errors, recovery, data lost and the verdict. Written after
 // every scenario, so an interrupted run keeps what finished (complete: false).
 const { documentFile } = require('./document');
-const SCHEMA = require('./reliability.schema.json');
-
-const JSON_FILE = 'reliability.json';
-const FILE = documentFile({
-  kind: 'reliability',
-  fileName: JSON_FILE,
-  schema: SCHEMA,
-  schemaFile: 'lib/results-model/reliability.schema.json',
-});
+const FILE = documentFile('reliability');
+const JSON_FILE = FILE.fileName;
 const VERSION = FILE.version;
 const { check: checkDocument, write: writeDocument, read: readDocument } = FILE;
 

@@ -4,15 +4,8 @@
 // Written after every count, so an interrupted run keeps what finished (complete: false).
 const { THRESHOLDS } = require('./verdicts');
 const { documentFile } = require('./document');
-const SCHEMA = require('./route-scale.schema.json');
-
-const JSON_FILE = 'route-scale.json';
-const FILE = documentFile({
-  kind: 'route-scale',
-  fileName: JSON_FILE,
-  schema: SCHEMA,
-  schemaFile: 'lib/results-model/route-scale.schema.json',
-});
+const FILE = documentFile('route-scale');
+const JSON_FILE = FILE.fileName;
 const VERSION = FILE.version;
 const { check: checkDocument, write: writeDocument, read: readDocument } = FILE;
 
