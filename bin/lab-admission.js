@@ -4,9 +4,9 @@
 // to be admitted and to answer its first 200, and an endpoint change to reach traffic.
 const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/cli');
+const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
 const { readLabState, resolveLabOptions } = require('../lib/lab/index');
-const { measureAdmission } = require('../lib/lab/admission');
+const { measureAdmission } = require('../lib/lab/openshift-router/admission');
 
 const NAME = 'lab:admission';
 const COMMAND = labCommand({

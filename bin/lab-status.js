@@ -2,9 +2,9 @@
 'use strict';
 // npm run lab:status: every Route, process, health and the router's stats URL.
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/cli');
+const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
 const { status } = require('../lib/lab/index');
-const { formatStatus } = require('../lib/lab/format');
+const { formatStatus } = require('../lib/lab/shared/format');
 
 const NAME = 'lab:status';
 const COMMAND = labCommand({

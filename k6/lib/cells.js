@@ -1,7 +1,7 @@
 'use strict';
 // The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner:
 // terminations, connection modes, page sizes, cell names and route host names, spelled once for
-// k6 tags, results.json, the report, the lab's routes (lib/lab/routes.js) and the cluster scripts.
+// k6 tags, results.json, the report, the lab's routes (lib/lab/shared/routes.js) and the cluster scripts.
 const { read } = require('./grammar.js');
 
 const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];

@@ -2,16 +2,16 @@
 // The local lab's programmatic API: up (up.js), down, status, rollout and reload. The lab:* commands
 // and the matrix use it; options come from LAB_* knobs in `env` (default process.env).
 const fs = require('node:fs');
-const { resolveLabOptions } = require('./options');
-const { routerPaths } = require('./router-config');
-const { listRecords, processState } = require('./pids');
-const { readLabState, removeLabState } = require('./state');
-const { probeRoute, probeInstance, backendServers } = require('./health');
+const { resolveLabOptions } = require('./shared/options');
+const { routerPaths } = require('./haproxy/router-config');
+const { listRecords, processState } = require('./shared/pids');
+const { readLabState, removeLabState } = require('./shared/state');
+const { probeRoute, probeInstance, backendServers } = require('./shared/health');
 const { up } = require('./up');
-const { stopAll } = require('./stop');
-const { rollout } = require('./rolling-restart');
-const { reload, forgetDrainedRouters } = require('./reload');
-const { routeAdmissions } = require('./admission');
+const { stopAll } = require('./shared/stop');
+const { rollout } = require('./faults/rolling-restart');
+const { reload, forgetDrainedRouters } = require('./template-router/reload');
+const { routeAdmissions } = require('./openshift-router/admission');
 
 /** Stops exactly what lab:up started (by pid file and record), even if some already died. */
 async function down({ env = process.env, log = console.log } = {}) {

@@ -3,25 +3,28 @@
 // outside, then lab.json. Whatever a later step fails on (or Ctrl-C), everything started is stopped.
 const fs = require('node:fs');
 const path = require('node:path');
-const { allocatePorts, wantedPorts } = require('./allocate');
-const { resolveLabOptions, OPENSHIFT_DEFAULTS } = require('./options');
-const { describePlacement, tasksetList } = require('./placement');
-const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./routes');
-const { preflight } = require('./preflight');
-const { createLabCerts } = require('./lab-certs');
-const { routerPaths } = require('./router-config');
-const { checkAlpn } = require('./alpn');
-const { startRedis, startServices } = require('./stack');
-const { scaleRoutes, serviceHost, SUPPORTED_MAX_ROUTES } = require('./scale-routes');
+const { allocatePorts, wantedPorts } = require('./shared/allocate');
+const { resolveLabOptions, OPENSHIFT_DEFAULTS } = require('./shared/options');
+const { describePlacement, tasksetList } = require('./shared/placement');
+const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./shared/routes');
+const { preflight } = require('./shared/preflight');
+const { createLabCerts } = require('./shared/lab-certs');
+const { routerPaths } = require('./haproxy/router-config');
+const { checkAlpn } = require('./haproxy/alpn');
+const { startRedis, startServices } = require('./shared/stack');
+const { scaleRoutes, serviceHost, SUPPORTED_MAX_ROUTES } = require('./shared/scale-routes');
 const cells = require('../../k6/lib/cells');
-const { listRecords, logFile } = require('./pids');
-const { readLabState, writeLabState, removeLabState } = require('./state');
-const { stopAll, deadProcesses } = require('./stop');
-const { LOOPBACK } = require('./stack');
+const { listRecords, logFile } = require('./shared/pids');
+const { readLabState, writeLabState, removeLabState } = require('./shared/state');
+const { stopAll, deadProcesses } = require('./shared/stop');
+const { LOOPBACK } = require('./shared/stack');
 const { wrap } = require('../core/text');
 // The router backends (LAB_ROUTER), each with configure(lab), start(lab, configured) (resolves
 // once every route serves) and describe(lab, configured, run).
-const ROUTERS = { template: require('./haproxy-router'), openshift: require('./openshift-router') };
+const ROUTERS = {
+  template: require('./template-router/backend'),
+  openshift: require('./openshift-router/backend'),
+};
 
 /** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
 function fingerprint(opts) {

@@ -18,7 +18,7 @@ const openshift = {
   seriesName: (metric) => metric.pod,
 };
 
-/** The lab (LAB_ROUTER=openshift): prometheus-process-exporter's groups (lib/lab/monitoring.js). */
+/** The lab (LAB_ROUTER=openshift): prometheus-process-exporter's groups (lib/lab/openshift-router/monitoring.js). */
 const lab = {
   name: 'lab',
   routerCpu: () => 'namedprocess_namegroup_cpu_seconds_total{groupname="router"}',
@@ -33,7 +33,7 @@ const PROFILES = { openshift, lab };
  * The router's own metrics (openshift-router's HAProxy exporter, pkg/router/metrics), as the
  * cluster's Prometheus labels them: the scrape target's namespace and pod, so the router's own
  * `namespace` label (the Route's) becomes `exported_namespace`. The lab's Prometheus labels its
- * router target the same way (lib/lab/monitoring.js).
+ * router target the same way (lib/lab/openshift-router/monitoring.js).
  */
 const routerPods = ({ ingressController }) =>
   `namespace="${ROUTER_NAMESPACE}",pod=~"router-${ingressController}-.+"`;

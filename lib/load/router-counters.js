@@ -2,7 +2,7 @@
 // The router's own counters (handshakes, resumed and new sessions, connections, queue), read over
 // its runtime API while a sample runs: what the router did, which no client figure proves. Each
 // figure is the median of its readings, so the readings that straddle start and end cannot drag it.
-const { showInfo, showStat } = require('../lab/runtime-api');
+const { showInfo, showStat } = require('../lab/haproxy/runtime-api');
 const { spread } = require('../results-model/cost');
 
 const median = (values) => spread(values)?.median ?? null;

@@ -22,7 +22,7 @@ const {
   readObject,
   resolve,
 } = require('../core/settings');
-const { KNOBS } = require('../lab/options');
+const { KNOBS } = require('../lab/shared/options');
 const { THRESHOLDS } = require('../results-model/verdicts');
 const { cellMatcher } = require('./plan');
 const { defaultMaxVus } = require('../../k6/lib/generator');

@@ -5,8 +5,8 @@
 const fs = require('node:fs');
 const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
-const { readLabState } = require('../lab/state');
-const { routerPaths } = require('../lab/router-config');
+const { readLabState } = require('../lab/shared/state');
+const { routerPaths } = require('../lab/haproxy/router-config');
 const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');

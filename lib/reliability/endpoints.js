@@ -3,10 +3,10 @@
 // instance out by a reload, restarts it and puts it back by a reload, while a steady load runs
 // through every termination. The promise is zero failed requests.
 const { setTimeout: sleep } = require('node:timers/promises');
-const { rollout, startInstanceAgain } = require('../lab/rolling-restart');
-const { reload } = require('../lab/reload');
-const { listRecords, processState } = require('../lab/pids');
-const { writeLabState } = require('../lab/state');
+const { rollout, startInstanceAgain } = require('../lab/faults/rolling-restart');
+const { reload } = require('../lab/template-router/reload');
+const { listRecords, processState } = require('../lab/shared/pids');
+const { writeLabState } = require('../lab/shared/state');
 const { steadyPagesEach, underLoad } = require('./load');
 const { checkScenario, observedCase, lossReasons } = require('./scenario');
 

@@ -3,7 +3,7 @@
 // validation and --help come from this table. --quick turns every default into the short form.
 const { derived, defineCommand } = require('../core/settings');
 const { TERMINATIONS } = require('../../k6/lib/cells');
-const { KNOBS } = require('../lab/options');
+const { KNOBS } = require('../lab/shared/options');
 const SCENARIOS = require('./scenarios');
 const { selectScenarios } = require('./run');
 const { ATTACKS } = require('./attacks');

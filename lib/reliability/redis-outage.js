@@ -4,8 +4,8 @@
 // the router. Whatever happens (an error, Ctrl-C), a killed Redis is started again.
 const fs = require('node:fs');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { request } = require('../lab/client');
-const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/redis-node');
+const { request } = require('../lab/shared/client');
+const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/faults/redis-node');
 
 /** The lab's http Route's records URL. */
 function recordsUrl(state, termination = 'http') {

@@ -3,7 +3,7 @@
 // lab:reload N times at an interval under a steady rate through each termination, keep-alive and
 // close. The promise is zero failed requests: the listening sockets are handed over (-x).
 const { setTimeout: sleep } = require('node:timers/promises');
-const { reload } = require('../lab/reload');
+const { reload } = require('../lab/template-router/reload');
 const { steadyPages, underLoad } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
 

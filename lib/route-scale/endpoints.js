@@ -3,11 +3,11 @@
 // as a new pod or the same one, while requests poll the http Route. The dynamic configuration
 // manager (LAB_ROUTER_DCM) may apply them without a reload; the reload counter and the log say.
 const fs = require('node:fs');
-const { adminClient } = require('../lab/kube/control-plane');
-const { measureEndpointChange, NOT_HAPPENED } = require('../lab/admission');
-const { publishEndpoint, newPodName } = require('../lab/kube/bootstrap');
-const { reloadCounters } = require('../lab/router-metrics');
-const { logFile } = require('../lab/pids');
+const { adminClient } = require('../lab/openshift-router/control-plane');
+const { measureEndpointChange, NOT_HAPPENED } = require('../lab/openshift-router/admission');
+const { publishEndpoint, newPodName } = require('../lab/openshift-router/bootstrap');
+const { reloadCounters } = require('../lab/openshift-router/router-metrics');
+const { logFile } = require('../lab/shared/pids');
 const { spread } = require('../results-model/cost');
 const { waitQuiet } = require('./reloads');
 

@@ -2,7 +2,7 @@
 // Every HAProxy under the real router, sampled while routes change: when each was seen, when a
 // newer one took over (a reload), when it exited, and its resident memory. The old processes a
 // reload leaves behind are what a Route change costs in memory.
-const { haproxyMemory } = require('../lab/router-metrics');
+const { haproxyMemory } = require('../lab/openshift-router/router-metrics');
 
 const round = (v) => Number(v.toFixed(1));
 

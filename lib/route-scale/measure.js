@@ -2,7 +2,7 @@
 // One Route count's phases against its lab (see options.js for what each measures). Each phase
 // logs as it goes; the figures are those route-scale.json keeps.
 const path = require('node:path');
-const { measureAdmission } = require('../lab/admission');
+const { measureAdmission } = require('../lab/openshift-router/admission');
 const { spread } = require('../results-model/cost');
 const { reloadCycles, parseMs } = require('./reloads');
 const { measureCost } = require('./cost');

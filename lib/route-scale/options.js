@@ -2,7 +2,7 @@
 // The options of `npm run route-scale`, declared once (lib/core/settings.js): parsing, validation
 // and --help come from this table. --quick turns every default into the short form.
 const { derived, defineCommand } = require('../core/settings');
-const { KNOBS } = require('../lab/options');
+const { KNOBS } = require('../lab/shared/options');
 
 const quick = (full, short) => derived(`${full}, --quick ${short}`, (v) => (v.quick ? short : full));
 const LAB_ROUTES = KNOBS.find((k) => k.name === 'routes');

@@ -5,12 +5,12 @@
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { adminClient } = require('../lab/kube/control-plane');
+const { adminClient } = require('../lab/openshift-router/control-plane');
 const { routesPath } = require('../lab/kube/routes-api');
-const { RELOAD_ANNOTATION } = require('../lab/openshift-reload');
-const { servingHaproxy } = require('../lab/openshift-router');
-const { waitUntil } = require('../lab/stack');
-const { reloadCounters, reloadsBetween, haproxyMemory } = require('../lab/router-metrics');
+const { RELOAD_ANNOTATION } = require('../lab/openshift-router/reload');
+const { servingHaproxy } = require('../lab/openshift-router/backend');
+const { waitUntil } = require('../lab/shared/stack');
+const { reloadCounters, reloadsBetween, haproxyMemory } = require('../lab/openshift-router/router-metrics');
 const { watchHaproxy } = require('./haproxy-watch');
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 'use strict';
 // The semantic comparison of two router configurations: what differs by nature is normalized away,
 // a real difference is reported, a known one is explained, and a known one that is gone is stale.
-const { normalize, compareConfigs, fidelity } = require('../../lib/lab/fidelity');
+const { normalize, compareConfigs, fidelity } = require('../../lib/lab/openshift-router/fidelity');
 
 const backend = (balance, server) =>
   `backend be_http:router-lab:data-service-http\n  mode http\n  balance ${balance}\n  ${server}\n`;

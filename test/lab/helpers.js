@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const tls = require('node:tls');
-const { request, keepAliveAgent } = require('../../lib/lab/client');
+const { request, keepAliveAgent } = require('../../lib/lab/shared/client');
 const { isAlive } = require('../../lib/core/processes');
 const { isListening } = require('../../lib/core/ports');
 

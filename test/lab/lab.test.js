@@ -6,9 +6,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const lab = require('../../lib/lab/index');
-const { checkRouterConfig } = require('../../lib/lab/router-config');
-const { instanceServerStates } = require('../../lib/lab/rolling-restart');
-const { request } = require('../../lib/lab/client');
+const { checkRouterConfig } = require('../../lib/lab/haproxy/router-config');
+const { instanceServerStates } = require('../../lib/lab/faults/rolling-restart');
+const { request } = require('../../lib/lab/shared/client');
 const { isAlive } = require('../../lib/core/processes');
 const { setTimeout: sleep } = require('node:timers/promises');
 const {

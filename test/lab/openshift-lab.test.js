@@ -5,12 +5,12 @@
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
-const { measureAdmission, admissionProbeRoute } = require('../../lib/lab/admission');
-const { adminClient } = require('../../lib/lab/kube/control-plane');
+const { measureAdmission, admissionProbeRoute } = require('../../lib/lab/openshift-router/admission');
+const { adminClient } = require('../../lib/lab/openshift-router/control-plane');
 const { routesPath } = require('../../lib/lab/kube/routes-api');
-const { configurationsOf, fidelity } = require('../../lib/lab/fidelity');
-const { podNetwork } = require('../../lib/lab/pod-network');
-const { servingHaproxy } = require('../../lib/lab/openshift-router');
+const { configurationsOf, fidelity } = require('../../lib/lab/openshift-router/fidelity');
+const { podNetwork } = require('../../lib/lab/openshift-router/pod-network');
+const { servingHaproxy } = require('../../lib/lab/openshift-router/backend');
 const { isAlive } = require('../../lib/core/processes');
 const { useLab, useTempDir, runScenarios, whoami } = require('./helpers');
 

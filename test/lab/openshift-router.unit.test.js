@@ -1,10 +1,10 @@
 'use strict';
 // The real router's pure parts: the template's binds moved to loopback, the namespaces it runs in,
 // the pod network's addresses, and the knobs that go with LAB_ROUTER=openshift.
-const { loopbackTemplate, namespacedCommand } = require('../../lib/lab/openshift-router');
-const { podNetwork } = require('../../lib/lab/pod-network');
-const { resolveLabOptions } = require('../../lib/lab/options');
-const { summarize } = require('../../lib/lab/admission');
+const { loopbackTemplate, namespacedCommand } = require('../../lib/lab/openshift-router/backend');
+const { podNetwork } = require('../../lib/lab/openshift-router/pod-network');
+const { resolveLabOptions } = require('../../lib/lab/shared/options');
+const { summarize } = require('../../lib/lab/openshift-router/admission');
 
 const cores = { allowedCores: [0, 1] };
 

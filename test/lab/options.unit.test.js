@@ -1,8 +1,8 @@
 'use strict';
-// The lab's knobs (lib/lab/options.js) and LAB_CPUS placement: defaults, refusals that name the
+// The lab's knobs (lib/lab/shared/options.js) and LAB_CPUS placement: defaults, refusals that name the
 // variable, and cores checked against those this process may use.
-const { resolveLabOptions } = require('../../lib/lab/options');
-const { parsePlacement } = require('../../lib/lab/placement');
+const { resolveLabOptions } = require('../../lib/lab/shared/options');
+const { parsePlacement } = require('../../lib/lab/shared/placement');
 
 describe('knobs', () => {
   test('defaults follow the contract (docs/contract.md) and OpenShift 4', () => {

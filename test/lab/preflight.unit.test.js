@@ -1,8 +1,8 @@
 'use strict';
-// Preflight's checks (lib/lab/preflight.js): maxconn against the open-files limit, the HAProxy
+// Preflight's checks (lib/lab/shared/preflight.js): maxconn against the open-files limit, the HAProxy
 // version, missing tools, the ephemeral port range.
 const fs = require('node:fs');
-const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../lib/lab/preflight');
+const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../lib/lab/shared/preflight');
 
 describe('preflight', () => {
   test('maxconn is lowered to what the open-files limit holds, and the message says how to raise it', () => {
@@ -17,7 +17,7 @@ describe('preflight', () => {
   });
 
   test('HAProxy 2.6 and newer is accepted; older is refused; a major OpenShift never ran is warned about', () => {
-    const { checkHaproxyVersion } = require('../../lib/lab/haproxy');
+    const { checkHaproxyVersion } = require('../../lib/lab/haproxy/binary');
     const at = (version) => checkHaproxyVersion({ path: '/x/haproxy', version });
     expect(at('2.6.12')).toEqual({});
     expect(at('3.2.0')).toEqual({});

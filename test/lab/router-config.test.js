@@ -11,10 +11,10 @@ const {
   checkRouterConfig,
   fillTemplate,
   mapFiles,
-} = require('../../lib/lab/router-config');
-const { createLabCerts } = require('../../lib/lab/lab-certs');
-const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/routes');
-const { describeHaproxy } = require('../../lib/lab/haproxy');
+} = require('../../lib/lab/haproxy/router-config');
+const { createLabCerts } = require('../../lib/lab/shared/lab-certs');
+const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/shared/routes');
+const { describeHaproxy } = require('../../lib/lab/haproxy/binary');
 const { findOnPath } = require('../../lib/core/tools');
 const { PINNED_BIN, HAPROXY_PIN, haproxyVersion, locatePinned } = require('../../lib/setup/haproxy-build');
 

@@ -9,7 +9,13 @@ const { createCA, createServerCert } = require('../../lib/core/certs');
 const { requireTool } = require('../../lib/core/tools');
 const { freePort, waitForPort } = require('../../lib/core/ports');
 const { startChild } = require('../../lib/core/processes');
-const { parseInfo, showInfo, parseStat, showStat, runtimeCommand } = require('../../lib/lab/runtime-api');
+const {
+  parseInfo,
+  showInfo,
+  parseStat,
+  showStat,
+  runtimeCommand,
+} = require('../../lib/lab/haproxy/runtime-api');
 const { startRouterCounters } = require('../../lib/load/router-counters');
 const { runWrkCell } = require('../../lib/load/wrk');
 

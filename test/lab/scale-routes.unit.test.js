@@ -1,5 +1,5 @@
 'use strict';
-const { scaleRoutes, scaleManifests, serviceHost } = require('../../lib/lab/scale-routes');
+const { scaleRoutes, scaleManifests, serviceHost } = require('../../lib/lab/shared/scale-routes');
 
 test('N routes: the four, and N - 4 spread evenly over the terminations in turn', () => {
   expect(scaleRoutes(4)).toEqual([]);
@@ -36,7 +36,7 @@ test("a scale Route is its termination's manifest on a Service of its own", () =
 });
 
 test("the router's reload figures: its template_router summaries, per reload between two readings", () => {
-  const { parseSeries, reloadsBetween } = require('../../lib/lab/router-metrics');
+  const { parseSeries, reloadsBetween } = require('../../lib/lab/openshift-router/router-metrics');
   const text = [
     '# TYPE template_router_reload_seconds summary',
     'template_router_reload_seconds{quantile="0.5"} 0.2',

@@ -8,7 +8,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { once } = require('node:events');
 const lab = require('../../lib/lab/index');
 const { ROOT } = require('../../lib/core/paths');
-const { redisNodeRunning } = require('../../lib/lab/redis-node');
+const { redisNodeRunning } = require('../../lib/lab/faults/redis-node');
 const { untilWritesSucceed } = require('../../lib/reliability/redis-outage');
 const { useLab, useTempDir } = require('../lab/helpers');
 

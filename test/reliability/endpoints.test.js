@@ -48,7 +48,7 @@ describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
         signal: controller.signal,
       }),
     ).rejects.toThrow(/abort/i);
-    const { waitUntil } = require('../../lib/lab/stack');
+    const { waitUntil } = require('../../lib/lab/shared/stack');
     await waitUntil(async () => (await lab.status({ env: lab$.env })).running, {
       timeoutMs: 20000,
       what: 'the lab healthy again',

@@ -6,8 +6,8 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const lab = require('../../lib/lab/index');
-const { showInfo } = require('../../lib/lab/runtime-api');
-const { adminSocket } = require('../../lib/lab/reload');
+const { showInfo } = require('../../lib/lab/haproxy/runtime-api');
+const { adminSocket } = require('../../lib/lab/template-router/reload');
 const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
 const { netnsSupport } = require('../../lib/core/netns');
 

@@ -4,7 +4,7 @@
 // when a record is lost on purpose.
 const lab = require('../../lib/lab/index');
 const { redisCli } = require('../../lib/core/redis-server');
-const { redisNodeRunning } = require('../../lib/lab/redis-node');
+const { redisNodeRunning } = require('../../lib/lab/faults/redis-node');
 const { untilWritesSucceed } = require('../../lib/reliability/redis-outage');
 const { runReliability, selectScenarios } = require('../../lib/reliability/run');
 const { useLab, quietLog, useTempDir } = require('../lab/helpers');

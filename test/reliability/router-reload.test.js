@@ -8,9 +8,9 @@ const tls = require('node:tls');
 const { once } = require('node:events');
 const lab = require('../../lib/lab/index');
 const { isAlive } = require('../../lib/core/processes');
-const { listRecords } = require('../../lib/lab/pids');
-const { showInfo } = require('../../lib/lab/runtime-api');
-const { adminSocket } = require('../../lib/lab/reload');
+const { listRecords } = require('../../lib/lab/shared/pids');
+const { showInfo } = require('../../lib/lab/haproxy/runtime-api');
+const { adminSocket } = require('../../lib/lab/template-router/reload');
 const { readDocument } = require('../../lib/results-model/reliability');
 const { useLab, whoami, useTempDir, runScenarios } = require('../lab/helpers');
 

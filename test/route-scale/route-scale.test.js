@@ -7,7 +7,7 @@ const path = require('node:path');
 const { labEnv, quietLog, useTempDir } = require('../lab/helpers');
 const { COMMAND } = require('../../lib/route-scale/options');
 const { runRouteScale } = require('../../lib/route-scale/run');
-const { listRecords, processState } = require('../../lib/lab/pids');
+const { listRecords, processState } = require('../../lib/lab/shared/pids');
 
 jest.setTimeout(900000);
 

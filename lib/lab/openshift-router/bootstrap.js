@@ -1,0 +1,227 @@
+'use strict';
+// What a cluster has before `oc apply -k` (the overlays' CRDs, the namespaces, the router's RBAC),
+// the overlay applied with kubectl as the mission's command does, and the EndpointSlices an
+// endpoints controller would write for the running data-service instances.
+const crypto = require('node:crypto');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { ROOT } = require('../../core/paths');
+const { requireTool } = require('../../core/tools');
+const { apiserverCrds } = require('../../setup/validation-tools');
+const { ensure } = require('../kube/api');
+const { ROUTER_USER } = require('./control-plane');
+const { NAMESPACE, SERVICE_NAME } = require('../shared/routes');
+const { scaleManifests, readBase } = require('../shared/scale-routes');
+
+const run = promisify(execFile);
+const ROUTER_NAMESPACE = 'openshift-ingress';
+const RBAC = '/apis/rbac.authorization.k8s.io/v1';
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+/** What the router reads and writes, as the ingress operator's ClusterRole grants it. */
+const ROUTER_RULES = [
+  { apiGroups: [''], resources: ['namespaces', 'services', 'endpoints'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['route.openshift.io'], resources: ['routes'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['route.openshift.io'], resources: ['routes/status'], verbs: ['get', 'patch', 'update'] },
+  // Its metrics listener checks callers' tokens (TokenReview, SubjectAccessReview).
+  { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+  { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+];
+
+/** Waits until a CRD is Established. */
+async function waitEstablished(admin, crd, { signal, timeoutMs }) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await admin.get(`${CRDS}/${crd.metadata.name}`);
+    const conditions = found.status?.conditions || [];
+    if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    if (Date.now() > deadline)
+      throw new Error(`CRD ${crd.metadata.name} was not established in ${timeoutMs} ms`);
+    await sleep(100, undefined, { signal });
+  }
+}
+
+/** Installs the CRDs and waits until each is Established. */
+async function installCrds(admin, { signal, timeoutMs = 60000 }) {
+  const crds = apiserverCrds();
+  for (const crd of crds) await ensure(admin, CRDS, crd);
+  for (const crd of crds) await waitEstablished(admin, crd, { signal, timeoutMs });
+}
+
+/** The namespaces, and the router's ClusterRole bound to its identity. */
+async function createNamespacesAndRbac(admin) {
+  for (const name of [NAMESPACE, ROUTER_NAMESPACE]) {
+    await ensure(admin, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  const role = 'router-lab-openshift-router';
+  await ensure(admin, `${RBAC}/clusterroles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: role },
+    rules: ROUTER_RULES,
+  });
+  await ensure(admin, `${RBAC}/clusterrolebindings`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: role },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: ROUTER_USER }],
+  });
+}
+
+const OPERATOR_NAMESPACE = 'openshift-ingress-operator';
+
+/**
+ * The ingress operator's IngressController, as far as the matrix reads it (`--target cluster`:
+ * the router's threads and replicas): a schemaless stand-in for its CRD, not the operator's.
+ */
+const INGRESS_CONTROLLER_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'ingresscontrollers.operator.openshift.io' },
+  spec: {
+    group: 'operator.openshift.io',
+    names: {
+      kind: 'IngressController',
+      listKind: 'IngressControllerList',
+      plural: 'ingresscontrollers',
+      singular: 'ingresscontroller',
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
+  },
+};
+
+/** The lab router's IngressController `default`: its threads, one replica, available. */
+async function describeIngressController(admin, { threads, signal }) {
+  await ensure(admin, CRDS, INGRESS_CONTROLLER_CRD);
+  await waitEstablished(admin, INGRESS_CONTROLLER_CRD, { signal, timeoutMs: 60000 });
+  await ensure(admin, '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: OPERATOR_NAMESPACE },
+  });
+  await ensure(admin, `/apis/operator.openshift.io/v1/namespaces/${OPERATOR_NAMESPACE}/ingresscontrollers`, {
+    apiVersion: 'operator.openshift.io/v1',
+    kind: 'IngressController',
+    metadata: { name: 'default', namespace: OPERATOR_NAMESPACE },
+    spec: { replicas: 1, tuningOptions: { threadCount: threads } },
+    status: { availableReplicas: 1 },
+  });
+}
+
+/** `kubectl apply -k overlays/<overlay>`; resolves its output lines, rejects with kubectl's message. */
+async function applyOverlay(overlay, kubeconfig, { signal } = {}) {
+  const dir = path.join(ROOT, 'overlays', overlay);
+  const args = ['apply', '-k', dir, '--kubeconfig', kubeconfig, '-n', NAMESPACE];
+  try {
+    const { stdout } = await run(requireTool('kubectl'), args, { signal, timeout: 120000 });
+    return stdout.trim().split('\n');
+  } catch (err) {
+    signal?.throwIfAborted();
+    const said = (err.stderr || '').trim() || err.message;
+    throw new Error(`kubectl apply -k overlays/${overlay} was refused:\n${said}`, { cause: err });
+  }
+}
+
+/**
+ * The EndpointSlice an endpoints controller would write for one instance (its ports are its own,
+ * so it gets a slice of its own): one endpoint at its address, the Service's named ports on its
+ * ports, as pod `pod` (the instance's name; a rollout's new pod has a new name).
+ */
+function endpointSlice(instance, service = SERVICE_NAME, pod = instance.name) {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: {
+      name: `${service}-${instance.name}`,
+      namespace: NAMESPACE,
+      labels: {
+        'kubernetes.io/service-name': service,
+        'endpointslice.kubernetes.io/managed-by': 'router-lab',
+      },
+    },
+    addressType: 'IPv4',
+    endpoints: [
+      {
+        addresses: [instance.host],
+        conditions: { ready: true, serving: true, terminating: false },
+        targetRef: { kind: 'Pod', name: pod, namespace: NAMESPACE },
+      },
+    ],
+    ports: [
+      { name: 'http', port: instance.port, protocol: 'TCP' },
+      { name: 'https', port: instance.tlsPort, protocol: 'TCP' },
+    ],
+  };
+}
+
+const slicesPath = `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices`;
+
+/** Runs `fn` on each of `list`, `parallel` at a time: the API server takes requests in parallel. */
+async function inBatches(list, fn, parallel = 16) {
+  for (let i = 0; i < list.length; i += parallel) await Promise.all(list.slice(i, i + parallel).map(fn));
+}
+
+/**
+ * Publishes one instance as an endpoint of each of `services` (default: the data service), as pod
+ * `pod`: its own name by default (a pod that was not ready and is again), a new one after a
+ * rollout (newPodName). The router tells the two apart by the pod's name.
+ */
+function publishEndpoint(admin, instance, { services = [SERVICE_NAME], pod = instance.name } = {}) {
+  return inBatches(services, (service) => ensure(admin, slicesPath, endpointSlice(instance, service, pod)));
+}
+
+/** A new pod's name for `instance`, as a ReplicaSet names its pods: the name and a random suffix. */
+function newPodName(instance) {
+  return `${instance.name}-${crypto.randomBytes(4).toString('hex').slice(0, 5)}`;
+}
+
+/**
+ * LAB_ROUTES's extra Routes through the API: each one's Service and Route, and an EndpointSlice per
+ * instance for its Service, `parallel` requests at a time.
+ */
+async function createScaleRoutes(admin, routes, instances, { parallel = 16 } = {}) {
+  const base = readBase();
+  const one = async (route) => {
+    const [routeManifest, service] = scaleManifests(route, { base });
+    await ensure(admin, `/api/v1/namespaces/${NAMESPACE}/services`, service);
+    for (const instance of instances) await ensure(admin, slicesPath, endpointSlice(instance, route.name));
+    await ensure(admin, `/apis/route.openshift.io/v1/namespaces/${NAMESPACE}/routes`, routeManifest);
+  };
+  await inBatches(routes, one, parallel);
+}
+
+/** Withdraws one instance from the endpoints of each of `services` (default: the data service). */
+function withdrawEndpoint(admin, instance, { services = [SERVICE_NAME] } = {}) {
+  return inBatches(services, (service) =>
+    admin.delete(`${slicesPath}/${endpointSlice(instance, service).metadata.name}`).catch((err) => {
+      if (err.status !== 404) throw err;
+    }),
+  );
+}
+
+module.exports = {
+  ROUTER_NAMESPACE,
+  ROUTER_RULES,
+  OPERATOR_NAMESPACE,
+  installCrds,
+  createNamespacesAndRbac,
+  describeIngressController,
+  applyOverlay,
+  endpointSlice,
+  publishEndpoint,
+  newPodName,
+  withdrawEndpoint,
+  createScaleRoutes,
+};

@@ -1,0 +1,124 @@
+'use strict';
+// lab:up's cluster steps for LAB_ROUTER=openshift: the control plane, what a cluster has before
+// `oc apply -k`, the overlay, the instances as the Service's endpoints; then waiting until the
+// router has admitted every Route and each answers 200 through it.
+const { startControlPlane } = require('./control-plane');
+const {
+  installCrds,
+  createNamespacesAndRbac,
+  describeIngressController,
+  applyOverlay,
+  publishEndpoint,
+  createScaleRoutes,
+} = require('./bootstrap');
+const { routeAdmission, routesPath } = require('../kube/routes-api');
+const { SCALE_LABEL } = require('../shared/scale-routes');
+const { waitUntil, logTail } = require('../shared/stack');
+const { probeRoute, lastOfEachServes } = require('../shared/health');
+
+/** Starts the control plane and applies the overlay; resolves lab.kube ({ server, kubeconfig, … }). */
+async function startCluster(lab) {
+  const { labDir, opts, ports, signal, step } = lab;
+  step(`Kubernetes API server (kube-apiserver, etcd, RBAC) on https://127.0.0.1:${ports.api}`);
+  const cluster = await startControlPlane(labDir, { ports, signal });
+  await installCrds(cluster.admin, { signal });
+  await createNamespacesAndRbac(cluster.admin);
+  await describeIngressController(cluster.admin, { threads: opts.threads, signal });
+  step(`kubectl apply -k overlays/${opts.overlay} --kubeconfig ${cluster.kubeconfig}`);
+  for (const line of await applyOverlay(opts.overlay, cluster.kubeconfig, { signal })) lab.log(`    ${line}`);
+  step(`EndpointSlices for ${lab.instances.map((i) => `${i.name} (${i.host})`).join(', ')}`);
+  for (const instance of lab.instances) await publishEndpoint(cluster.admin, instance);
+  if (lab.scaleRoutes.length) {
+    step(`${lab.scaleRoutes.length} more Routes (LAB_ROUTES=${opts.routes}), each with a Service of its own`);
+    await createScaleRoutes(cluster.admin, lab.scaleRoutes, lab.instances);
+  }
+  return cluster;
+}
+
+/**
+ * Waits until every Route of the lab is admitted and answers 200 through the router. Resolves
+ * how long each took from here: { [name]: { admittedMs, servingMs } }. A Route the router
+ * rejects fails at once with the router's reason.
+ */
+async function waitAdmittedAndServing(lab) {
+  const { kube, routes, labDir, signal, step, certs } = lab;
+  step('Waiting until the router admits every Route and each answers 200 through it');
+  const started = Date.now();
+  const times = {};
+  await waitUntil(
+    async () => {
+      for (const route of routes) {
+        const t = (times[route.name] ??= {});
+        if (t.admittedMs === undefined) {
+          const admission = await routeAdmission(kube.admin, route.name);
+          if (admission.rejected) {
+            const err = new Error(
+              `the router rejected Route ${route.name}: ${admission.reason}: ${admission.message}`,
+            );
+            err.fatal = true;
+            throw err;
+          }
+          if (admission.admitted) t.admittedMs = Date.now() - started;
+        }
+        if (t.admittedMs !== undefined && t.servingMs === undefined) {
+          if ((await probeRoute(route, { labCA: certs.labCA })).ok) t.servingMs = Date.now() - started;
+        }
+      }
+      return routes.every((r) => times[r.name].servingMs !== undefined);
+    },
+    {
+      timeoutMs: 60000,
+      intervalMs: 100,
+      signal,
+      what: 'every Route admitted and answering 200',
+      diagnose: () => {
+        const waiting = routes.filter((r) => times[r.name]?.servingMs === undefined).map((r) => r.name);
+        return `\nnot yet: ${waiting.join(', ')}${logTail(labDir, 'router')}`;
+      },
+    },
+  );
+  return times;
+}
+
+/**
+ * LAB_ROUTES's extra Routes: waits until the router has admitted every one, then until the last
+ * of each termination answers 200 through it. Resolves { admittedMs, servingMs } from here.
+ */
+async function waitScaleRoutesServing(lab) {
+  const { kube, scaleRoutes, labDir, signal, step, certs } = lab;
+  step(
+    `Waiting until the router admits the ${scaleRoutes.length} more Routes and each termination's last answers 200`,
+  );
+  const started = Date.now();
+  const times = {};
+  const selector = encodeURIComponent(`${SCALE_LABEL}=true`);
+  let admitted = 0;
+  await waitUntil(
+    async () => {
+      if (times.admittedMs === undefined) {
+        const list = await kube.admin.get(`${routesPath()}?labelSelector=${selector}`);
+        admitted = list.items.filter((r) =>
+          (r.status?.ingress || []).some((i) =>
+            (i.conditions || []).some((c) => c.type === 'Admitted' && c.status === 'True'),
+          ),
+        ).length;
+        if (admitted < scaleRoutes.length) return false;
+        times.admittedMs = Date.now() - started;
+      }
+      if (!(await lastOfEachServes(scaleRoutes, { labCA: certs.labCA }))) return false;
+      times.servingMs = Date.now() - started;
+      return true;
+    },
+    {
+      // The router admits a few Routes a second once it holds hundreds (about 5/s at 1,000 here).
+      timeoutMs: 60000 + 400 * scaleRoutes.length,
+      intervalMs: 250,
+      signal,
+      what: `all ${scaleRoutes.length} more Routes admitted and serving`,
+      diagnose: () => `\nadmitted so far: ${admitted}${logTail(labDir, 'router')}`,
+    },
+  );
+  return times;
+}
+
+module.exports = { startCluster, waitAdmittedAndServing, waitScaleRoutesServing };

@@ -1,0 +1,156 @@
+'use strict';
+// The lab's cluster monitoring (LAB_ROUTER=openshift): a real Prometheus scraping the real router's
+// /metrics, and prometheus-process-exporter's CPU per process group (router, data-service-<n>,
+// redis-<n>) standing in for cAdvisor's per-container CPU on a cluster.
+const { escapeRegex } = require('../../core/text');
+const fs = require('node:fs');
+const path = require('node:path');
+const { requireTool } = require('../../core/tools');
+const { launch, assertRunning, waitUntil, logTail, instanceMarker } = require('../shared/stack');
+const { request } = require('../shared/client');
+
+/** How often Prometheus scrapes the lab: a sample must last 4 of these (the matrix refuses less). */
+const SCRAPE_INTERVAL_S = 1;
+
+const monitoringDir = (labDir) => path.join(labDir, 'monitoring');
+
+/**
+ * The exporter's groups: the router's whole process tree (unshare's command line names the lab's
+ * directory; its children, openshift-router and every HAProxy, follow it), each instance by the
+ * marker its command line carries, each Redis node by its port (redis-server retitles itself).
+ */
+function exporterGroups(lab) {
+  const dir = escapeRegex(lab.labDir);
+  return [
+    { name: 'router', cmdline: [`(^|/)unshare .* ${dir}/`] },
+    ...lab.instances.map((inst) => ({
+      name: inst.name,
+      cmdline: [`server\\.js ${escapeRegex(instanceMarker(lab.labDir, inst.name))}$`],
+    })),
+    ...lab.redisPorts.map((port, i) => ({
+      name: `redis-${i + 1}`,
+      cmdline: [`redis-server \\S+:${port}\\b`],
+    })),
+  ];
+}
+
+/** prometheus.yml: the router's /metrics (its stats credentials) and the process exporter. */
+function prometheusConfig(lab, stats) {
+  const interval = `${SCRAPE_INTERVAL_S}s`;
+  return {
+    global: { scrape_interval: interval, scrape_timeout: interval, evaluation_interval: interval },
+    scrape_configs: [
+      {
+        job_name: 'router',
+        basic_auth: { username: stats.username, password: stats.password },
+        // As OpenShift's monitoring labels a router pod of IngressController `default`: the router's
+        // own `namespace` label (the Route's) becomes `exported_namespace`.
+        static_configs: [
+          {
+            targets: [`127.0.0.1:${lab.ports.stats}`],
+            labels: { namespace: 'openshift-ingress', pod: 'router-default-lab' },
+          },
+        ],
+      },
+      {
+        job_name: 'process-exporter',
+        static_configs: [{ targets: [`127.0.0.1:${lab.ports.processExporter}`] }],
+      },
+    ],
+  };
+}
+
+/** Resolves once Prometheus reports every target up (a first scrape of each succeeded). */
+async function waitTargetsUp(lab, url) {
+  await waitUntil(
+    async () => {
+      const res = await request(`${url}/api/v1/targets?state=active`, { timeoutMs: 2000 });
+      const targets = res.status === 200 ? res.json().data.activeTargets : [];
+      const down = targets.filter((t) => t.health !== 'up');
+      if (down.length)
+        throw new Error(down.map((t) => `${t.scrapeUrl}: ${t.lastError || t.health}`).join('; '));
+      return targets.length === 2;
+    },
+    {
+      timeoutMs: 30000,
+      what: `Prometheus scraping the router and the process exporter (${url}/targets)`,
+      signal: lab.signal,
+      diagnose: () => logTail(lab.labDir, 'prometheus'),
+    },
+  );
+}
+
+/** The matrix against this lab as against a cluster: Routes from its API, the router from Prometheus. */
+function clusterCommand(lab, url) {
+  return [
+    'npm run matrix -- --target cluster',
+    `--kubeconfig ${lab.kube.kubeconfig}`,
+    `--router-address 127.0.0.1 --http-port ${lab.ports.http} --https-port ${lab.ports.https}`,
+    `--ca-file ${lab.certs.labCA}`,
+    `--prometheus ${url} --prometheus-profile lab --scrape-interval ${SCRAPE_INTERVAL_S}`,
+  ].join(' ');
+}
+
+/**
+ * Starts the process exporter and Prometheus for the running lab; resolves lab.json's
+ * `monitoring`: { url, scrapeIntervalSeconds, processExporterUrl, groups }. JSON is YAML, so both
+ * configurations are written as JSON.
+ */
+async function startMonitoring(lab, { stats }) {
+  const dir = monitoringDir(lab.labDir);
+  fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
+  const groups = exporterGroups(lab);
+  const exporterConfig = path.join(dir, 'process-exporter.yml');
+  fs.writeFileSync(exporterConfig, `${JSON.stringify({ process_names: groups }, null, 2)}\n`);
+  const exporter = launch(lab.labDir, {
+    name: 'process-exporter',
+    role: 'monitoring',
+    file: requireTool('prometheus-process-exporter'),
+    args: [
+      `-config.path=${exporterConfig}`,
+      `-web.listen-address=127.0.0.1:${lab.ports.processExporter}`,
+      '-threads=false',
+      '-gather-smaps=false',
+    ],
+    match: exporterConfig,
+  });
+  const config = path.join(dir, 'prometheus.yml');
+  fs.writeFileSync(config, `${JSON.stringify(prometheusConfig(lab, stats), null, 2)}\n`);
+  const url = `http://127.0.0.1:${lab.ports.prometheus}`;
+  const prometheus = launch(lab.labDir, {
+    name: 'prometheus',
+    role: 'monitoring',
+    file: requireTool('prometheus'),
+    args: [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      '--storage.tsdb.retention.time=2d',
+      `--web.listen-address=127.0.0.1:${lab.ports.prometheus}`,
+      '--log.level=warn',
+    ],
+    match: config,
+  });
+  await waitUntil(
+    async () => {
+      assertRunning(lab.labDir, exporter);
+      assertRunning(lab.labDir, prometheus);
+      return (await request(`${url}/-/ready`, { timeoutMs: 1000 })).status === 200;
+    },
+    {
+      timeoutMs: 30000,
+      what: `Prometheus ready (${url}/-/ready)`,
+      signal: lab.signal,
+      diagnose: () => logTail(lab.labDir, 'prometheus'),
+    },
+  );
+  await waitTargetsUp(lab, url);
+  return {
+    url,
+    scrapeIntervalSeconds: SCRAPE_INTERVAL_S,
+    clusterCommand: clusterCommand(lab, url),
+    processExporterUrl: `http://127.0.0.1:${lab.ports.processExporter}/metrics`,
+    groups: groups.map((g) => g.name),
+  };
+}
+
+module.exports = { SCRAPE_INTERVAL_S, startMonitoring, exporterGroups, prometheusConfig };

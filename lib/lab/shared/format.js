@@ -1,0 +1,191 @@
+'use strict';
+// Text for people: the lab's routes, processes, stats URL and placement, as lab:up and lab:status
+// print them.
+const { table } = require('../../core/text');
+
+/** A console table of the lab: header row first, indented, no rule under it. */
+const labTable = ([head, ...rows]) => table({ head, rows }, { indent: '  ', rule: false });
+
+function placementLine(placement) {
+  if (!placement || !placement.free) {
+    return 'not pinned (set LAB_CPUS, e.g. router=0,service=1,redis=1, to keep the load generator off them)';
+  }
+  const show = (cores, none = 'any') => (cores && cores.length ? cores.join(',') : none);
+  return (
+    `router cores ${show(placement.router)}, service ${show(placement.service)}, ` +
+    `redis ${show(placement.redis)}, free for the load generator: ${show(placement.free, 'none')}`
+  );
+}
+
+/** The router's binary and what shapes TLS, in one line (null for a lab.json that lacks them). */
+function tlsLine(router) {
+  if (!router.haproxy) return null;
+  const { haproxy, alpn, tls } = router;
+  const left =
+    tls && tls.groupsMissing.length ? ` (${tls.groupsMissing.join(', ')} left out: not in this OpenSSL)` : '';
+  return (
+    `  haproxy  ${haproxy.version} (${haproxy.source}: ${haproxy.path}), ${haproxy.openssl}; ALPN ${alpn.policy}; ` +
+    `OpenShift ${tls.openshiftRelease} Intermediate profile${tls.groups ? `, groups ${tls.groups.join(':')}${left}` : ''}`
+  );
+}
+
+const lowered = (router) =>
+  router.maxconn !== router.maxconnRequested
+    ? ` (lowered from ${router.maxconnRequested}: file-descriptor limit)`
+    : '';
+
+/** The router's lines: the template lab's HAProxy, or openshift-router with its API server. */
+function routerLines(router) {
+  const sizing = `${router.threads} thread(s), maxconn ${router.maxconn}${lowered(router)}`;
+  if (router.kind !== 'openshift') {
+    return [
+      `Router: HAProxy pid ${router.pid}, ${sizing}`,
+      `  stats    ${router.statsUrl}`,
+      ...(router.metricsUrl ? [`  metrics  ${router.metricsUrl}`] : []),
+      ...(tlsLine(router) ? [tlsLine(router)] : []),
+      `  config   ${router.config}`,
+    ];
+  }
+  const { openshiftRouter: os, kube, network } = router;
+  return [
+    `Router: openshift-router ${os.branch} (${os.commit.slice(0, 12)}) pid ${router.pid}, ${sizing}, ` +
+      `reload interval ${router.reloadIntervalS} s` +
+      (router.hardStopAfterS ? `, hard-stop-after ${router.hardStopAfterS} s` : '') +
+      (router.configManager ? ', dynamic configuration manager on' : ''),
+    `  metrics  ${router.metricsUrl} (user ${router.stats.username}, password in lab.json)`,
+    ...(tlsLine(router) ? [tlsLine(router)] : []),
+    `  API      ${kube.server} (overlays/${kube.overlay} applied)`,
+    `  kubectl  kubectl --kubeconfig ${kube.kubeconfig} get routes`,
+    `  pods     network namespace ${network.netns}, ${network.podAddress}`,
+    ...monitoringLines(router.monitoring),
+  ];
+}
+
+/** The lab's Prometheus, and the matrix command that reads the router from it as on a cluster. */
+function monitoringLines(monitoring) {
+  if (!monitoring) return [];
+  return [
+    `  Prometheus ${monitoring.url} (every ${monitoring.scrapeIntervalSeconds} s: the router's /metrics, each process's CPU)`,
+    `  as a cluster: ${monitoring.clusterCommand}`,
+  ];
+}
+
+/** The summary lab:up prints once the lab is up. */
+function formatLab(state) {
+  const edge = state.routes.find((r) => r.termination === 'edge') || state.routes[0];
+  const lines = [
+    '',
+    'Routes (namespace router-lab):',
+    labTable([['NAME', 'TERMINATION', 'URL'], ...state.routes.map((r) => [r.name, r.termination, r.url])]),
+    ...scaleLines(state.scaleRoutes),
+    '',
+    ...routerLines(state.router),
+  ];
+  lines.push(
+    `Placement: ${placementLine(state.placement)}`,
+    `CA to trust: ${state.certs.labCA} (router) and ${state.certs.serviceCA} (passthrough)`,
+    '',
+    'Try it (curl resolves *.localhost to 127.0.0.1 by itself):',
+    `  curl --cacert ${state.certs.labCA} ${edge.url}/api/whoami`,
+  );
+  return lines.join('\n');
+}
+
+/** LAB_ROUTER=openshift: each Route's admission now, and the last measured latencies. */
+function admissionLines(admission) {
+  if (!admission) return [];
+  const lines = [
+    '',
+    "Route admission (the router's status on each Route):",
+    labTable([
+      ['NAME', 'ADMITTED', 'HOST'],
+      ...admission.routes.map((r) => [
+        r.name,
+        r.error || (r.admitted ? 'True' : r.rejected ? `False: ${r.reason}` : 'not yet'),
+        r.host || '-',
+      ]),
+    ]),
+  ];
+  const last = admission.lastMeasured;
+  lines.push(
+    last
+      ? `Admission latency (${last.measuredAt}, reload interval ${last.reloadIntervalS} s, ${last.samples} routes): ` +
+          `admitted p50 ${last.admitted.p50} ms, first 200 p50 ${last.firstOk.p50} ms, p99 ${last.firstOk.p99} ms`
+      : "Admission latency: not measured yet ('npm run lab:admission')",
+  );
+  // Figures from before lab:admission recorded reloads have none.
+  if (last?.reloads) {
+    lines.push(
+      `  with ${last.routes} Routes: ${last.reloads.count} reloads, render ${last.reloads.renderMs ?? '–'} ms, ` +
+        `reload ${last.reloads.reloadMs ?? '–'} ms each; HAProxy ${last.haproxyMb.serving ?? '–'} MB serving`,
+    );
+  }
+  return lines;
+}
+
+/** LAB_ROUTES's extra Routes: how many of each termination, their names, admission and first 200s. */
+function scaleLines(scale) {
+  if (!scale) return [];
+  const per = {};
+  for (const r of scale.routes) (per[r.termination] ??= []).push(r.name);
+  const each = Object.entries(per).map(
+    ([t, names]) => `${t} ${names.length} (${names[0]} … ${names.at(-1)})`,
+  );
+  return [
+    `And ${scale.count} more Routes (LAB_ROUTES), each with its own Service: ${each.join(', ')}`,
+    // The template router has no admission: it serves them from its first configuration.
+    scale.admittedMs === undefined
+      ? `  each termination's last answered 200 after ${scale.servingMs} ms`
+      : `  all admitted after ${scale.admittedMs} ms; each termination's last answered 200 after ${scale.servingMs} ms`,
+  ];
+}
+
+/** The report lab:status prints. */
+function formatStatus(report) {
+  if (!report.state) {
+    const lines = [`No lab is running in ${report.labDir} (no lab.json). Start one with 'npm run lab:up'.`];
+    if (report.leftovers.length) {
+      lines.push(
+        `But these processes from an unfinished lab:up are still running: ` +
+          `${report.leftovers.map((l) => `${l.name} (pid ${l.pid})`).join(', ')}; 'npm run lab:down' stops them.`,
+      );
+    }
+    return lines.join('\n');
+  }
+  const { state } = report;
+  const lines = [
+    `Lab in ${report.labDir}, started ${state.startedAt}: ${report.running ? 'healthy' : 'NOT healthy'}`,
+    '',
+    'Routes:',
+    labTable([
+      ['NAME', 'TERMINATION', 'URL', 'ANSWERS'],
+      ...report.routes.map((r) => [
+        r.name,
+        r.termination,
+        r.url,
+        r.probe.ok ? `200 from ${r.probe.instance}` : r.probe.status || r.probe.error,
+      ]),
+    ]),
+    ...scaleLines(state.scaleRoutes),
+    '',
+    'Processes:',
+    labTable([
+      ['NAME', 'PID', 'HEALTH', 'CPUS'],
+      ...report.processes.map((p) => [p.name, p.pid, p.health, p.cpus || 'any']),
+    ]),
+    '',
+    'Router servers (HAProxy health checks on /readyz):',
+    labTable([
+      ['BACKEND', 'SERVER', 'STATUS'],
+      ...report.servers.map((s) => [s.backend, s.server, s.status]),
+    ]),
+    ...admissionLines(report.admission),
+    '',
+    ...routerLines(state.router),
+  ];
+  lines.push(`Redis: ${state.redis.mode} on ${state.redis.ports.join(', ')}`);
+  lines.push(`Placement: ${placementLine(state.placement)}`);
+  return lines.join('\n');
+}
+
+module.exports = { formatLab, formatStatus, placementLine };

@@ -1,0 +1,67 @@
+'use strict';
+// The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed), as
+// OpenShift's ingress and service-ca operators would make them.
+const path = require('node:path');
+const { createCA, createServerCert } = require('../../core/certs');
+const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
+
+/** LAB_ROUTER_KEY → the key type lib/core/certs.js makes. */
+const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
+
+/**
+ * Makes, in <labDir>/certs:
+ *   - a lab CA, and the router's default wildcard certificate *.apps.lab.localhost it signs
+ *     (served on edge and re-encrypt) as the ingress operator serves it: the leaf followed by its
+ *     CA, so a full handshake sends a chain of two;
+ *   - for each of `routeHosts` (with LAB_ROUTER_HTTP2), a certificate of its own (a Route's
+ *     spec.tls.certificate): the router offers h2 only to routes with their own certificate;
+ *   - a service CA and the data-service serving certificate for data-service.router-lab.svc
+ *     (served on passthrough, verified by the router on re-encrypt). Like a service-ca
+ *     certificate it does NOT name the route host. `serviceHosts` adds the hosts of LAB_ROUTES's
+ *     Services, which the router verifies on their re-encrypt Routes.
+ * `routerKey` (LAB_ROUTER_KEY): the router default certificate's key, RSA 2048 as OpenShift's
+ * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
+ * measured.
+ */
+function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [], serviceHosts = [] } = {}) {
+  const keyType = ROUTER_KEY_TYPES[routerKey];
+  if (!keyType)
+    throw new Error(`unknown router key '${routerKey}' (${Object.keys(ROUTER_KEY_TYPES).join(', ')})`);
+  const dir = path.join(labDir, 'certs');
+  const labCA = createCA(dir, 'lab-ca', { commonName: 'Router Lab CA' });
+  const routerDefault = createServerCert(dir, 'router-default', {
+    ca: labCA,
+    dnsNames: [`*.${APPS_DOMAIN}`],
+    keyType,
+    withCA: true,
+  });
+  const routeCerts = Object.fromEntries(
+    routeHosts.map((host) => [
+      host,
+      createServerCert(dir, `route-${host.split('.')[0]}`, {
+        ca: labCA,
+        dnsNames: [host],
+        keyType,
+        withCA: true,
+      }).pem,
+    ]),
+  );
+  const serviceCA = createCA(dir, 'service-ca', {
+    commonName: `openshift-service-serving-signer@${Math.floor(Date.now() / 1000)}`,
+  });
+  const serving = createServerCert(dir, 'data-service', {
+    ca: serviceCA,
+    dnsNames: [SERVICE_HOST, `${SERVICE_HOST}.cluster.local`, ...serviceHosts],
+  });
+  return {
+    dir,
+    labCA: labCA.cert,
+    serviceCA: serviceCA.cert,
+    defaultPem: routerDefault.pem,
+    routeCerts,
+    serviceCert: serving.cert,
+    serviceKey: serving.key,
+  };
+}
+
+module.exports = { createLabCerts };
