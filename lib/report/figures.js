@@ -68,4 +68,13 @@ const CELL_FIGURES = [
 /** One figure of one cell as the tables print it. */
 const figureText = (figure, cell) => figure.format(figure.of(cell), cell);
 
-module.exports = { CELL_FIGURES, figureText, withTool };
+const BY_KEY = new Map(CELL_FIGURES.map((f) => [f.key, f]));
+
+/** The value of the figure `key` in `cell`, read as the tables read it (the console words it its own way). */
+function figureValue(key, cell) {
+  const figure = BY_KEY.get(key);
+  if (!figure) throw new Error(`no cell figure '${key}' (known: ${[...BY_KEY.keys()].join(', ')})`);
+  return figure.of(cell);
+}
+
+module.exports = { CELL_FIGURES, figureText, figureValue, withTool };
