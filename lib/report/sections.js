@@ -313,4 +313,4 @@ function layOut(results, format, sections = SECTIONS) {
     }));
 }
 
-module.exports = { SECTIONS, layOut, forFormat };
+module.exports = { SECTIONS, layOut };
