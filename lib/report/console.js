@@ -3,7 +3,8 @@
 // run's runners added up.
 const { reasonTexts } = require('./limits');
 const { THRESHOLDS } = require('../results-model/verdicts');
-const { pct, rate, roleCost, spreadText } = require('./format');
+const { pct, rate, spreadText } = require('./format');
+const { figureValue } = require('./figures');
 
 const FLAGS = [
   ['generator', 'GENERATOR-BOUND'],
@@ -16,10 +17,10 @@ const FLAGS = [
  * core". Nothing where it was not measured (a cluster run): the cell's verdict already says so.
  */
 function routerCost(cell) {
-  const cost = roleCost(cell, 'router');
-  if (!cost || !cost.perRequestUs) return '';
-  const perCore = cell.capacity ? `, ${rate(cell.capacity.perCoreRps)} req/s per core` : '';
-  return `  router ${spreadText(cost.perRequestUs)} µs/req${perCore}`;
+  const perRequest = figureValue('routerUs', cell);
+  if (!perRequest) return '';
+  const perCore = cell.capacity ? `, ${rate(figureValue('capacityPerCore', cell))} req/s per core` : '';
+  return `  router ${spreadText(perRequest)} µs/req${perCore}`;
 }
 
 /**
@@ -37,9 +38,9 @@ function describeCell(cell) {
       `wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ` (over ${THRESHOLDS.crossCheckGap * 100} % apart)` : ''}`,
     );
   }
-  const err = cell.errorRate ? `${pct(cell.errorRate)} errors` : 'no errors';
-  const p99 = cell.p99 === null ? '–' : cell.p99.toFixed(1);
-  return `${cell.name.padEnd(28)} ${String(Math.round(cell.okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
+  const [okRps, p99, errors] = ['okRps', 'p99', 'errorRate'].map((key) => figureValue(key, cell));
+  const err = errors ? `${pct(errors)} errors` : 'no errors';
+  return `${cell.name.padEnd(28)} ${String(Math.round(okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99 === null ? '–' : p99.toFixed(1)} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }
 
 /** An in-cluster run (one cell, concurrent runners): the sum of the runners, then the cell's line. */

@@ -3,6 +3,7 @@
 // print the same figures.
 const { comparisonGroups } = require('./compare');
 const { limitLabel } = require('./limits');
+const { CELL_FIGURES, figureText, withTool } = require('./figures');
 const { handshakeRole } = require('../results-model/derived');
 const { roleShares, coresOutside, THRESHOLDS } = require('../results-model/verdicts');
 const { sizeLabel } = require('../../k6/lib/cells');
@@ -16,46 +17,14 @@ const costSpread = (cell, role, per = 'perRequestUs') => {
   return spreadText(cost && cost[per]);
 };
 
-/** A generator figure named by the tool that made it ('k6 126'), or '–' where none was measured. */
-const withTool = (cell, text) => (text === '–' ? text : `${cell.generator.tool} ${text}`);
-
 /**
- * The main table: one row per cell. The router's CPU per request leads: it is its own figure
- * whoever ran out of CPU first. Each role's cores are in the limits table (limitRows), so that the
- * console table stays readable.
+ * The main table: one row per cell, a column per figure of CELL_FIGURES (./figures.js), where a
+ * figure is added or moved.
  */
-function cellRows(results) {
+function cellRows(results, figures = CELL_FIGURES) {
   return {
-    head: [
-      'cell',
-      'router µs/req',
-      'router capacity/core (req/s)',
-      'generator µs/req',
-      'ok req/s',
-      'p50 ms',
-      'p90 ms',
-      'p99 ms',
-      'max ms',
-      'errors',
-      'TLS ms per handshake',
-      'service p50 ms',
-      'limited by',
-    ],
-    rows: results.cells.map((c) => [
-      c.name,
-      costSpread(c, 'router'),
-      num(c.capacity && c.capacity.perCoreRps),
-      withTool(c, costSpread(c, c.generator.tool)),
-      num(c.okRps),
-      ms(c.p50),
-      ms(c.p90),
-      ms(c.p99),
-      ms(c.max),
-      c.errorRate ? pct(c.errorRate) : '0',
-      ms(c.tlsHandshakeMs),
-      ms(c.serviceTimeMs && c.serviceTimeMs.p50),
-      limitLabel(c.limitedBy),
-    ]),
+    head: figures.map((f) => f.label),
+    rows: results.cells.map((c) => figures.map((f) => figureText(f, c))),
   };
 }
 
