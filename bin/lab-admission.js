@@ -6,7 +6,7 @@ const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
 const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
 const { readLabState, resolveLabOptions } = require('../lib/lab/index');
-const { measureAdmission } = require('../lib/lab/openshift-router/admission');
+const { backendOf, requireSupport } = require('../lib/lab/routers');
 
 const NAME = 'lab:admission';
 const COMMAND = labCommand({
@@ -37,11 +37,13 @@ async function main() {
   const state = readLabState(labDir);
   if (!state)
     throw new Error(`no lab is running in ${labDir}: start one with LAB_ROUTER=openshift npm run lab:up`);
+  const router = backendOf(state.router);
+  requireSupport(router.kind, 'admission');
   console.log(
     `Timing ${flags.routes} Route(s) at the router's reload interval of ${state.router.reloadIntervalS ?? '?'} s:`,
   );
   const result = await withInterrupt((signal) =>
-    measureAdmission(state, { samples: flags.routes, log: console.log, signal }),
+    router.measureAdmission(state, { samples: flags.routes, log: console.log, signal }),
   );
   const { admitted, firstOk, reloads, haproxyMb } = result;
   console.log(

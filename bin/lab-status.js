@@ -4,7 +4,7 @@
 const { runCommand } = require('../lib/core/run-command');
 const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
 const { status } = require('../lib/lab/index');
-const { formatStatus } = require('../lib/lab/shared/format');
+const { formatStatus } = require('../lib/lab/format');
 
 const NAME = 'lab:status';
 const COMMAND = labCommand({

@@ -5,7 +5,7 @@ const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
 const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
 const { up } = require('../lib/lab/index');
-const { formatLab } = require('../lib/lab/shared/format');
+const { formatLab } = require('../lib/lab/format');
 
 const NAME = 'lab:up';
 const COMMAND = labCommand({

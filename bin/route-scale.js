@@ -6,7 +6,7 @@ const path = require('node:path');
 const { runCommand, reportError } = require('../lib/core/run-command');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine } = require('../lib/core/settings');
-const { COMMAND } = require('../lib/route-scale/options');
+const { COMMAND, ROUTE_SCALE_ROUTER } = require('../lib/route-scale/options');
 
 const NAME = 'route-scale';
 
@@ -17,9 +17,10 @@ async function main() {
       try {
         // Required only now: setup may just have installed what these load.
         const { setupIfNeeded } = require('../lib/setup/install');
-        const { NEEDED_OPENSHIFT } = require('../lib/matrix/lab-run');
-        await setupIfNeeded('openshift', {
-          required: NEEDED_OPENSHIFT,
+        const { routerKind } = require('../lib/lab/shared/router-kinds');
+        const router = routerKind(process.env.LAB_ROUTER || ROUTE_SCALE_ROUTER);
+        await setupIfNeeded(router.setupFor, {
+          required: router.tools,
           again: 'npm run route-scale',
           signal,
         });

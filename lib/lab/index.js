@@ -4,14 +4,14 @@
 const fs = require('node:fs');
 const { resolveLabOptions } = require('./shared/options');
 const { routerPaths } = require('./haproxy/router-config');
-const { listRecords, processState } = require('./shared/pids');
+const { listRecords, processState, forgetDrainedRouters } = require('./shared/pids');
 const { readLabState, removeLabState } = require('./shared/state');
 const { probeRoute, probeInstance, backendServers } = require('./shared/health');
 const { up } = require('./up');
 const { stopAll } = require('./shared/stop');
 const { rollout } = require('./faults/rolling-restart');
-const { reload, forgetDrainedRouters } = require('./template-router/reload');
-const { routeAdmissions } = require('./openshift-router/admission');
+const { reload } = require('./reload');
+const { backendOf } = require('./routers');
 
 /** Stops exactly what lab:up started (by pid file and record), even if some already died. */
 async function down({ env = process.env, log = console.log } = {}) {
@@ -70,7 +70,7 @@ async function status({ env = process.env } = {}) {
   } catch (err) {
     servers = [{ backend: '-', server: '-', status: `stats unavailable: ${err.message}` }];
   }
-  const admission = state.router.kind === 'openshift' ? await routeAdmissions(state) : null;
+  const admission = await backendOf(state.router).admission(state);
   const running =
     processes.every((p) => p.health === 'running' || p.health === 'ready') && routes.every((r) => r.probe.ok);
   return { running, labDir, state, processes, routes, servers, admission, leftovers: [] };

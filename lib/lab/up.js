@@ -19,25 +19,14 @@ const { readLabState, writeLabState, removeLabState } = require('./shared/state'
 const { stopAll, deadProcesses } = require('./shared/stop');
 const { LOOPBACK } = require('./shared/stack');
 const { wrap } = require('../core/text');
-// The router backends (LAB_ROUTER), each with configure(lab), start(lab, configured) (resolves
-// once every route serves) and describe(lab, configured, run).
-const ROUTERS = {
-  template: require('./template-router/backend'),
-  openshift: require('./openshift-router/backend'),
-};
+const { routerBackend } = require('./routers');
+const { routerKind } = require('./shared/router-kinds');
 
 /** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
 function fingerprint(opts) {
   return {
     router: opts.router,
-    ...(opts.router === 'openshift'
-      ? {
-          overlay: opts.overlay,
-          reloadIntervalS: opts.reloadIntervalS,
-          hardStopAfterS: opts.hardStopAfterS,
-          configManager: opts.configManager,
-        }
-      : {}),
+    ...Object.fromEntries(routerKind(opts.router).fingerprintKnobs.map((knob) => [knob, opts[knob]])),
     routes: opts.routes,
     replicas: opts.replicas,
     redisMode: opts.redisMode,
@@ -88,7 +77,11 @@ async function runningLab(opts, log) {
 /** Preflight's findings ({ haproxy, maxconn, ... }); its notes and warnings logged, its errors thrown. */
 async function checkBeforeStart(opts, allocation, log) {
   const { runDir } = routerPaths(opts.labDir);
-  const checks = await preflight(opts, { ports: wantedPorts(allocation, opts.redisMode), runDir });
+  const checks = await preflight(opts, {
+    ports: wantedPorts(allocation, opts.redisMode),
+    runDir,
+    routerChecks: (haproxy) => routerBackend(opts.router).preflight(opts, haproxy),
+  });
   for (const note of checks.notes) log(wrap(note, { first: '  note:' }));
   for (const warning of checks.warnings) log(wrap(warning, { first: '  warning:' }));
   if (checks.errors.length) {
@@ -226,17 +219,11 @@ function withUrls(routes, ports) {
   }));
 }
 
-/** The lab's routes: the four, or with LAB_ROUTER=openshift those of the overlay applied. */
-function routesOf(opts, ports) {
-  const routes = labRoutes({ httpPort: ports.http, httpsPort: ports.https });
-  if (opts.router !== 'openshift' || opts.overlay === 'all') return routes;
-  return routes.filter((r) => r.termination === opts.overlay);
-}
-
 /** Every step after preflight, in order; resolves with the state written to lab.json. */
 async function startLab(base) {
-  const ROUTER = ROUTERS[base.opts.router];
-  const routes = routesOf(base.opts, base.ports);
+  const ROUTER = routerBackend(base.opts.router);
+  const all = labRoutes({ httpPort: base.ports.http, httpsPort: base.ports.https });
+  const routes = ROUTER.selectRoutes(all, base.opts);
   const lab = {
     ...base,
     routes,

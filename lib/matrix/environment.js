@@ -5,6 +5,7 @@ const os = require('node:os');
 const { findTool, toolVersion } = require('../core/tools');
 const { sysctl } = require('../core/proc');
 const { describeMonitoring } = require('./cluster-figures');
+const { backendOf, DEFAULT_ROUTER } = require('../lab/routers');
 
 function versionOf(name, args, pattern) {
   const file = findTool(name);
@@ -47,12 +48,8 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null, mo
     namespace: target.namespace,
     router: lab
       ? {
-          kind: lab.router.kind || 'template',
-          ...(lab.router.openshiftRouter
-            ? {
-                openshiftRouter: `${lab.router.openshiftRouter.branch} (${lab.router.openshiftRouter.commit.slice(0, 12)})`,
-              }
-            : {}),
+          kind: lab.router.kind || DEFAULT_ROUTER,
+          ...backendOf(lab.router).describeForResults(lab.router),
           threads: lab.router.threads,
           maxconn: lab.router.maxconn,
           maxconnRequested: lab.router.maxconnRequested ?? null,

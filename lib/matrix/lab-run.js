@@ -3,9 +3,8 @@
 // down again if this run started it, also on failure or Ctrl-C.
 const { reportError } = require('../core/run-command');
 
-const NEEDED = ['k6', 'haproxy', 'redis-server', 'openssl'];
-// LAB_ROUTER=openshift: the API server, kubectl and the router's build besides.
-const NEEDED_OPENSHIFT = [...NEEDED, 'kube-apiserver', 'etcd', 'kubectl'];
+// Plain data: what each router backend needs installed, readable before setup installs anything.
+const { routerKind } = require('../lab/shared/router-kinds');
 
 /** Resolves the exit code; `signal` aborts it (Ctrl-C). */
 async function runLab(opts, signal) {
@@ -14,9 +13,9 @@ async function runLab(opts, signal) {
     // Required only now: setup is work a bad option or --help need not load, and it may just have
     // installed the npm packages the others load.
     const { setupIfNeeded } = require('../setup/install');
-    const real = process.env.LAB_ROUTER === 'openshift';
-    await setupIfNeeded(real ? 'openshift' : 'lab', {
-      required: real ? NEEDED_OPENSHIFT : NEEDED,
+    const router = routerKind(process.env.LAB_ROUTER || undefined);
+    await setupIfNeeded(router.setupFor, {
+      required: router.tools,
       again: 'npm run lab',
       signal,
     });
@@ -36,4 +35,4 @@ async function runLab(opts, signal) {
   });
 }
 
-module.exports = { runLab, NEEDED_OPENSHIFT };
+module.exports = { runLab };

@@ -11,6 +11,7 @@ const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
 const { defaultKubeconfig, readKubeconfig } = require('../lab/kube/kubeconfig');
+const { backendOf } = require('../lab/routers');
 const { readCluster } = require('./cluster-api');
 
 /** Where to send traffic: the running lab (from lab.json) or a cluster named by options. */
@@ -161,9 +162,9 @@ function watchedProcesses(lab) {
   const instanceNames = [];
   const redisNames = [];
   if (lab) {
-    // The real router as its pod's cgroup counts it: openshift-router and every HAProxy it starts,
-    // across reloads.
-    watch.router = lab.router.kind === 'openshift' ? { tree: lab.router.pid } : lab.router.pid;
+    // As the router's backend counts it (the real router: openshift-router and every HAProxy it
+    // starts, across reloads, as its pod's cgroup does).
+    watch.router = backendOf(lab.router).cpuWatch(lab.router);
     for (const inst of lab.instances) {
       watch[inst.name] = inst.pid;
       instanceNames.push(inst.name);

@@ -4,7 +4,7 @@
 // through every termination. The promise is zero failed requests.
 const { setTimeout: sleep } = require('node:timers/promises');
 const { rollout, startInstanceAgain } = require('../lab/faults/rolling-restart');
-const { reload } = require('../lab/template-router/reload');
+const { reload } = require('../lab/reload');
 const { listRecords, processState } = require('../lab/shared/pids');
 const { writeLabState } = require('../lab/shared/state');
 const { steadyPagesEach, underLoad } = require('./load');

@@ -2,6 +2,7 @@
 // Resident memory of the lab's processes (from /proc, lib/core/proc.js), to tell whether a
 // fault or a long run makes one of them grow.
 const { readStat, processTree } = require('../core/proc');
+const { backendOf } = require('../lab/routers');
 
 /**
  * The lab's processes by name: { router, 'data-service-1', …, 'redis-1', … } → pid; the real
@@ -9,7 +10,7 @@ const { readStat, processTree } = require('../core/proc');
  */
 function labPids(state) {
   return {
-    router: state.router.kind === 'openshift' ? { tree: state.router.pid } : state.router.pid,
+    router: backendOf(state.router).cpuWatch(state.router),
     ...Object.fromEntries(state.instances.map((i) => [i.name, i.pid])),
     ...Object.fromEntries(state.redis.pids.map((pid, i) => [`redis-${i + 1}`, pid])),
   };

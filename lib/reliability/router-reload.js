@@ -3,7 +3,8 @@
 // lab:reload N times at an interval under a steady rate through each termination, keep-alive and
 // close. The promise is zero failed requests: the listening sockets are handed over (-x).
 const { setTimeout: sleep } = require('node:timers/promises');
-const { reload } = require('../lab/template-router/reload');
+const { reload } = require('../lab/reload');
+const { unsupportedBy } = require('../lab/shared/router-kinds');
 const { steadyPages, underLoad } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
 
@@ -97,10 +98,11 @@ module.exports = checkScenario({
         cases.push(await reloadCase(ctx, termination, connection));
       }
     }
-    // For comparison: the same churn without handing the sockets over (close mode shows it). The
-    // real router always hands them over: there is nothing to compare it with.
-    if (ctx.opts.compareNoHandover && ctx.state().router.kind === 'openshift') {
-      ctx.log('  (no comparison without socket handover: the real router always hands its sockets over)');
+    // For comparison: the same churn without handing the sockets over (close mode shows it), where
+    // the router can do without (the real router always hands them over).
+    const noHandover = unsupportedBy(ctx.state().router.kind, 'reload-without-handover');
+    if (ctx.opts.compareNoHandover && noHandover) {
+      ctx.log(`  (no comparison without socket handover: ${noHandover})`);
     } else if (ctx.opts.compareNoHandover) {
       for (const termination of ctx.opts.terminations) {
         ctx.signal?.throwIfAborted();

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { labDir: defaultLabDir, RESULTS_DIR, runId } = require('../core/paths');
 const { reportError } = require('../core/run-command');
 const { requireTool } = require('../core/tools');
-const { applicable } = require('./real-router');
+const { applicable } = require('./applicable');
 const { readLabState } = require('../lab/shared/state');
 const { withLab } = require('../lab/shared/with-lab');
 const { resolveTarget } = require('../matrix/target');
@@ -65,9 +65,9 @@ async function runReliability({
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: start it with 'npm run lab:up'`);
   const { run: scenarios, skipped } = applicable(asked, state);
-  for (const { name, why } of skipped) log(`Skipped with the real router: ${name}: ${why}`);
-  if (!scenarios.length)
-    throw new Error('none of the scenarios asked for applies to the real router (see above)');
+  const router = `LAB_ROUTER=${state.router.kind}`;
+  for (const { name, why } of skipped) log(`Skipped with ${router}: ${name}: ${why}`);
+  if (!scenarios.length) throw new Error(`none of the scenarios asked for applies to ${router} (see above)`);
   const { target } = resolveTarget({ target: 'lab' }, env);
   const k6 = requireTool('k6');
   const doc = createDocument({ runId, opts, state });

@@ -389,7 +389,8 @@ function environmentRows(results) {
   ].filter(([, version]) => version);
   if (tools.length) rows.push(['tools', tools.map(([name, version]) => `${name} ${version}`).join(', ')]);
   if (e.router) {
-    const which = e.router.kind === 'openshift' ? `openshift-router ${e.router.openshiftRouter}, ` : '';
+    // What the router's backend recorded of itself (the real router: its branch and commit).
+    const which = e.router.openshiftRouter ? `openshift-router ${e.router.openshiftRouter}, ` : '';
     rows.push([
       'router',
       `${which}${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}${balanceOverrides(e.router.balance)}`,

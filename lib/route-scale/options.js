@@ -156,4 +156,7 @@ own labs: none may be running. Exit code 0 when no request failed during churn, 
   epilogue: 'More: docs/benchmark.md ("The Route count")',
 });
 
-module.exports = { SETTINGS, COMMAND };
+/** The router backend route-scale measures unless LAB_ROUTER names another that can. */
+const ROUTE_SCALE_ROUTER = 'openshift';
+
+module.exports = { SETTINGS, COMMAND, ROUTE_SCALE_ROUTER };

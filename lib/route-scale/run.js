@@ -8,6 +8,8 @@ const { labDir: defaultLabDir, RESULTS_DIR, runId } = require('../core/paths');
 const { requireTool } = require('../core/tools');
 const { up, down } = require('../lab/index');
 const { readLabState } = require('../lab/shared/state');
+const { requireSupport } = require('../lab/routers');
+const { ROUTE_SCALE_ROUTER } = require('./options');
 const { resolveTarget } = require('../matrix/target');
 const { renderReport } = require('../report/index');
 const { RESULTS_FILE } = require('../results-model/document');
@@ -17,14 +19,11 @@ const { measureCount, endpointPhase } = require('./measure');
 
 /** The lab knobs of the lab for `count` Routes: the real router, with route-scale's hard-stop-after. */
 function labEnv(env, opts, count, { configManager = false } = {}) {
-  if (env.LAB_ROUTER && env.LAB_ROUTER !== 'openshift') {
-    throw new Error(
-      `route-scale measures the real router: LAB_ROUTER=${env.LAB_ROUTER} is not it (unset it)`,
-    );
-  }
+  const router = env.LAB_ROUTER || ROUTE_SCALE_ROUTER;
+  requireSupport(router, 'route-scale');
   return {
     ...env,
-    LAB_ROUTER: 'openshift',
+    LAB_ROUTER: router,
     LAB_ROUTES: String(count),
     LAB_ROUTER_HARD_STOP_AFTER: String(opts.hardStopAfterS),
     LAB_ROUTER_DCM: configManager ? 'true' : 'false',

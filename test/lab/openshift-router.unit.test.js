@@ -1,8 +1,9 @@
 'use strict';
 // The real router's pure parts: the template's binds moved to loopback, the namespaces it runs in,
 // the pod network's addresses, and the knobs that go with LAB_ROUTER=openshift.
-const { loopbackTemplate, namespacedCommand } = require('../../lib/lab/openshift-router/backend');
-const { podNetwork } = require('../../lib/lab/openshift-router/pod-network');
+const { namespacedCommand } = require('../../lib/lab/openshift-router/processes');
+const { loopbackTemplate } = require('../../lib/lab/openshift-router/work-dir');
+const { podNetwork } = require('../../lib/lab/shared/pod-network');
 const { resolveLabOptions } = require('../../lib/lab/shared/options');
 const { summarize } = require('../../lib/lab/openshift-router/admission');
 

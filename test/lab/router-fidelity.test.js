@@ -15,7 +15,7 @@ const { resolveTarget } = require('../../lib/matrix/target');
 const { runK6Sample } = require('../../lib/load/k6');
 const { reduceSummaries } = require('../../lib/results-model/reduce');
 const { checkAlpn } = require('../../lib/lab/haproxy/alpn');
-const { formatLab } = require('../../lib/lab/shared/format');
+const { formatLab } = require('../../lib/lab/format');
 const { createCA, createServerCert } = require('../../lib/core/certs');
 const { useLab, useTempDir, labEnv, quietLog, route, whoami } = require('./helpers');
 

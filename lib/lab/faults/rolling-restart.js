@@ -8,7 +8,8 @@ const { listRecords, stopRecorded } = require('../shared/pids');
 const { readLabState, writeLabState } = require('../shared/state');
 const { backendServers } = require('../shared/health');
 const { routerPaths } = require('../haproxy/router-config');
-const { reload } = require('../template-router/reload');
+const { reload } = require('../reload');
+const { backendOf } = require('../routers');
 
 /** The router's view of one instance: the status of its server in each of the four backends. */
 async function instanceServerStates(state, instance) {
@@ -29,8 +30,8 @@ async function rollout({ env = process.env, log = console.log, signal, viaReload
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
-  // The real router learns of a pod leaving from its endpoints, as on a cluster.
-  const viaReload = asked || state.router.kind === 'openshift';
+  // A router that learns of a pod leaving from its endpoints (the real one, as on a cluster).
+  const viaReload = asked || backendOf(state.router).endpointsViaReload;
   for (const [i, instance] of state.instances.entries()) {
     signal?.throwIfAborted();
     const record = listRecords(labDir).find((r) => r.name === instance.name);

@@ -136,11 +136,6 @@ async function measureEndpointChange(state, client, { signal, newPod = false }) 
  * <labDir>/admission.json for lab:status).
  */
 async function measureAdmission(state, { samples = 5, endpointChange = true, log = () => {}, signal } = {}) {
-  if (state.router.kind !== 'openshift') {
-    throw new Error(
-      'admission latency is measured with the real router: start the lab with LAB_ROUTER=openshift',
-    );
-  }
   const client = adminClient(state.labDir);
   const countersBefore = await reloadCounters(state.router);
   const runs = [];

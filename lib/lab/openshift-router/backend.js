@@ -1,11 +1,10 @@
 'use strict';
-// LAB_ROUTER=openshift's router: openshift-router itself, admitting the Routes kubectl applied, in
-// private mount and PID namespaces (its template and reload script hard-code /var/lib/haproxy and
-// /usr/sbin/haproxy, and the script signals every process named haproxy).
+// LAB_ROUTER=openshift's router backend (the interface is lib/lab/routers.js): openshift-router
+// itself, admitting the Routes kubectl applied, in private mount and PID namespaces
+// (./processes.js), changed through the API as on a cluster.
 const fs = require('node:fs');
-const path = require('node:path');
 const crypto = require('node:crypto');
-const { routerBin, imageFiles, ROUTER_PINS } = require('../../setup/openshift-router-build');
+const { routerBin, ROUTER_PINS } = require('../../setup/openshift-router-build');
 const { startMonitoring, SCRAPE_INTERVAL_S } = require('./monitoring');
 const { intermediateProfile, supportedGroups } = require('../haproxy/tls-profile');
 const { alpnPolicy, routerPaths, routeBalances } = require('../haproxy/router-config');
@@ -13,59 +12,16 @@ const { APPS_DOMAIN } = require('../shared/routes');
 const { launch, assertRunning, waitUntil, logTail } = require('../shared/stack');
 const { pidFile, recordProcess, logFile } = require('../shared/pids');
 const { haproxySummary } = require('../haproxy/binary');
-const { readProcFile, readStat, childrenOf } = require('../../core/proc');
+const { tlsLine, sizingLine } = require('../shared/router-lines');
 const { request } = require('../shared/client');
-const { createPodNetwork } = require('./pod-network');
+const { createPodNetwork } = require('../shared/pod-network');
+const { workDir, prepareWorkDir } = require('./work-dir');
+const { namespacedCommand, routerInit } = require('./processes');
+const { reloadThroughApi } = require('./reload');
+const { routeAdmissions, measureAdmission } = require('./admission');
+const { openshiftPreflight } = require('./preflight');
 const kube = require('./cluster');
-
-/** The image's /var/lib/haproxy, copied into the lab: the template binds loopback only. */
-const workDir = (labDir) => path.join(labDir, 'openshift-router');
-
-/** The template with its `bind :PORT` lines on 127.0.0.1 (the lab's one deviation from it). */
-function loopbackTemplate(text) {
-  let count = 0;
-  const out = text.replace(/^(\s*bind ):(?=[{0-9])/gm, (match, head) => {
-    count++;
-    return `${head}127.0.0.1:`;
-  });
-  // stats, public and public_ssl in the v4 branches: anything else means the template changed.
-  if (count < 3) throw new Error(`the router's template has ${count} 'bind :PORT' lines, not the 3 expected`);
-  return out;
-}
-
-/** Lays out the image's /var/lib/haproxy (Dockerfile.ocp's folders and empty map files). */
-function prepareWorkDir(labDir, release) {
-  const dir = workDir(labDir);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.cpSync(imageFiles(release), dir, { recursive: true });
-  for (const sub of [
-    'router/certs',
-    'router/cacerts',
-    'router/allowlists',
-    'conf/.tmp',
-    'run',
-    'bin',
-    'log',
-    'mtls',
-  ]) {
-    fs.mkdirSync(path.join(dir, sub), { recursive: true });
-  }
-  for (const map of [
-    'os_http_be',
-    'os_edge_reencrypt_be',
-    'os_tcp_be',
-    'os_sni_passthrough',
-    'os_route_http_redirect',
-    'cert_config',
-    'os_wildcard_domain',
-  ]) {
-    fs.writeFileSync(path.join(dir, 'conf', `${map}.map`), '');
-  }
-  const template = path.join(dir, 'conf', 'haproxy-config.template');
-  fs.writeFileSync(template, loopbackTemplate(fs.readFileSync(template, 'utf8')));
-  fs.mkdirSync(routerPaths(labDir).runDir, { recursive: true });
-  return dir;
-}
+const KIND = require('./kind');
 
 /** The router's environment, as the ingress operator sets it, from the lab's knobs. */
 function routerEnv(lab, { tls, stats }) {
@@ -82,7 +38,7 @@ function routerEnv(lab, { tls, stats }) {
     ROUTER_LISTEN_ADDR: `127.0.0.1:${ports.stats}`,
     ROUTER_METRICS_TYPE: 'haproxy',
     // The router reads HAProxy's counters for /metrics at most every 5 s by default; the lab's
-    // Prometheus scrapes every second (lib/lab/monitoring.js), so the router reads as often.
+    // Prometheus scrapes every second (lib/lab/openshift-router/monitoring.js), so the router reads as often.
     ROUTER_METRICS_HAPROXY_BASE_SCRAPE_INTERVAL: `${SCRAPE_INTERVAL_S}s`,
     STATS_USERNAME: stats.username,
     STATS_PASSWORD: stats.password,
@@ -140,51 +96,6 @@ async function configure(lab) {
       `${haproxy.version} (${haproxy.openssl}); pod network ${network.netns} at ${network.podAddress}`,
   );
   return { release, tls, stats, alpn: alpnPolicy(opts.http2), workDir: workDir(labDir) };
-}
-
-/** The command that sets up the router's namespaces, mounts its files and runs it as their init. */
-function namespacedCommand(labDir, { haproxy, release }) {
-  const script =
-    'set -e; mount --bind "$1" /var/lib/haproxy; mount --bind "$2" /var/lib/haproxy/run; ' +
-    'mount --bind "$3" /usr/sbin/haproxy; cd /var/lib/haproxy/conf; exec "$4" --v=2';
-  return {
-    file: 'unshare',
-    args: [
-      '--mount',
-      '--pid',
-      '--fork',
-      '--mount-proc',
-      '--propagation',
-      'private',
-      '--',
-      'sh',
-      '-c',
-      script,
-      'sh',
-      workDir(labDir),
-      routerPaths(labDir).runDir,
-      haproxy,
-      routerBin(release),
-    ],
-  };
-}
-
-/** The pid (as the host sees it) of unshare's child once it runs openshift-router, or null. */
-function routerInit(unsharePid, binary) {
-  const init = childrenOf(unsharePid).find((pid) => (readProcFile(pid, 'cmdline') || '').startsWith(binary));
-  return init || null;
-}
-
-/**
- * The HAProxy process serving now under openshift-router (host pid `routerPid`): its newest
- * haproxy child; older ones are finishing their connections after a reload. Null when none runs.
- */
-function servingHaproxy(routerPid) {
-  const haproxies = childrenOf(routerPid)
-    .filter((pid) => /^haproxy\n?$/.test(readProcFile(pid, 'comm') || ''))
-    .filter((pid) => readStat(pid) && readStat(pid).state !== 'Z');
-  const started = (pid) => readStat(pid)?.startTime ?? 0;
-  return haproxies.sort((a, b) => started(b) - started(a))[0] ?? null;
 }
 
 /** Starts openshift-router and records its init process as the lab's router. */
@@ -261,7 +172,7 @@ function describe(lab, configured, { pid, alpn }) {
   const { opts, ports, haproxy } = lab;
   const balance = routeBalances(lab.routes);
   return {
-    kind: 'openshift',
+    kind: KIND.kind,
     pid,
     httpPort: ports.http,
     httpsPort: ports.https,
@@ -300,12 +211,56 @@ function describe(lab, configured, { pid, alpn }) {
   };
 }
 
+/** The overlay's Routes (LAB_OVERLAY): kubectl applies overlays/<name>, whose Routes the router admits. */
+function selectRoutes(routes, opts) {
+  return opts.overlay === 'all' ? routes : routes.filter((r) => r.termination === opts.overlay);
+}
+
+/** A reload through the API: endpoints withdrawn or published, or the Routes touched. */
+async function reload(state, { overrides = {}, handover = true, exclude, restarted, signal, log } = {}) {
+  if (Object.keys(overrides).length) throw new Error(KIND.unsupported['reload-overrides']);
+  if (!handover) throw new Error(KIND.unsupported['reload-without-handover']);
+  return reloadThroughApi(state, { exclude, restarted, signal, log });
+}
+
+/** lab:up's and lab:status's lines: the router, its API server, pod network and monitoring. */
+function statusLines(router) {
+  const { openshiftRouter: os, kube: api, network, monitoring } = router;
+  return [
+    `Router: openshift-router ${os.branch} (${os.commit.slice(0, 12)}) pid ${router.pid}, ${sizingLine(router)}, ` +
+      `reload interval ${router.reloadIntervalS} s` +
+      (router.hardStopAfterS ? `, hard-stop-after ${router.hardStopAfterS} s` : '') +
+      (router.configManager ? ', dynamic configuration manager on' : ''),
+    `  metrics  ${router.metricsUrl} (user ${router.stats.username}, password in lab.json)`,
+    ...(tlsLine(router) ? [tlsLine(router)] : []),
+    `  API      ${api.server} (overlays/${api.overlay} applied)`,
+    `  kubectl  kubectl --kubeconfig ${api.kubeconfig} get routes`,
+    `  pods     network namespace ${network.netns}, ${network.podAddress}`,
+    ...(monitoring
+      ? [
+          `  Prometheus ${monitoring.url} (every ${monitoring.scrapeIntervalSeconds} s: the router's /metrics, each process's CPU)`,
+          `  as a cluster: ${monitoring.clusterCommand}`,
+        ]
+      : []),
+  ];
+}
+
 module.exports = {
+  ...KIND,
+  selectRoutes,
+  preflight: openshiftPreflight,
   configure,
   start,
   describe,
-  loopbackTemplate,
-  namespacedCommand,
-  routerInit,
-  servingHaproxy,
+  reload,
+  // A pod leaving reaches the router through its endpoints, as on a cluster.
+  endpointsViaReload: true,
+  admission: routeAdmissions,
+  measureAdmission,
+  // openshift-router and every HAProxy it starts, across reloads, as its pod's cgroup counts them.
+  cpuWatch: (router) => ({ tree: router.pid }),
+  statusLines,
+  describeForResults: (router) => ({
+    openshiftRouter: `${router.openshiftRouter.branch} (${router.openshiftRouter.commit.slice(0, 12)})`,
+  }),
 };

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const { findTool, compareVersions } = require('../../core/tools');
 const { openshiftRouterTool } = require('../../setup/openshift-router-build');
-const { podNetworkProblem } = require('./pod-network');
+const { podNetworkProblem } = require('../shared/pod-network');
 
 /** The router's template uses `no-alpn`, which HAProxy has from 2.8 (Debian's 2.6 rejects it). */
 const TEMPLATE_HAPROXY_MIN = '2.8.0';
@@ -13,7 +13,6 @@ const MOUNT_POINTS = ['/var/lib/haproxy', '/usr/sbin/haproxy'];
 
 /** The problems that stop LAB_ROUTER=openshift here (empty when it can run). */
 function openshiftPreflight(opts, haproxy) {
-  if (opts.router !== 'openshift') return [];
   const errors = [];
   const network = podNetworkProblem();
   if (network) errors.push(network);

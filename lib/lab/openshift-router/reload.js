@@ -5,7 +5,7 @@
 const { adminClient } = require('./control-plane');
 const { routesPath } = require('../kube/routes-api');
 const { publishEndpoint, withdrawEndpoint, newPodName } = require('./bootstrap');
-const { servingHaproxy } = require('./backend');
+const { servingHaproxy } = require('./processes');
 const { waitUntil } = require('../shared/stack');
 const { SERVICE_NAME } = require('../shared/routes');
 const { writeLabState } = require('../shared/state');

@@ -3,6 +3,7 @@
 // knob is 0, and the list preflight checks (each with what it is for and the knob that moves it).
 const { freePort, isListening } = require('../../core/ports');
 const { portKnob } = require('./options');
+const { routerKind } = require('./router-kinds');
 const { SERVICE_NAME } = require('../../../k6/lib/cells');
 
 const REDIS_CLUSTER_SIZE = 6;
@@ -28,10 +29,8 @@ async function allocatePorts(opts) {
   };
   const ports = { ...opts.ports };
   for (const key of ['http', 'https', 'stats']) if (ports[key] === 0) ports[key] = await pick();
-  // LAB_ROUTER=openshift: the API server, etcd and the monitoring, on free loopback ports.
-  if (opts.router === 'openshift')
-    for (const key of ['api', 'etcdClient', 'etcdPeer', 'prometheus', 'processExporter'])
-      ports[key] = await pick();
+  // What the router's backend runs beside it (the real router's API server, etcd, monitoring).
+  for (const key of routerKind(opts.router).extraPorts) ports[key] = await pick();
   const instances = [];
   for (let i = 0; i < opts.replicas; i++) {
     const auto = opts.ports.serviceBase === 0;

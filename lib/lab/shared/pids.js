@@ -66,6 +66,19 @@ function forget(labDir, name) {
   fs.rmSync(recordFile(labDir, name), { force: true });
 }
 
+/** A reloaded router's old process, still finishing its connections, is recorded under this name. */
+const DRAINING = 'router-draining-';
+
+/**
+ * Forgets the records of old router processes that have finished draining and exited, so that
+ * lab:status and lab:up do not count them as dead lab processes.
+ */
+function forgetDrainedRouters(labDir) {
+  for (const r of listRecords(labDir)) {
+    if (r.name.startsWith(DRAINING) && processState(r) !== 'running') forget(labDir, r.name);
+  }
+}
+
 /** Stops one recorded process if it is still ours; forgets it either way. Returns what happened. */
 async function stopRecorded(labDir, record, { timeoutMs = 15000, signal = 'SIGTERM' } = {}) {
   const state = processState(record);
@@ -84,5 +97,7 @@ module.exports = {
   processState,
   stopRecorded,
   forget,
+  forgetDrainedRouters,
+  DRAINING,
   startTime,
 };

@@ -8,7 +8,6 @@ const { ROOT } = require('../../core/paths');
 const { findTool } = require('../../core/tools');
 const { sysctl, readProcFile } = require('../../core/proc');
 const { describeHaproxy, checkHaproxyVersion } = require('../haproxy/binary');
-const { openshiftPreflight } = require('../openshift-router/preflight');
 /** File descriptors HAProxy keeps for itself beyond 2 per connection (listeners, checks, pipes). */
 const FD_OVERHEAD = 500;
 /** Linux's default ephemeral range (32768-60999) holds 28232 ports; less is "narrow". */
@@ -187,16 +186,17 @@ function checkHaproxy({ haproxy, haproxyExplicit }) {
 }
 
 /**
- * Runs every check. `ports` are the fixed ports the lab will bind. Returns
+ * Runs every check, and the router backend's own (`routerChecks(haproxy)`: error texts). `ports`
+ * are the fixed ports the lab will bind. Returns
  * { errors, warnings, notes, maxconn, haproxy }.
  */
-async function preflight(options, { ports, runDir }) {
+async function preflight(options, { ports, runDir, routerChecks = () => [] }) {
   const router = checkHaproxy(options);
   const errors = [
     ...checkTools(options),
     ...(router.errors || []),
     ...checkSocketPath(runDir),
-    ...openshiftPreflight(options, router.haproxy),
+    ...routerChecks(router.haproxy),
     ...(await checkPorts(ports)),
   ];
   const warnings = [...checkThreads(options), ...(router.warnings || [])];

@@ -1,9 +1,8 @@
 'use strict';
 // Stopping a lab's recorded processes in order (traffic first, then the services, then their
 // data), and telling which of them have died.
-const { listRecords, processState, stopRecorded } = require('./pids');
-const { forgetDrainedRouters } = require('../template-router/reload');
-const { removePodNetwork, podNetwork } = require('../openshift-router/pod-network');
+const { listRecords, processState, stopRecorded, forgetDrainedRouters } = require('./pids');
+const { removePodNetwork, podNetwork } = require('./pod-network');
 
 /**
  * Order in which lab:down stops things: traffic first, then the services, then their data, then

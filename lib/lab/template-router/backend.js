@@ -1,6 +1,7 @@
 'use strict';
-// The lab's router as lab:up runs it: plain HAProxy on a configuration rendered the way the
-// OpenShift router renders its own. One router backend: configure, start, describe for lab.json.
+// LAB_ROUTER=template's router backend (the interface is lib/lab/routers.js): plain HAProxy on a
+// configuration rendered the way the OpenShift router renders its own, reloaded as reload-haproxy
+// does.
 const {
   renderRouterConfig,
   writeRouterConfig,
@@ -12,6 +13,9 @@ const { probeRoute, backendServers, lastOfEachServes } = require('../shared/heal
 const { logFile } = require('../shared/pids');
 const { haproxySummary } = require('../haproxy/binary');
 const { wrap } = require('../../core/text');
+const { tlsLine, sizingLine } = require('../shared/router-lines');
+const { reload } = require('./reload');
+const KIND = require('./kind');
 
 /**
  * Renders, writes and checks (haproxy -c) the configuration. `lab` is up's context (labDir, opts,
@@ -99,7 +103,7 @@ async function waitScaleRoutesServing({ scaleRoutes, certs, signal, step }) {
 function describe(lab, { config, rendered }, { pid, alpn }) {
   const { opts, ports, haproxy } = lab;
   return {
-    kind: 'template',
+    kind: KIND.kind,
     pid,
     httpPort: ports.http,
     httpsPort: ports.https,
@@ -127,4 +131,35 @@ function describe(lab, { config, rendered }, { pid, alpn }) {
   };
 }
 
-module.exports = { configure, start, describe };
+/** lab:up's and lab:status's lines: HAProxy, its stats and metrics, TLS and its configuration. */
+function statusLines(router) {
+  return [
+    `Router: HAProxy pid ${router.pid}, ${sizingLine(router)}`,
+    `  stats    ${router.statsUrl}`,
+    ...(router.metricsUrl ? [`  metrics  ${router.metricsUrl}`] : []),
+    ...(tlsLine(router) ? [tlsLine(router)] : []),
+    `  config   ${router.config}`,
+  ];
+}
+
+module.exports = {
+  ...KIND,
+  // The four Routes, one per termination, with LAB_ROUTES's further ones beside them.
+  selectRoutes: (routes) => routes,
+  // Everything it needs, shared preflight checks already.
+  preflight: () => [],
+  configure,
+  start,
+  describe,
+  reload,
+  // It notices an instance leaving through its health checks (/readyz), as lab:rollout shows.
+  endpointsViaReload: false,
+  // No API server: nothing admits its Routes, it serves them from its first configuration.
+  admission: async () => null,
+  measureAdmission: async () => {
+    throw new Error(`admission with LAB_ROUTER=${KIND.kind}: ${KIND.unsupported.admission}`);
+  },
+  cpuWatch: (router) => router.pid,
+  statusLines,
+  describeForResults: () => ({}),
+};

@@ -3,9 +3,15 @@
 // router does (reload-haproxy in openshift/router): the new process takes the listening sockets
 // over (`-x`) and tells the old one to finish (`-sf`), so no connection is refused.
 const fs = require('node:fs');
-const { resolveLabOptions } = require('../shared/options');
-const { readLabState, writeLabState } = require('../shared/state');
-const { listRecords, processState, recordProcess, forget } = require('../shared/pids');
+const { writeLabState } = require('../shared/state');
+const {
+  listRecords,
+  processState,
+  recordProcess,
+  forget,
+  forgetDrainedRouters,
+  DRAINING,
+} = require('../shared/pids');
 const {
   renderRouterConfig,
   writeRouterConfig,
@@ -16,23 +22,9 @@ const { labRoutes } = require('../shared/routes');
 const { startRouter, waitUntil } = require('../shared/stack');
 const { describeHaproxy } = require('../haproxy/binary');
 const { showInfo } = require('../haproxy/runtime-api');
-const { reloadThroughApi } = require('../openshift-router/reload');
-
-/** A reloaded router's old process, still finishing its connections, is recorded under this name. */
-const DRAINING = 'router-draining-';
 
 /** The lab's admin socket (the configuration's `stats socket`): the router's runtime API. */
 const adminSocket = (labDir) => routerPaths(labDir).runtimeSocket;
-
-/**
- * Forgets the records of old router processes that have finished draining and exited, so that
- * lab:status and lab:up do not count them as dead lab processes.
- */
-function forgetDrainedRouters(labDir) {
-  for (const r of listRecords(labDir)) {
-    if (r.name.startsWith(DRAINING) && processState(r) !== 'running') forget(labDir, r.name);
-  }
-}
 
 /**
  * The lab's configuration rendered again from lab.json (what lab:up rendered, with today's
@@ -65,38 +57,20 @@ function checkOverrides(overrides) {
 }
 
 /**
- * Reloads the running lab's router. `overrides` changes router settings for this and later
- * reloads ({ maxconn }; lab.json records them). `exclude` names instances left out of this
- * configuration, as the router drops a pod whose endpoint is gone (the next reload without it
- * puts them back); `restarted` names instances that come back as new pods (the real router tells
- * them apart by the pod's name). `handover: false` leaves out `-x`, for comparison only: the new process binds
- * its own sockets beside the old ones (SO_REUSEPORT) and the old ones close theirs, resetting the
- * connections still waiting in their accept queues (what OpenShift 3 covered with
- * DROP_SYN_DURING_RESTART). Resolves { pid, oldPids, ms, reloads }: the new process,
- * the processes told to finish, how long the reload took until the new process answered on the
- * admin socket, and how many reloads this lab has had. A configuration HAProxy rejects changes
- * nothing: the running router keeps serving and the error says why.
+ * Reloads the template router of the running lab `state` (lab.json). `overrides` changes router
+ * settings for this and later reloads ({ maxconn }; lab.json records them). `exclude` names
+ * instances left out of this configuration, as the router drops a pod whose endpoint is gone (the
+ * next reload without it puts them back); `restarted` names instances that come back (here the
+ * same as any reload with them). `handover: false` leaves out `-x`, for comparison only: the new
+ * process binds its own sockets beside the old ones (SO_REUSEPORT) and the old ones close theirs,
+ * resetting the connections still waiting in their accept queues (what OpenShift 3 covered with
+ * DROP_SYN_DURING_RESTART). Resolves { pid, oldPids, ms, reloads }: the new process, the processes
+ * told to finish, how long the reload took until the new process answered on the admin socket,
+ * and how many reloads this lab has had. A configuration HAProxy rejects changes nothing: the
+ * running router keeps serving and the error says why.
  */
-async function reload({
-  env = process.env,
-  log = () => {},
-  signal,
-  overrides = {},
-  exclude = [],
-  restarted = [],
-  handover = true,
-} = {}) {
-  const { labDir } = resolveLabOptions(env);
-  const state = readLabState(labDir);
-  if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
-  if (state.router.kind === 'openshift') {
-    if (Object.keys(overrides).length || !handover) {
-      throw new Error(
-        "the real router's settings are set at lab:up (LAB_* knobs); a reload here is a change through the API",
-      );
-    }
-    return reloadThroughApi(state, { exclude, restarted, signal, log });
-  }
+async function reload(state, { overrides = {}, exclude = [], handover = true, signal, log = () => {} } = {}) {
+  const { labDir } = state;
   checkOverrides(overrides);
   Object.assign(state.router, overrides);
   const begin = Date.now();
@@ -159,4 +133,4 @@ async function reload({
   return { pid: record.pid, oldPids, ms, reloads: state.router.reloads };
 }
 
-module.exports = { reload, forgetDrainedRouters, renderFromState, adminSocket, DRAINING };
+module.exports = { reload, renderFromState, adminSocket };

@@ -1,7 +1,8 @@
 'use strict';
 // Text for people: the lab's routes, processes, stats URL and placement, as lab:up and lab:status
 // print them.
-const { table } = require('../../core/text');
+const { table } = require('../core/text');
+const { backendOf } = require('./routers');
 
 /** A console table of the lab: header row first, indented, no rule under it. */
 const labTable = ([head, ...rows]) => table({ head, rows }, { indent: '  ', rule: false });
@@ -17,59 +18,6 @@ function placementLine(placement) {
   );
 }
 
-/** The router's binary and what shapes TLS, in one line (null for a lab.json that lacks them). */
-function tlsLine(router) {
-  if (!router.haproxy) return null;
-  const { haproxy, alpn, tls } = router;
-  const left =
-    tls && tls.groupsMissing.length ? ` (${tls.groupsMissing.join(', ')} left out: not in this OpenSSL)` : '';
-  return (
-    `  haproxy  ${haproxy.version} (${haproxy.source}: ${haproxy.path}), ${haproxy.openssl}; ALPN ${alpn.policy}; ` +
-    `OpenShift ${tls.openshiftRelease} Intermediate profile${tls.groups ? `, groups ${tls.groups.join(':')}${left}` : ''}`
-  );
-}
-
-const lowered = (router) =>
-  router.maxconn !== router.maxconnRequested
-    ? ` (lowered from ${router.maxconnRequested}: file-descriptor limit)`
-    : '';
-
-/** The router's lines: the template lab's HAProxy, or openshift-router with its API server. */
-function routerLines(router) {
-  const sizing = `${router.threads} thread(s), maxconn ${router.maxconn}${lowered(router)}`;
-  if (router.kind !== 'openshift') {
-    return [
-      `Router: HAProxy pid ${router.pid}, ${sizing}`,
-      `  stats    ${router.statsUrl}`,
-      ...(router.metricsUrl ? [`  metrics  ${router.metricsUrl}`] : []),
-      ...(tlsLine(router) ? [tlsLine(router)] : []),
-      `  config   ${router.config}`,
-    ];
-  }
-  const { openshiftRouter: os, kube, network } = router;
-  return [
-    `Router: openshift-router ${os.branch} (${os.commit.slice(0, 12)}) pid ${router.pid}, ${sizing}, ` +
-      `reload interval ${router.reloadIntervalS} s` +
-      (router.hardStopAfterS ? `, hard-stop-after ${router.hardStopAfterS} s` : '') +
-      (router.configManager ? ', dynamic configuration manager on' : ''),
-    `  metrics  ${router.metricsUrl} (user ${router.stats.username}, password in lab.json)`,
-    ...(tlsLine(router) ? [tlsLine(router)] : []),
-    `  API      ${kube.server} (overlays/${kube.overlay} applied)`,
-    `  kubectl  kubectl --kubeconfig ${kube.kubeconfig} get routes`,
-    `  pods     network namespace ${network.netns}, ${network.podAddress}`,
-    ...monitoringLines(router.monitoring),
-  ];
-}
-
-/** The lab's Prometheus, and the matrix command that reads the router from it as on a cluster. */
-function monitoringLines(monitoring) {
-  if (!monitoring) return [];
-  return [
-    `  Prometheus ${monitoring.url} (every ${monitoring.scrapeIntervalSeconds} s: the router's /metrics, each process's CPU)`,
-    `  as a cluster: ${monitoring.clusterCommand}`,
-  ];
-}
-
 /** The summary lab:up prints once the lab is up. */
 function formatLab(state) {
   const edge = state.routes.find((r) => r.termination === 'edge') || state.routes[0];
@@ -79,7 +27,7 @@ function formatLab(state) {
     labTable([['NAME', 'TERMINATION', 'URL'], ...state.routes.map((r) => [r.name, r.termination, r.url])]),
     ...scaleLines(state.scaleRoutes),
     '',
-    ...routerLines(state.router),
+    ...backendOf(state.router).statusLines(state.router),
   ];
   lines.push(
     `Placement: ${placementLine(state.placement)}`,
@@ -181,7 +129,7 @@ function formatStatus(report) {
     ]),
     ...admissionLines(report.admission),
     '',
-    ...routerLines(state.router),
+    ...backendOf(state.router).statusLines(state.router),
   ];
   lines.push(`Redis: ${state.redis.mode} on ${state.redis.ports.join(', ')}`);
   lines.push(`Placement: ${placementLine(state.placement)}`);

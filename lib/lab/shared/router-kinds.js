@@ -1,0 +1,29 @@
+'use strict';
+// The router backends the lab can run (LAB_ROUTER), as plain data: what each needs installed,
+// its defaults and what it cannot do. The knobs, setup and the commands read this before loading
+// a backend (lib/lab/routers.js loads one).
+const ROUTER_KINDS = {
+  template: require('../template-router/kind'),
+  openshift: require('../openshift-router/kind'),
+};
+
+/** The default backend, and the kind of a lab.json or results.json recorded before kinds were. */
+const DEFAULT_ROUTER = 'template';
+
+/** The descriptor of `kind`; throws naming the known kinds. */
+function routerKind(kind = DEFAULT_ROUTER) {
+  const found = Object.hasOwn(ROUTER_KINDS, kind) ? ROUTER_KINDS[kind] : null;
+  if (!found) {
+    throw new Error(
+      `no router backend '${kind}' (LAB_ROUTER is one of ${Object.keys(ROUTER_KINDS).join(', ')})`,
+    );
+  }
+  return found;
+}
+
+/** Why the router of `kind` cannot do `operation` (a scenario, a command, a reload's option), or null. */
+function unsupportedBy(kind, operation) {
+  return routerKind(kind).unsupported[operation] ?? null;
+}
+
+module.exports = { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy };
