@@ -4,6 +4,7 @@
 // results.json recorded is read through the same declarations, under the command line.
 const fs = require('node:fs');
 const {
+  CELLS,
   TERMINATIONS,
   CONNECTIONS,
   TLS_SESSIONS,
@@ -62,7 +63,7 @@ const SETTINGS = [
     parse: (patterns) => patterns.map((p) => (cellMatcher(p), p)),
     recorded: 'cells',
     help:
-      "a subset: comma list of termination:size:connection[:session], '*' allowed in any part, e.g. " +
+      `a subset: comma list of ${CELLS.shape}, '*' allowed in any part, e.g. ` +
       'edge:1k:keepalive,http:*:close,edge:1k:close:resumed',
   },
   {
