@@ -8,7 +8,7 @@ import distribution from './lib/distribution.js';
 import { defaultMaxVus } from './lib/generator.js';
 import { errorCounters } from './lib/errors.js';
 import { PROTOCOL_METRICS, OTHER_PROTOCOL_METRIC } from './lib/protocols.js';
-import { envBool, envDuration, envEnum, envInt, envNumber, envString } from './lib/config.js';
+import { envBool, envDuration, envInt, envNumber } from './lib/config.js';
 import { needsInsecureTls, requireRoute, resolveTargets } from './lib/targets.js';
 import { parseServerTiming } from './lib/server-timing.js';
 import { summaryOutputs } from './lib/summary.js';
@@ -21,15 +21,12 @@ import { summaryOutputs } from './lib/summary.js';
 // Trust: run with SSL_CERT_FILE=<lab CA> so edge and re-encrypt are verified; only passthrough,
 // whose service certificate cannot match the route host, skips verification, unless
 // INSECURE_SKIP_TLS_VERIFY=true (a cluster whose router has a self-signed certificate).
-const termination = envEnum(__ENV, 'TERMINATION', cells.TERMINATIONS, 'http');
-const pageBytes = cells.parseSize(envString(__ENV, 'PAGE_SIZE', '1k'));
-const connection = envEnum(__ENV, 'CONNECTION', cells.CONNECTIONS, 'keepalive');
+// The cell's axes, each from its variable (k6/lib/axes.js declares them and their defaults).
+const cell = cells.readCellVariables(__ENV);
+const { termination, pageSize: pageBytes, connection } = cell;
 // k6 keeps no TLS session cache: each new connection of a close cell does a full handshake. A
 // resumed close cell needs a generator that resumes (the matrix runs wrk for those).
-const tlsSession = cells.hasTlsSession(termination, connection)
-  ? envEnum(__ENV, 'TLS_SESSION', cells.TLS_SESSIONS, 'full')
-  : null;
-if (tlsSession === 'resumed') {
+if (cell.tlsSession === 'resumed') {
   throw new Error('TLS_SESSION=resumed: k6 keeps no TLS session cache, so it cannot resume; use wrk');
 }
 const vus = envInt(__ENV, 'VUS', 32, { min: 1, max: 100000 });
@@ -43,12 +40,8 @@ const insecure = envBool(__ENV, 'INSECURE_SKIP_TLS_VERIFY', false) || needsInsec
 const targets = resolveTargets(__ENV);
 const route = requireRoute(targets, termination);
 const url = `${route.url}/api/pages/${cells.sizeLabel(pageBytes)}`;
-const tags = cellTags();
+const tags = cells.cellTags(cell);
 const close = connection === 'close';
-
-function cellTags() {
-  return cells.cellTags(termination, pageBytes, connection, tlsSession);
-}
 
 const scenario = rate
   ? {
@@ -143,10 +136,7 @@ export function handleSummary(data) {
   const meta = {
     script: 'router-matrix',
     cell: tags.cell,
-    termination,
-    pageSize: pageBytes,
-    connection,
-    tlsSession,
+    ...cells.valuesOf(cell),
     generator: 'k6',
     url,
     target: targets.mode,

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../core/paths');
-const { urlVariable } = require('../../k6/lib/cells');
+const { urlVariable, cellVariables } = require('../../k6/lib/cells');
 const { runTool } = require('./runner');
 
 const SCRIPT = path.join(ROOT, 'k6', 'router-matrix.js');
@@ -35,10 +35,7 @@ function targetEnv(target) {
 function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
   const env = {
     ...targetEnv(target),
-    TERMINATION: cell.termination,
-    PAGE_SIZE: String(cell.pageSize),
-    CONNECTION: cell.connection,
-    ...(cell.tlsSession ? { TLS_SESSION: cell.tlsSession } : {}),
+    ...cellVariables(cell),
     VUS: String(opts.vus),
     DURATION: `${durationSeconds}s`,
   };

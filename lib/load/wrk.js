@@ -8,6 +8,7 @@ const { parseWrkOutput } = require('./wrk-output');
 const { runTool } = require('./runner');
 const { QUANTILES } = require('../../k6/lib/distribution');
 const { PROTOCOL_METRICS } = require('../../k6/lib/protocols');
+const { valuesOf } = require('../../k6/lib/cells');
 
 const CELL_SCRIPT = path.join(__dirname, 'wrk-cell.lua');
 
@@ -116,10 +117,7 @@ const wrkCellGenerator = {
       script: 'wrk-cell',
       generator: 'wrk',
       cell: cell.name,
-      termination: cell.termination,
-      pageSize: cell.pageSize,
-      connection: cell.connection,
-      tlsSession: cell.tlsSession,
+      ...valuesOf(cell),
       url,
       target,
       executor: 'connections',

@@ -4,13 +4,12 @@
 // results.json recorded is read through the same declarations, under the command line.
 const fs = require('node:fs');
 const {
+  CELLS,
   TERMINATIONS,
   CONNECTIONS,
   TLS_SESSIONS,
   DEFAULT_SIZES,
   DEFAULT_NAMESPACE,
-  parseSize,
-  sizeLabel,
   urlVariable,
 } = require('../../k6/lib/cells');
 const {
@@ -24,7 +23,7 @@ const {
 } = require('../core/settings');
 const { KNOBS } = require('../lab/shared/options');
 const { THRESHOLDS } = require('../results-model/verdicts');
-const { cellMatcher } = require('./plan');
+const { cellMatcher, chooseTokens } = require('./plan');
 const { defaultMaxVus } = require('../../k6/lib/generator');
 
 /** The setting that holds a route's explicit URL: urlHttp, urlEdge, … */
@@ -64,7 +63,7 @@ const SETTINGS = [
     parse: (patterns) => patterns.map((p) => (cellMatcher(p), p)),
     recorded: 'cells',
     help:
-      "a subset: comma list of termination:size:connection[:session], '*' allowed in any part, e.g. " +
+      `a subset: comma list of ${CELLS.shape}, '*' allowed in any part, e.g. ` +
       'edge:1k:keepalive,http:*:close,edge:1k:close:resumed',
   },
   {
@@ -73,7 +72,7 @@ const SETTINGS = [
     arg: 'LIST',
     type: 'list',
     default: DEFAULT_SIZES,
-    parse: (sizes) => [...new Set(sizes.map((s) => sizeLabel(parseSize(s))))],
+    parse: (sizes) => chooseTokens('pageSize', sizes),
     recorded: 'sizes',
     help: 'page sizes, e.g. 1k,4k,16k,64k',
   },
@@ -83,11 +82,7 @@ const SETTINGS = [
     arg: 'LIST',
     type: 'list',
     default: TLS_SESSIONS,
-    parse: (kinds) => {
-      const unknown = kinds.filter((k) => !TLS_SESSIONS.includes(k));
-      if (unknown.length) throw new Error(`'${unknown[0]}' is not one of ${TLS_SESSIONS.join(', ')}`);
-      return TLS_SESSIONS.filter((k) => kinds.includes(k));
-    },
+    parse: (kinds) => chooseTokens('tlsSession', kinds),
     recorded: 'tlsSessions',
     help:
       'how close cells through a TLS route begin each connection: full (a full handshake every time: ' +

@@ -8,7 +8,7 @@ const { ROOT } = require('../core/paths');
 const { runK6Sample, targetEnv, THRESHOLDS_CROSSED, requestFailures } = require('../load/k6');
 const { runTool } = require('../load/runner');
 const { reduceSummaries, errorsByStatus } = require('../results-model/reduce');
-const { parseCellName, cellName } = require('../../k6/lib/cells');
+const { cellOf } = require('../../k6/lib/cells');
 
 const RECORDS_SCRIPT = path.join(ROOT, 'k6', 'data-service.js');
 
@@ -47,7 +47,7 @@ async function steadyPages({
   signal,
 }) {
   // k6 does a full TLS handshake on each new connection (the session part of a close TLS cell).
-  const cell = parseCellName(cellName(termination, 1024, connection, 'full'));
+  const cell = cellOf({ termination, pageSize: 1024, connection, tlsSession: 'full' });
   // Crossed thresholds (k6 exit 99) still give a summary: the figures, not k6, judge a fault.
   // `vus` without a rate: a closed model, `vus` clients back to back.
   const opts = rate ? { vus: vusFor(rate), rate, maxVus: vusFor(rate) * 4 } : { vus };

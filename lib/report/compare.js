@@ -2,23 +2,32 @@
 // The reference comparison: Red Hat's figures and this run's, both as ratios to the http row
 // under the same page size and connection mode. Absolute figures from other hardware are not
 // comparable; ratios are (roughly): they say what a termination costs relative to plain HTTP.
-const { TERMINATIONS, sizeLabel, cellName } = require('../../k6/lib/cells');
+const { AXES, CELLS, TERMINATIONS, sizeLabel, cellName } = require('../../k6/lib/cells');
 const { isRouterFigure } = require('./limits');
+
+// A group's conditions are its cells' axes but the termination (its rows): those each reference
+// column states (page size, connection), then those a whole table states (axis.reference: the TLS
+// sessions of its close columns), whose unstated values (null) join every value.
+const COLUMN_AXES = AXES.filter((axis) => axis.key !== 'termination' && !axis.reference);
+const TABLE_AXES = AXES.filter((axis) => axis.reference);
 
 /** The router's capacity per core in a cell (1 s ÷ its median µs per request), or null. */
 const perCore = (cell) => (cell.capacity ? cell.capacity.perCoreRps : null);
 
 /**
- * This run's cell for termination/pageSize/connection, or undefined; `tlsSession` picks the kind of
- * close cell through a TLS route (cells without a session, keep-alive and http, match any).
+ * This run's cell of `termination` under a group's conditions ({ pageSize, connection, tlsSession }),
+ * or undefined; a cell without an axis (no TLS session: keep-alive, http) matches any value of it.
  */
-function findCell(results, termination, pageSize, connection, tlsSession = null) {
+function findCell(results, termination, conditions) {
   return results.cells.find(
     (c) =>
       c.termination === termination &&
-      c.pageSize === pageSize &&
-      c.connection === connection &&
-      (!c.tlsSession || c.tlsSession === tlsSession),
+      AXES.every(
+        (axis) =>
+          axis.key === 'termination' ||
+          (c[axis.key] ?? null) === null ||
+          c[axis.key] === conditions[axis.key],
+      ),
   );
 }
 
@@ -26,42 +35,40 @@ function findCell(results, termination, pageSize, connection, tlsSession = null)
 const refutedClaim = (cell) =>
   cell.tlsEvidence && cell.tlsEvidence.holds === false ? cell.tlsEvidence : null;
 
-const SESSION_WORDS = {
-  full: 'full TLS handshakes (k6)',
-  resumed: 'resumed TLS sessions (wrk)',
-};
-
 /**
- * The session kinds a close comparison is made for: each kind a reference table states, and the
- * kinds this run measured. A table whose condition is unknown joins every kind.
+ * The values of a table axis a group is made for, where its cells have the axis (close cells, for
+ * TLS sessions): each value a reference table states and each this run measured; else [null].
  */
-function closeSessions(results) {
-  const stated = results.reference.tables.map((t) => t.tlsSession).filter((k) => k && k !== 'unknown');
-  const measured = results.cells.map((c) => c.tlsSession).filter(Boolean);
-  return ['full', 'resumed'].filter((k) => stated.includes(k) || measured.includes(k));
+function tableAxisValues(results, axis, group) {
+  if (!TERMINATIONS.some((termination) => CELLS.applies(axis, { ...group, termination }))) return [null];
+  const stated = results.reference.tables.map(axis.reference);
+  const measured = results.cells.map((c) => c[axis.key]);
+  return axis.values.filter((v) => stated.includes(v) || measured.includes(v));
 }
 
-/** Whether a reference table's close columns belong with cells of `session`. */
-const sameSessions = (table, session) =>
-  session === null || table.tlsSession === session || (table.tlsSession || 'unknown') === 'unknown';
+/** Whether a reference table's figures belong with a group: each table axis unstated or the same. */
+const sameConditions = (table, group) =>
+  TABLE_AXES.every(
+    (axis) => group[axis.key] === null || [null, group[axis.key]].includes(axis.reference(table)),
+  );
 
 /**
  * The reference columns for one group, and a note per table with close columns saying how its
  * TLS sessions were measured.
  */
-function groupColumns(reference, { pageSize, connection, tlsSession }) {
+function groupColumns(reference, group) {
   const columns = [];
   const notes = [];
   for (const table of reference.tables) {
     if (
-      tlsSession &&
+      group.tlsSession &&
       table.columns.some((col) => col.connection === 'close') &&
-      sameSessions(table, tlsSession)
+      sameConditions(table, group)
     ) {
       notes.push(`${table.short || table.title}: ${table.tlsSessionNote || 'TLS sessions not stated'}`);
     }
     for (const col of table.columns) {
-      if (col.pageSize === pageSize && col.connection === connection && sameSessions(table, tlsSession)) {
+      if (COLUMN_AXES.every((axis) => col[axis.key] === group[axis.key]) && sameConditions(table, group)) {
         columns.push({
           tableId: table.id,
           short: table.short || table.title.replace(/:.*/, ''),
@@ -77,9 +84,9 @@ function groupColumns(reference, { pageSize, connection, tlsSession }) {
 }
 
 /** One row per termination: this run's cell as ratios to http, beside each reference column's. */
-function groupRows(results, columns, runHttp, { pageSize, connection, tlsSession }) {
+function groupRows(results, columns, runHttp, group) {
   return TERMINATIONS.map((termination) => {
-    const cell = findCell(results, termination, pageSize, connection, tlsSession);
+    const cell = findCell(results, termination, group);
     // The req/s ratio is the router's only when the router limited both cells; the capacity
     // ratio divides the router's own capacities (from its CPU per request) whoever limited them.
     const run = cell
@@ -103,7 +110,8 @@ function groupRows(results, columns, runHttp, { pageSize, connection, tlsSession
 }
 
 /** What the reader must know of a group's rows: two generators, a refuted claim, a missing cell. */
-function rowNotes(results, rows, { pageSize, connection, tlsSession }) {
+function rowNotes(results, rows, group) {
+  const { tlsSession } = group;
   const notes = [];
   if (tlsSession === 'resumed') {
     notes.push(
@@ -121,7 +129,7 @@ function rowNotes(results, rows, { pageSize, connection, tlsSession }) {
   }
   const missing = rows.filter((row) => !row.run).map((row) => row.termination);
   if (tlsSession && missing.length) {
-    const names = missing.map((m) => cellName(m, pageSize, connection, tlsSession));
+    const names = missing.map((termination) => cellName({ ...group, termination }));
     const skipped = results.skippedCells.filter((s) => names.includes(s.name));
     notes.push(
       `no ${tlsSession} cell for ${missing.join(', ')} in this run` +
@@ -141,25 +149,38 @@ function rowNotes(results, rows, { pageSize, connection, tlsSession }) {
  * [{ tableId, title, conditions, label }] }.
  */
 function comparisonGroups(results) {
-  const keys = new Set(
-    results.reference.tables.flatMap((t) => t.columns.map((col) => `${col.pageSize}|${col.connection}`)),
+  const columnGroups = new Map(
+    results.reference.tables.flatMap((t) =>
+      t.columns.map((col) => {
+        const group = Object.fromEntries(COLUMN_AXES.map((axis) => [axis.key, col[axis.key]]));
+        return [JSON.stringify(group), group];
+      }),
+    ),
   );
-  const sessionKeys = [...keys].flatMap((key) =>
-    key.endsWith('|close') ? closeSessions(results).map((session) => [key, session]) : [[key, null]],
-  );
+  let candidates = [...columnGroups.values()];
+  for (const axis of TABLE_AXES) {
+    candidates = candidates.flatMap((group) =>
+      tableAxisValues(results, axis, group).map((value) => ({ ...group, [axis.key]: value })),
+    );
+  }
   const groups = [];
-  for (const [key, tlsSession] of sessionKeys) {
-    const [size, connection] = key.split('|');
-    const group = { pageSize: Number(size), connection, tlsSession };
-    const runHttp = findCell(results, 'http', group.pageSize, connection);
+  for (const group of candidates) {
+    const { pageSize, connection } = group;
+    const runHttp = findCell(results, 'http', group);
     if (!runHttp) continue;
     const { columns, notes } = groupColumns(results.reference, group);
     if (!columns.length) continue;
     const rows = groupRows(results, columns, runHttp, group);
     groups.push({
       ...group,
-      sizeLabel: sizeLabel(group.pageSize),
-      title: `${sizeLabel(group.pageSize)} pages, ${connection}${tlsSession ? `, ${SESSION_WORDS[tlsSession]}` : ''}`,
+      sizeLabel: sizeLabel(pageSize),
+      title: [
+        `${sizeLabel(pageSize)} pages`,
+        connection,
+        ...TABLE_AXES.map((axis) => group[axis.key] !== null && axis.words?.[group[axis.key]]).filter(
+          Boolean,
+        ),
+      ].join(', '),
       notes: [...notes, ...rowNotes(results, rows, group)],
       httpRps: runHttp.okRps,
       columns,

@@ -4,6 +4,7 @@
 // Figures only: the verdicts are ./document.js finalize's.
 const { reduceSummaries, sampleCounts } = require('./reduce');
 const { costPerRole, spread } = require('./cost');
+const { valuesOf } = require('../../k6/lib/cells');
 
 const round = (v, digits) => (v === null || v === undefined ? null : Number(v.toFixed(digits)));
 
@@ -166,10 +167,7 @@ function buildCellResult(
   const dashboards = samples.map((s) => s.dashboard).filter(Boolean);
   return {
     name: cell.name,
-    termination: cell.termination,
-    pageSize: cell.pageSize,
-    connection: cell.connection,
-    tlsSession: cell.tlsSession ?? null,
+    ...valuesOf(cell),
     ...figures,
     tlsGroup,
     generator: {

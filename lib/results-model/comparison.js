@@ -2,6 +2,7 @@
 // Two runs (or two pools of runs) compared cell by cell: each figure's change from A to B with its
 // 95 % interval (./statistics.js), a verdict, the samples a 5 % change would need; and every
 // condition that differs between the runs, since those are what is being compared.
+const { AXES } = require('../../k6/lib/cells');
 const { relativeShift, samplesToDetect, shiftVerdict } = require('./statistics');
 
 const routerSamples = (c) => c.cost?.router?.perRequestUs?.samples;
@@ -46,10 +47,13 @@ const RUN_CONDITIONS = [
   ['samples of', (d) => `${d.options.samples} × ${d.options.durationSeconds} s`],
 ];
 
-/** A cell's own conditions, which must match for its figures to compare: [label, pick(cell)]. */
+/**
+ * A cell's own conditions, which must match for its figures to compare: [label, pick(cell)]. The
+ * generator, and each axis declared with a `condition` (k6/lib/axes.js: the TLS sessions).
+ */
 const CELL_CONDITIONS = [
   ['tool', (c) => c.generator?.tool ?? null],
-  ['TLS sessions', (c) => c.tlsSession ?? null],
+  ...AXES.filter((axis) => axis.condition).map((axis) => [axis.condition, (c) => c[axis.key] ?? null]),
 ];
 
 /** [{ name, a, b }] for each condition that differs. */

@@ -5,6 +5,7 @@
 const { parseCpuList } = require('../core/cpus');
 const { capacity } = require('./cost');
 const { DEFAULT_HEADROOM, sizeCell } = require('./sizing');
+const { cellName } = require('../../k6/lib/cells');
 
 const round = (v, digits = 1) =>
   typeof v === 'number' && Number.isFinite(v) ? Number(v.toFixed(digits)) : null;
@@ -79,9 +80,9 @@ function floorMultipleOf(cell, floor) {
 function handshakePrices(cells, floor) {
   const prices = [];
   for (const full of cells.filter((c) => c.tlsSession === 'full')) {
-    const resumed = cells.find(
-      (c) => c.tlsSession === 'resumed' && c.termination === full.termination && c.pageSize === full.pageSize,
-    );
+    // Its resumed twin: the same on every other axis (k6/lib/axes.js).
+    const resumedName = cellName({ ...full, tlsSession: 'resumed' });
+    const resumed = cells.find((c) => c.name === resumedName);
     if (!resumed) continue;
     const role = handshakeRole(full.termination);
     const fullUs = median(full.cost[role]);

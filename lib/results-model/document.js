@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const SCHEMA = require('./schema.json');
 const REFERENCE = require('../../k6/lib/reference.json');
+const { valuesOf } = require('../../k6/lib/cells');
 const { limitOf, sessionVerdict } = require('./verdicts');
 const { routerCores, capacityOf, floorMultipleOf, handshakePrices, sizing } = require('./derived');
 const { writeJsonAtomic } = require('../core/files');
@@ -151,8 +152,7 @@ function finalize(doc, { complete, finishedAt = null }) {
   const context = { baseline, vus, rate, router };
   // limitedBy right after the cell's name and coordinates, where a reader of the JSON looks first.
   const cells = doc.cells.map((cell) => {
-    const { name, termination, pageSize, connection, tlsSession } = cell;
-    const head = { name, termination, pageSize, connection, tlsSession, limitedBy: null };
+    const head = { name: cell.name, ...valuesOf(cell), limitedBy: null };
     const decided = Object.assign(head, cell);
     decided.tlsEvidence = sessionVerdict(decided, doc.handshakeFloor);
     decided.limitedBy = limitOf(decided, context);

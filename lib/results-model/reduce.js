@@ -47,7 +47,7 @@ function cellOfSummary(summary, file) {
   if (!meta || typeof meta !== 'object') throw new Error(`${file} has no "meta" block: not router-matrix.js`);
   let cell;
   try {
-    cell = parseCellName(cellName(meta.termination, meta.pageSize, meta.connection, meta.tlsSession));
+    cell = parseCellName(cellName(meta));
   } catch (err) {
     throw new Error(`${file}: meta does not name a cell: ${err.message}`, { cause: err });
   }

@@ -338,7 +338,7 @@ describe('the schema speaks the one vocabulary (k6/lib/cells.js)', () => {
       for (const bytes of [1, 1000, 1024, 4096, cells.MAX_PAGE_BYTES]) {
         for (const connection of cells.CONNECTIONS) {
           for (const session of cells.TLS_SESSIONS) {
-            const name = cells.cellName(termination, bytes, connection, session);
+            const name = cells.cellName({ termination, pageSize: bytes, connection, tlsSession: session });
             expect(name).toMatch(names);
             expect(cells.parseCellName(name).name).toBe(name);
           }
