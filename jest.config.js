@@ -12,6 +12,11 @@ module.exports = {
   testTimeout: 60000,
   maxWorkers: 1,
   verbose: true,
+  // The run's shared labs (test/lab/helpers.js sharedLab): a root made once, every lab down at the end.
+  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/test/support/global-teardown.js',
+  // The slowest files and the total after every run: a file that grew slower shows the day it did.
+  reporters: ['default', '<rootDir>/test/support/slowest-files.js'],
   projects: [
     {
       ...shared,

@@ -9,10 +9,10 @@ const tls = require('node:tls');
 const { request, keepAliveAgent } = require('../../lib/lab/shared/client');
 const { isAlive } = require('../../lib/core/processes');
 const { isListening } = require('../../lib/core/ports');
+const { pooledLabDir, rememberEnv } = require('../support/lab-pool');
 
 /** A fresh env for a test lab: temp LAB_DIR, every port 0 (free ports chosen at lab:up). */
-function labEnv(overrides = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-'));
+function labEnv(overrides = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-'))) {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -56,6 +56,31 @@ function useLab(overrides = {}) {
       await lab.down({ env: ctx.env, log: () => {} });
     } finally {
       fs.rmSync(ctx.env.LAB_DIR, { recursive: true, force: true });
+    }
+  });
+  return ctx;
+}
+
+/**
+ * For a describe block that only reads its lab, or leaves it as it found it: the run's shared lab
+ * with these knobs (test/support/lab-pool.js), started by the first file that asks and taken down
+ * when Jest ends. Returns { env, state } like useLab. A file that changes its lab for good (a
+ * reload it counts, lab:down) keeps its own: useLab. Without the pool (Jest run without its
+ * globalSetup), this is useLab.
+ */
+function sharedLab(overrides = {}) {
+  const dir = pooledLabDir(overrides);
+  if (!dir) return useLab(overrides);
+  const lab = require('../../lib/lab/index');
+  const ctx = { env: labEnv(overrides, dir), state: null };
+  beforeAll(async () => {
+    rememberEnv(ctx.env);
+    const log = quietLog();
+    try {
+      // The running lab when an earlier file started it; a new one when none runs (yet, or any more).
+      ctx.state = await lab.up({ env: ctx.env, log });
+    } catch (err) {
+      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
     }
   });
   return ctx;
@@ -179,6 +204,7 @@ module.exports = {
   runScenarios,
   labEnv,
   useLab,
+  sharedLab,
   quietLog,
   route,
   peerCertificate,

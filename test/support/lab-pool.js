@@ -1,0 +1,62 @@
+'use strict';
+// The run's shared labs: the first file asking for a set of knobs starts the lab, later files asking
+// for the same knobs use it (lab:up returns the running lab when its knobs match), and Jest's
+// globalTeardown takes it down: a lab start (the real router's about 20 s) once per run, not per file.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+/** Where the run's shared labs live: set by globalSetup, read by the test files (workers inherit it). */
+const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
+/** The env a shared lab was started with, kept in its LAB_DIR so that teardown can take it down. */
+const ENV_FILE = 'shared-lab-env.json';
+
+/** A folder name for a set of knobs: the same knobs, in any order, give the same name. */
+function poolKey(knobs) {
+  const canonical = JSON.stringify(Object.entries(knobs).sort(([a], [b]) => a.localeCompare(b)));
+  const hash = crypto.createHash('sha256').update(canonical).digest('hex').slice(0, 12);
+  return `lab-${hash}`;
+}
+
+/** The run's root, or null when Jest ran without globalSetup (then each file keeps its own lab). */
+const poolRoot = (env = process.env) => env[ROOT_ENV] || null;
+
+/** The LAB_DIR of the shared lab with `knobs` (created), or null without a pool. */
+function pooledLabDir(knobs, env = process.env) {
+  const root = poolRoot(env);
+  if (!root) return null;
+  const dir = path.join(root, poolKey(knobs));
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Records the env a shared lab is started with (teardown takes it down with the same env). */
+function rememberEnv(labEnv) {
+  fs.writeFileSync(path.join(labEnv.LAB_DIR, ENV_FILE), JSON.stringify(labEnv));
+}
+
+async function globalSetup() {
+  process.env[ROOT_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-shared-'));
+}
+
+/** Every shared lab down, then the root removed; a lab that fails to stop is named, not hidden. */
+async function globalTeardown() {
+  const root = poolRoot();
+  if (!root) return;
+  const lab = require('../../lib/lab/index');
+  const failed = [];
+  for (const name of fs.readdirSync(root)) {
+    const envFile = path.join(root, name, ENV_FILE);
+    if (!fs.existsSync(envFile)) continue;
+    try {
+      await lab.down({ env: JSON.parse(fs.readFileSync(envFile, 'utf8')), log: () => {} });
+    } catch (err) {
+      failed.push(`${name}: ${err.message}`);
+    }
+  }
+  fs.rmSync(root, { recursive: true, force: true });
+  if (failed.length) throw new Error(`shared labs not taken down:\n${failed.join('\n')}`);
+}
+
+module.exports = { ROOT_ENV, poolKey, poolRoot, pooledLabDir, rememberEnv, globalSetup, globalTeardown };
