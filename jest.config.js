@@ -15,6 +15,8 @@ module.exports = {
   // The run's shared labs (test/lab/helpers.js sharedLab): a root made once, every lab down at the end.
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
+  // By path, a shared lab's users before the file that takes it down (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // The slowest files and the total after every run: a file that grew slower shows the day it did.
   reporters: ['default', '<rootDir>/test/support/slowest-files.js'],
   projects: [

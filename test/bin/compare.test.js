@@ -6,7 +6,7 @@ const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { ROOT } = require('../../lib/core/paths');
-const { useLab, useTempDir } = require('../lab/helpers');
+const { sharedLab, useTempDir } = require('../lab/helpers');
 const { FIGURES } = require('../../lib/results-model/comparison');
 
 const run = promisify(execFile);
@@ -18,7 +18,8 @@ const node = (script, args, env) =>
   );
 
 describe('npm run compare on real runs', () => {
-  const lab$ = useLab({});
+  // The run's shared default lab (the guide's too): the matrix runs only read it.
+  const lab$ = sharedLab({});
   const dir = useTempDir('rlab-compare-');
   const runs = {};
 

@@ -8,6 +8,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, TOOLS_BIN } = require('../../lib/core/paths');
 const lab = require('../../lib/lab/index');
+const { pooledLabDir, sharedRunDir, rememberEnv } = require('../support/lab-pool');
 const {
   blockCommands,
   simpleCommands,
@@ -31,12 +32,26 @@ const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k
 /** The lab knobs a command sets (LAB_* assignments before `npm run lab:up`), ports excluded. */
 const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('LAB_')));
 
+/**
+ * The run's shared lab for `knobs` (test/support/lab-pool.js) where a test file uses the same: the
+ * default lab, test/bin/compare.test.js's, which runs first and leaves it up. Other knobs: ownDir.
+ */
+const sharedDir = (knobs) => (Object.keys(knobs).length ? null : pooledLabDir(knobs));
+
+/** The env a page's command runs with: the shell's without its LAB_*, every port free unless set. */
+const commandEnv = (labDir, knobs = {}) => ({
+  ...cleanEnv(),
+  PATH: `${TOOLS_BIN}:${process.env.PATH}`,
+  LAB_DIR: labDir,
+  ...Object.fromEntries(PORT_KNOBS.map((k) => [k, '0'])),
+  ...knobs,
+});
+
 class ExerciseLab {
   constructor() {
-    this.labDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-lab-'));
-    // Where a command that starts its own labs (a `lab=none` block) runs them: its logs and
-    // records never mix with the shared lab's.
-    this.ownLabDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-own-lab-'));
+    this.ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-lab-'));
+    // The current lab's LAB_DIR: the shared default lab's, or ownDir.
+    this.labDir = this.ownDir;
     this.resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-results-'));
     this.knobs = null;
     this.state = null;
@@ -51,14 +66,13 @@ class ExerciseLab {
           LAB_STATS_PORT: String(this.state.router.statsPort),
         }
       : {};
-    return {
-      ...cleanEnv(),
-      PATH: `${TOOLS_BIN}:${process.env.PATH}`,
-      LAB_DIR: this.labDir,
-      ...Object.fromEntries(PORT_KNOBS.map((k) => [k, '0'])),
-      ...knobs,
-      ...ports,
-    };
+    return commandEnv(this.labDir, { ...knobs, ...ports });
+  }
+
+  /** A run of runOwnLabsOnce as this page's: its results where the page's lesson reads them. */
+  adopt({ text, ran, code, stdout, stderr, ms, resultsDir }) {
+    fs.cpSync(resultsDir, this.resultsDir, { recursive: true });
+    return { text, ran, code, stdout, stderr, ms };
   }
 
   /** A lab with exactly these knobs: the running one if it has them, else a fresh one. */
@@ -67,6 +81,8 @@ class ExerciseLab {
     if (same) return this.state;
     await this.stop();
     this.knobs = knobs;
+    this.labDir = sharedDir(knobs) || this.ownDir;
+    if (this.labDir !== this.ownDir) rememberEnv(this.env(knobs));
     const log = (line) => this.log.push(line);
     try {
       this.state = await lab.up({ env: this.env(knobs), log });
@@ -78,6 +94,7 @@ class ExerciseLab {
     return this.state;
   }
 
+  /** The lab down, the shared one too: kept, it would run beside the next page's measurements. */
   async stop() {
     if (!this.state) return;
     this.state = null;
@@ -87,11 +104,8 @@ class ExerciseLab {
   async end() {
     try {
       await this.stop();
-      // Whatever a command that starts its own labs left running.
-      await lab.down({ env: this.env({ LAB_DIR: this.ownLabDir }), log: () => {} });
     } finally {
-      fs.rmSync(this.ownLabDir, { recursive: true, force: true });
-      fs.rmSync(this.labDir, { recursive: true, force: true });
+      fs.rmSync(this.ownDir, { recursive: true, force: true });
       fs.rmSync(this.resultsDir, { recursive: true, force: true });
     }
   }
@@ -153,6 +167,37 @@ function labCommand(text) {
   return { script: lifecycle[0].npm.script, knobs: knobsOf(lifecycle[0].env) };
 }
 
+/** A command against this runner's lab. */
+async function runHere(text, attrs, exerciseLab, timeoutMs) {
+  const ran = exerciseLab.localize(text, attrs);
+  return { text, ran, ...(await bash(ran, exerciseLab.env(), timeoutMs)) };
+}
+
+/** How much longer than a page's other commands one that starts its own labs may run. */
+const OWN_LABS_FACTOR = 3.75;
+
+/**
+ * A command that starts its own labs (a `lab=none` block: route-scale), run with none of the
+ * runner's up, once per Jest run, in a folder of the run's pool: test/route-scale/route-scale.test.js
+ * asserts on the same run. Resolves { text, ran, code, stdout, stderr, ms, labDir, resultsDir }.
+ */
+async function runOwnLabsOnce(text, attrs, timeoutMs = OWN_LABS_FACTOR * 240000) {
+  const dir =
+    sharedRunDir({ command: text, quick: attrs.quick || '' }) ||
+    fs.mkdtempSync(path.join(os.tmpdir(), 'guide-own-labs-'));
+  const record = path.join(dir, 'command.json');
+  if (fs.existsSync(record)) return JSON.parse(fs.readFileSync(record, 'utf8'));
+  const resultsDir = path.join(dir, 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const ran = relocate(quickForm(text, attrs), { labDir: dir, resultsDir });
+  const env = commandEnv(dir);
+  // Whatever it leaves running is taken down at the end of the run (lab-pool's globalTeardown).
+  rememberEnv(env);
+  const done = { text, ran, ...(await bash(ran, env, timeoutMs)), labDir: dir, resultsDir };
+  fs.writeFileSync(record, JSON.stringify(done));
+  return done;
+}
+
 /**
  * Runs a page's runnable blocks in order; resolves the commands as run: { text, ran, code, stdout,
  * stderr, ms }. The page's first command decides its lab: its own lab:up, else the default lab.
@@ -168,7 +213,6 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
       await exerciseLab.stop();
       first = false;
     }
-    const env = () => exerciseLab.env(ownLabs ? { LAB_DIR: exerciseLab.ownLabDir } : undefined);
     // A loop around lab:up (one lab per thread count, say) runs as its commands, one by one.
     const commands = blockCommands(block.text).flatMap((c) =>
       /npm run lab:(up|down)\b/.test(c.text) && expandFor(c.text)
@@ -190,13 +234,10 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
         background = [];
         continue;
       }
-      const ran = exerciseLab.localize(text, block.attrs);
-      // A command that starts its own labs runs several: it has longer.
-      const running = bash(ran, env(), ownLabs ? 2.5 * timeoutMs : timeoutMs).then((r) => ({
-        text,
-        ran,
-        ...r,
-      }));
+      // A command that starts its own labs runs several: it has longer, and runs once per Jest run.
+      const running = ownLabs
+        ? runOwnLabsOnce(text, block.attrs, OWN_LABS_FACTOR * timeoutMs).then((r) => exerciseLab.adopt(r))
+        : runHere(text, block.attrs, exerciseLab, timeoutMs);
       if (inBackground) background.push(running);
       else done.push(await running);
     }
@@ -205,4 +246,4 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
   return done;
 }
 
-module.exports = { ExerciseLab, runPage, labCommand };
+module.exports = { ExerciseLab, runPage, runOwnLabsOnce, labCommand };

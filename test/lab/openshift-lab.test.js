@@ -12,7 +12,7 @@ const { configurationsOf, fidelity } = require('../../lib/lab/openshift-router/f
 const { podNetwork } = require('../../lib/lab/shared/pod-network');
 const { servingHaproxy } = require('../../lib/lab/openshift-router/backend');
 const { isAlive } = require('../../lib/core/processes');
-const { useLab, useTempDir, runScenarios, whoami } = require('./helpers');
+const { sharedLab, useTempDir, runScenarios, whoami } = require('./helpers');
 
 jest.setTimeout(180000);
 
@@ -33,7 +33,9 @@ function listeners(port) {
 }
 
 describeAsRoot('LAB_ROUTER=openshift: the real router against a local API server', () => {
-  const lab$ = useLab({ LAB_ROUTER: 'openshift', LAB_ROUTER_RELOAD_INTERVAL: String(RELOAD_INTERVAL_S) });
+  // The run's shared real-router lab: reloads and scenarios leave it serving as it was; the last test
+  // takes it down (a file after this one starts it again).
+  const lab$ = sharedLab({ LAB_ROUTER: 'openshift', LAB_ROUTER_RELOAD_INTERVAL: String(RELOAD_INTERVAL_S) });
   const dir = useTempDir('rlab-openshift-');
   let state;
   beforeAll(() => {

@@ -4,7 +4,7 @@
 // cell; and each bad input said in the cell while the run goes on.
 const fs = require('node:fs');
 const path = require('node:path');
-const { useLab, useTempDir } = require('../lab/helpers');
+const { sharedLab, useTempDir } = require('../lab/helpers');
 const { parseMatrixArgs } = require('../../lib/matrix/options');
 const { runMatrix } = require('../../lib/matrix/run');
 const { renderMarkdown } = require('../../lib/report/markdown');
@@ -16,7 +16,9 @@ jest.setTimeout(300000);
 const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
 describeAsRoot('--target cluster against the real-router lab and its Prometheus', () => {
-  const lab$ = useLab({ LAB_ROUTER: 'openshift' });
+  // The run's shared real-router lab, openshift-lab.test.js's (its 1 s reload interval changes no
+  // figure here): matrix runs only read it.
+  const lab$ = sharedLab({ LAB_ROUTER: 'openshift', LAB_ROUTER_RELOAD_INTERVAL: '1' });
   const dir = useTempDir('rlab-cluster-');
   // The command lab:status prints, as arguments.
   const clusterArgs = () => lab$.state.router.monitoring.clusterCommand.split(' ').slice(4);

@@ -10,7 +10,7 @@ const lab = require('../../lib/lab/index');
 const { ROOT } = require('../../lib/core/paths');
 const { redisNodeRunning } = require('../../lib/lab/faults/redis-node');
 const { untilWritesSucceed } = require('../../lib/reliability/redis-outage');
-const { useLab, useTempDir } = require('../lab/helpers');
+const { sharedLab, useTempDir } = require('../lab/helpers');
 
 jest.setTimeout(120000);
 
@@ -36,7 +36,8 @@ test('--help lists every scenario; a bad option is refused by name (exit 2)', ()
 });
 
 describe('Ctrl-C during a fault', () => {
-  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  // The run's shared one-replica lab: the interrupted run starts the killed Redis again (checked).
+  const lab$ = sharedLab({ LAB_REPLICAS: '1' });
   const out = useTempDir('rlab-cli-');
 
   test('stops the writers, starts the killed Redis again, keeps what finished, exits 130', async () => {

@@ -8,13 +8,14 @@ const path = require('node:path');
 const lab = require('../../lib/lab/index');
 const { showInfo } = require('../../lib/lab/haproxy/runtime-api');
 const { adminSocket } = require('../../lib/lab/template-router/reload');
-const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
+const { sharedLab, useTempDir, runScenarios } = require('../lab/helpers');
 const { netnsSupport } = require('../../lib/core/netns');
 
 jest.setTimeout(120000);
 
 describe('exhaustion (real HAProxy, real k6)', () => {
-  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  // The run's shared one-replica lab: the scenario restores maxconn (the second test checks it).
+  const lab$ = sharedLab({ LAB_REPLICAS: '1' });
   const dir = useTempDir('rlab-exhaustion-');
 
   test('a reload may change maxconn only, to a valid value', async () => {

@@ -3,12 +3,13 @@
 // edge Route that must stay error-free, with the resident memory of every lab process checked.
 const { ATTACKS } = require('../../lib/reliability/attacks');
 const { compareVersions } = require('../../lib/core/tools');
-const { useLab, useTempDir, runScenarios } = require('../lab/helpers');
+const { sharedLab, useTempDir, runScenarios } = require('../lab/helpers');
 
 jest.setTimeout(180000);
 
 describe('hostile clients (real HAProxy, real service, real k6)', () => {
-  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  // The run's shared one-replica lab: the scenario leaves it as it found it.
+  const lab$ = sharedLab({ LAB_REPLICAS: '1' });
   const dir = useTempDir('rlab-hostile-');
 
   test('every attack, short form: no error in the steady load, every bad client refused, memory bounded', async () => {

@@ -17,6 +17,7 @@ const { useLab, whoami, useTempDir, runScenarios } = require('../lab/helpers');
 jest.setTimeout(180000);
 
 describe('router reload (real HAProxy, real k6)', () => {
+  // A lab of its own: it counts reloads from a fresh lab, and its last test takes the lab down.
   const lab$ = useLab({ LAB_REPLICAS: '1' });
   const { env } = lab$;
   const dir = useTempDir('rlab-reliability-');

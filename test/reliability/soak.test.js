@@ -3,12 +3,13 @@
 // windows, latency percentiles per window and the resident memory of every lab process.
 const fs = require('node:fs');
 const path = require('node:path');
-const { useLab, useTempDir, runScenarios, quietLog } = require('../lab/helpers');
+const { sharedLab, useTempDir, runScenarios, quietLog } = require('../lab/helpers');
 
 jest.setTimeout(120000);
 
 describe('soak (real HAProxy, real k6)', () => {
-  const lab$ = useLab({ LAB_REPLICAS: '1' });
+  // The run's shared one-replica lab: the scenario leaves it as it found it.
+  const lab$ = sharedLab({ LAB_REPLICAS: '1' });
   const dir = useTempDir('rlab-soak-');
 
   test('6 s in two windows through every termination: no error, percentiles per window, RSS per process', async () => {

@@ -4,30 +4,39 @@
 // manager adding a rollout's new pod without a reload, and falling back to one for the same pod.
 const fs = require('node:fs');
 const path = require('node:path');
-const { labEnv, quietLog, useTempDir } = require('../lab/helpers');
+const { ROOT } = require('../../lib/core/paths');
 const { COMMAND } = require('../../lib/route-scale/options');
-const { runRouteScale } = require('../../lib/route-scale/run');
+const { exerciseBlocks } = require('../../lib/guide/exercise');
 const { listRecords, processState } = require('../../lib/lab/shared/pids');
+const { runOwnLabsOnce } = require('../guide/runner');
 
-jest.setTimeout(900000);
+// The run may take 15 minutes (runOwnLabsOnce's limit); beforeAll has longer.
+jest.setTimeout(1200000);
 
 const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
+// The guide's route-scale exercise, its quick form (--quick): one run per Jest run, which the
+// guide's test (test/guide/exercises.test.js) asserts on too. Its folder is removed at the run's end.
+const PAGE = path.join(ROOT, 'docs', 'exercise-route-scale.md');
+
 describeAsRoot('route-scale --quick', () => {
-  const dir = useTempDir('rlab-route-scale-');
-  const env = labEnv();
   const opts = COMMAND.parse(['--quick']).values;
   let doc;
-  const log = quietLog();
+  let dir;
+  let env;
 
   beforeAll(async () => {
-    try {
-      ({ doc } = await runRouteScale({ ...opts, out: path.join(dir, 'run') }, { env, log }));
-    } catch (err) {
-      throw new Error(`route-scale failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
-    }
+    const block = exerciseBlocks(fs.readFileSync(PAGE, 'utf8')).find((b) => b.attrs.lab === 'none');
+    const run = await runOwnLabsOnce(block.text.trim(), block.attrs);
+    if (run.code !== 0) throw new Error(`${run.ran} → exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+    dir = path.join(run.resultsDir, 'route-scale');
+    env = { LAB_DIR: run.labDir };
+    doc = JSON.parse(fs.readFileSync(path.join(dir, 'route-scale.json'), 'utf8'));
   });
-  afterAll(() => fs.rmSync(env.LAB_DIR, { recursive: true, force: true }));
+
+  test("the guide's quick form is --quick, the configuration manager included", () => {
+    expect(doc.options).toMatchObject({ ...opts, out: expect.any(String) });
+  });
 
   test('writes every figure of every count, and its three files', () => {
     expect(doc).toMatchObject({
@@ -56,9 +65,9 @@ describeAsRoot('route-scale --quick', () => {
       expect(typeof c.verdicts.host.busy).toBe('boolean');
     }
     for (const file of ['route-scale.json', 'route-scale.md', 'route-scale.html']) {
-      expect(fs.existsSync(path.join(dir, 'run', file))).toBe(true);
+      expect(fs.existsSync(path.join(dir, file))).toBe(true);
     }
-    expect(fs.readFileSync(path.join(dir, 'run', 'route-scale.md'), 'utf8')).toMatch(/^\| 300 \| /m);
+    expect(fs.readFileSync(path.join(dir, 'route-scale.md'), 'utf8')).toMatch(/^\| 300 \| /m);
   });
 
   test('the larger configuration takes longer to write and to parse', () => {

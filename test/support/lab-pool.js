@@ -13,10 +13,10 @@ const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
 const ENV_FILE = 'shared-lab-env.json';
 
 /** A folder name for a set of knobs: the same knobs, in any order, give the same name. */
-function poolKey(knobs) {
+function poolKey(knobs, prefix = 'lab') {
   const canonical = JSON.stringify(Object.entries(knobs).sort(([a], [b]) => a.localeCompare(b)));
   const hash = crypto.createHash('sha256').update(canonical).digest('hex').slice(0, 12);
-  return `lab-${hash}`;
+  return `${prefix}-${hash}`;
 }
 
 /** The run's root, or null when Jest ran without globalSetup (then each file keeps its own lab). */
@@ -27,6 +27,18 @@ function pooledLabDir(knobs, env = process.env) {
   const root = poolRoot(env);
   if (!root) return null;
   const dir = path.join(root, poolKey(knobs));
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * The folder of a run done once per Jest run (`what`: what makes it that run, e.g. its command),
+ * and whether it is new (null without a pool: the caller runs it in a folder of its own).
+ */
+function sharedRunDir(what, env = process.env) {
+  const root = poolRoot(env);
+  if (!root) return null;
+  const dir = path.join(root, poolKey(what, 'run'));
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -59,4 +71,13 @@ async function globalTeardown() {
   if (failed.length) throw new Error(`shared labs not taken down:\n${failed.join('\n')}`);
 }
 
-module.exports = { ROOT_ENV, poolKey, poolRoot, pooledLabDir, rememberEnv, globalSetup, globalTeardown };
+module.exports = {
+  ROOT_ENV,
+  poolKey,
+  poolRoot,
+  pooledLabDir,
+  sharedRunDir,
+  rememberEnv,
+  globalSetup,
+  globalTeardown,
+};

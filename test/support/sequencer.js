@@ -1,0 +1,43 @@
+'use strict';
+// Jest's order of the test files: by path, so that a run is repeatable, except that the files
+// sharing a lab that one of them takes down at its end run together, that one last (FINISHERS).
+const path = require('node:path');
+
+/** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
+const FINISHERS = {
+  'test/lab/openshift-lab.test.js': ['test/matrix/cluster-target.test.js'],
+};
+
+/** `files` (paths relative to the root) in run order. */
+function runOrder(files, finishers = FINISHERS) {
+  const present = new Set(files);
+  const finisherOf = new Map(
+    Object.entries(finishers).flatMap(([finisher, users]) => users.map((u) => [u, finisher])),
+  );
+  // A user waits for its finisher only when the finisher runs too.
+  const waits = (file) => finisherOf.has(file) && present.has(finisherOf.get(file));
+  const order = [];
+  for (const file of [...files].sort()) {
+    if (waits(file)) continue;
+    order.push(...(finishers[file] || []).filter((f) => present.has(f)), file);
+  }
+  return order;
+}
+
+class Sequencer {
+  shard(tests, { shardIndex, shardCount }) {
+    const size = Math.ceil(tests.length / shardCount);
+    return [...tests]
+      .sort((a, b) => a.path.localeCompare(b.path))
+      .slice((shardIndex - 1) * size, shardIndex * size);
+  }
+
+  sort(tests) {
+    const root = (t) => t.context.config.rootDir;
+    const byFile = new Map(tests.map((t) => [path.relative(root(t), t.path), t]));
+    return runOrder([...byFile.keys()]).map((f) => byFile.get(f));
+  }
+}
+
+module.exports = Sequencer;
+module.exports.runOrder = runOrder;
