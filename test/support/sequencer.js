@@ -2,6 +2,7 @@
 // Jest's order of the test files: by path, so that a run is repeatable, except that the files
 // sharing a lab that one of them takes down at its end run together, that one last (FINISHERS).
 const path = require('node:path');
+const BaseSequencer = require('@jest/test-sequencer').default;
 
 /** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
 const FINISHERS = {
@@ -24,14 +25,8 @@ function runOrder(files, finishers = FINISHERS) {
   return order;
 }
 
-class Sequencer {
-  shard(tests, { shardIndex, shardCount }) {
-    const size = Math.ceil(tests.length / shardCount);
-    return [...tests]
-      .sort((a, b) => a.path.localeCompare(b.path))
-      .slice((shardIndex - 1) * size, shardIndex * size);
-  }
-
+// Jest's own sequencer (the documented base for a custom order) keeps its cache and --shard.
+class Sequencer extends BaseSequencer {
   sort(tests) {
     const root = (t) => t.context.config.rootDir;
     const byFile = new Map(tests.map((t) => [path.relative(root(t), t.path), t]));
