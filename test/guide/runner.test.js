@@ -1,0 +1,33 @@
+'use strict';
+// The guide runner's one run per Jest run of a command that starts its own labs (route-scale's,
+// which test/route-scale/ asserts on too), shown with a command that counts its runs.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ExerciseLab, runOwnLabsOnce } = require('./runner');
+
+test('a lab=none command runs once per Jest run; a page adopts its results', async () => {
+  const text = 'echo run >> results/runs && wc -l < results/runs';
+  const first = await runOwnLabsOnce(text, {});
+  const again = await runOwnLabsOnce(text, {});
+  expect({ code: first.code, stdout: first.stdout.trim() }).toEqual({ code: 0, stdout: '1' });
+  expect(again).toEqual(first);
+  expect(fs.readFileSync(path.join(first.resultsDir, 'runs'), 'utf8')).toBe('run\n');
+  // Another command (or another quick form) is another run.
+  const other = await runOwnLabsOnce(text, { quick: '--quick' });
+  expect(other.resultsDir).not.toBe(first.resultsDir);
+
+  const lab = new ExerciseLab();
+  try {
+    expect(lab.adopt(first)).toEqual({
+      text,
+      ran: first.ran,
+      code: 0,
+      stdout: first.stdout,
+      stderr: '',
+      ms: first.ms,
+    });
+    expect(fs.readFileSync(path.join(lab.resultsDir, 'runs'), 'utf8')).toBe('run\n');
+  } finally {
+    await lab.end();
+  }
+});
