@@ -4,7 +4,7 @@
 // names the variable and says what it accepts; nothing is started before every knob is valid.
 const fs = require('node:fs');
 const path = require('node:path');
-const { labDir, ROOT } = require('../core/paths');
+const { labDir, ROOT, OVERLAYS } = require('../core/paths');
 const { allowedCoreList } = require('../core/cpus');
 const { findTool, isExecutable } = require('../core/tools');
 const { RELEASES } = require('./tls-profile');
@@ -20,8 +20,6 @@ const CHECK_FALL = 3;
 
 /** Redis AOF fsync policies (`appendfsync`), the values LAB_REDIS_FSYNC takes. */
 const FSYNC_POLICIES = ['always', 'everysec', 'no'];
-/** The overlays LAB_ROUTER=openshift can apply: one per termination, or all four. */
-const OVERLAYS = ['all', 'http', 'edge', 'passthrough', 'reencrypt'];
 const REDIS_MANIFEST = path.join(ROOT, 'redis', 'config', 'redis-standalone.conf');
 
 /** The fsync policy the cluster manifests give Redis: the lab's default, so both persist alike. */
@@ -32,6 +30,9 @@ function manifestFsync(file = REDIS_MANIFEST) {
   }
   return policy[1];
 }
+
+/** Meaningful with the real router only (refused with the template router when set). */
+const REAL_ROUTER = { onlyWith: { router: 'openshift' } };
 
 const port = (name, env, fallback, help, max = 65535) => ({
   name,
@@ -94,7 +95,8 @@ const KNOBS = checkSettings([
     name: 'overlay',
     env: 'LAB_OVERLAY',
     type: 'enum',
-    choices: OVERLAYS,
+    // sandbox is `all` cut to the Developer Sandbox's quota: nothing the lab would serve differently.
+    choices: OVERLAYS.filter((overlay) => overlay !== 'sandbox'),
     default: 'all',
     help: "LAB_ROUTER=openshift: the overlay kubectl applies (overlays/<name>): its Routes are the lab's",
   },
@@ -110,6 +112,7 @@ const KNOBS = checkSettings([
   {
     name: 'hardStopAfterS',
     env: 'LAB_ROUTER_HARD_STOP_AFTER',
+    ...REAL_ROUTER,
     type: 'integer',
     min: 1,
     max: 86400,
@@ -121,6 +124,7 @@ const KNOBS = checkSettings([
   {
     name: 'configManager',
     env: 'LAB_ROUTER_DCM',
+    ...REAL_ROUTER,
     type: 'boolean',
     default: false,
     help:
@@ -160,7 +164,11 @@ const KNOBS = checkSettings([
     env: 'LAB_REDIS_FSYNC',
     type: 'enum',
     choices: FSYNC_POLICIES,
-    default: manifestFsync(),
+    // Read when needed, not when this file is required.
+    default: derived(
+      () => manifestFsync(),
+      () => manifestFsync(),
+    ),
     help: "Redis append-only file (AOF) fsync policy; the default is the manifests' (redis/config/)",
   },
   {
@@ -228,6 +236,8 @@ const KNOBS = checkSettings([
   {
     name: 'passthroughBalance',
     env: 'LAB_PASSTHROUGH_BALANCE',
+    onlyWith: { router: 'template' },
+    because: "with LAB_ROUTER=openshift the Route's haproxy.router.openshift.io/balance annotation decides",
     type: 'enum',
     choices: ['random', 'source', 'roundrobin', 'leastconn'],
     default: derived("the Route manifest's haproxy.router.openshift.io/balance", () => null),
@@ -282,31 +292,9 @@ const KNOBS = checkSettings([
 
 const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
 
-/**
- * LAB_ROUTER=openshift runs the router of a release the lab builds, and its Routes' annotations
- * decide their balance: refuse anything else.
- */
-function checkOpenshiftKnobs(v) {
-  if (v.router !== 'openshift') {
-    for (const [name, variable] of [
-      ['hardStopAfterS', 'LAB_ROUTER_HARD_STOP_AFTER'],
-      ['configManager', 'LAB_ROUTER_DCM'],
-    ]) {
-      if (v[name])
-        throw new LabOptionError(`${variable} sets the real router: add LAB_ROUTER=openshift`, {
-          setting: variable,
-        });
-    }
-    return;
-  }
-  if (v.passthroughBalance) {
-    throw new LabOptionError(
-      "LAB_PASSTHROUGH_BALANCE renders the template router; with LAB_ROUTER=openshift the Route's " +
-        'haproxy.router.openshift.io/balance annotation decides',
-      { setting: 'LAB_PASSTHROUGH_BALANCE' },
-    );
-  }
-  if (ROUTER_PINS[v.openshiftRelease]) return;
+/** LAB_ROUTER=openshift runs the router of a release the lab builds: refuse any other. */
+function checkOpenshiftRelease(v) {
+  if (v.router !== 'openshift' || ROUTER_PINS[v.openshiftRelease]) return;
   throw new LabOptionError(
     `LAB_OPENSHIFT_RELEASE=${v.openshiftRelease}: LAB_ROUTER=openshift runs the router of ` +
       `${Object.keys(ROUTER_PINS).join(' or ')} only`,
@@ -337,7 +325,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     throw err;
   }
   const { values: v, given } = knobs;
-  checkOpenshiftKnobs(v);
+  checkOpenshiftRelease(v);
   const ports = Object.fromEntries(PORTS.map((name) => [name, v[name]]));
   const seen = new Map();
   for (const [name, p] of Object.entries(ports).filter(([, p]) => p !== 0)) {
