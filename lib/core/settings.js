@@ -63,13 +63,14 @@ function checkSettings(table) {
 function checkReferences(table) {
   const names = new Set(table.map((s) => s.name));
   for (const s of table) {
-    const named = [...toList(s.requires), ...Object.keys(s.onlyWith || {})];
+    const unknown = [...toList(s.requires), ...Object.keys(s.onlyWith || {})].find(
+      (name) => !names.has(name),
+    );
     const problem =
       (s.quick !== undefined &&
         !names.has('quick') &&
         'has a quick default but the table has no quick setting') ||
-      (named.find((name) => !names.has(name)) !== undefined &&
-        `has a constraint on ${JSON.stringify(named.find((name) => !names.has(name)))}, which the table lacks`);
+      (unknown !== undefined && `has a constraint on ${JSON.stringify(unknown)}, which the table lacks`);
     if (problem) throw new Error(`setting ${JSON.stringify(s.name)} ${problem}`);
   }
 }
@@ -99,7 +100,7 @@ function convert(s, raw, label, context) {
   else if (s.type === 'enum') {
     value = typeof raw === 'string' && s.choices.includes(raw.trim()) ? raw.trim() : refuse();
   } else value = grammar.read(s.type, raw, s) ?? refuse();
-  if (s.type === 'list' && s.choices) value = chosen(s, value, label);
+  if (s.type === 'list' && s.choices) value = pickChoices(s, value, label);
   if (!s.parse) return value;
   try {
     return s.parse(value, context);
@@ -116,7 +117,7 @@ function convert(s, raw, label, context) {
  * A list's items checked against its choices: each chosen once, in the order of the choices (the
  * order a run takes them in, whatever order they were typed in).
  */
-function chosen(s, items, label) {
+function pickChoices(s, items, label) {
   const bad = items.filter((item) => !s.choices.includes(item));
   if (bad.length) {
     const named = bad.map((item) => `'${item}'`).join(', ');
@@ -225,13 +226,13 @@ function readObject(table, object, { source, keyOf, ignore = [] }) {
 function resolve(table, layers, context = {}) {
   const values = {};
   const given = new Set();
-  const chosen = new Set();
+  const chosen = new Map(); // name → how its source names it
   for (const s of table) {
     const from = layers.find((l) => l.values[s.name] !== undefined);
     if (from) {
       values[s.name] = convert(s, from.values[s.name], from.label(s), context);
       given.add(s.name);
-      if (!from.ambient || !s.flag) chosen.add(s.name);
+      if (!from.ambient || !s.flag) chosen.set(s.name, from.label(s));
     } else if (typeof s.default !== 'function') {
       values[s.name] = s.default !== undefined ? s.default : s.type === 'boolean' ? false : null;
     }
@@ -241,9 +242,7 @@ function resolve(table, layers, context = {}) {
     if (s.quick !== undefined && values.quick) values[s.name] = s.quick;
     else if (typeof s.default === 'function') values[s.name] = s.default(values, context);
   }
-  checkConstraints(table, values, chosen, (s) =>
-    (layers.find((l) => l.values[s.name] !== undefined) || layers[0]).label(s),
-  );
+  checkConstraints(table, values, chosen);
   return { values, given };
 }
 
@@ -257,26 +256,25 @@ function otherText(s, value) {
 }
 
 /**
- * The declared constraints of the settings `chosen` for this command: `requires` (names of
- * settings this one needs set too) and `onlyWith` ({ name: value or [values] }: this one means
- * something only with those values). `because` is added to the message. Throws UsageError naming
- * the setting as `labelOf` gives it.
+ * The declared constraints of the settings chosen for this command (`chosen`: name → how its
+ * source names it): `requires` (names of settings this one needs set too) and `onlyWith`
+ * ({ name: value or [values] }: this one means something only with those values). `because` is
+ * added to the message. Throws UsageError naming the setting as its source does.
  */
-function checkConstraints(table, values, chosen, labelOf) {
+function checkConstraints(table, values, chosen) {
   const byName = new Map(table.map((s) => [s.name, s]));
   for (const s of table) {
-    if (!chosen.has(s.name) || !isSet(values[s.name])) continue;
+    const label = chosen.get(s.name);
+    if (label === undefined || !isSet(values[s.name])) continue;
     const why = s.because ? `: ${s.because}` : '';
     const missing = toList(s.requires).find((name) => !isSet(values[name]));
     if (missing) {
-      throw new UsageError(`${labelOf(s)} needs ${otherText(byName.get(missing))}${why}`, {
-        setting: labelOf(s),
-      });
+      throw new UsageError(`${label} needs ${otherText(byName.get(missing))}${why}`, { setting: label });
     }
     for (const [name, allowed] of Object.entries(s.onlyWith || {})) {
       if (toList(allowed).includes(values[name])) continue;
       const other = otherText(byName.get(name), toList(allowed).join('|'));
-      throw new UsageError(`${labelOf(s)} is for ${other} only${why}`, { setting: labelOf(s) });
+      throw new UsageError(`${label} is for ${other} only${why}`, { setting: label });
     }
   }
 }
@@ -397,7 +395,6 @@ module.exports = {
   UsageError,
   derived,
   checkSettings,
-  checkConstraints,
   defineCommand,
   commandLine,
   readArgv,
