@@ -10,7 +10,7 @@ const { adminClient } = require('../../lib/lab/openshift-router/control-plane');
 const { routesPath } = require('../../lib/lab/kube/routes-api');
 const { configurationsOf, fidelity } = require('../../lib/lab/openshift-router/fidelity');
 const { podNetwork } = require('../../lib/lab/shared/pod-network');
-const { servingHaproxy } = require('../../lib/lab/openshift-router/backend');
+const { servingHaproxy } = require('../../lib/lab/openshift-router/processes');
 const { isAlive } = require('../../lib/core/processes');
 const { useLab, useTempDir, runScenarios, whoami } = require('./helpers');
 
