@@ -47,14 +47,14 @@ const labRules = [
     comment: `${LAB}'s plumbing (shared, haproxy, kube) uses no backend (but its kind.js), fault or API module`,
     severity: 'error',
     from: { path: `^${LAB}/(shared|haproxy|kube)/` },
-    to: { path: `^${LAB}/([^/]+\.js$|faults/|(${BACKENDS.join('|')})/(?!kind\.js$))` },
+    to: { path: `^${LAB}/([^/]+\\.js$|faults/|(${BACKENDS.join('|')})/(?!kind\\.js$))` },
   },
   {
     name: 'lab-backends-below-api',
     comment: `a router backend uses plumbing only: callers ask it through ${LAB}/routers.js`,
     severity: 'error',
     from: { path: `^${LAB}/(${BACKENDS.join('|')})/` },
-    to: { path: `^${LAB}/([^/]+\.js$|faults/)` },
+    to: { path: `^${LAB}/([^/]+\\.js$|faults/)` },
   },
   {
     name: 'lab-faults-through-api',
