@@ -28,9 +28,47 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: under(LAYERS.slice(i + 1)) },
 }));
 
+// Inside lib/lab (its README): plumbing (shared/, haproxy/, kube/) serves the router backends
+// (template-router/, openshift-router/), which never use each other; faults/ and the lab's API (the
+// files at lib/lab/'s top, the backend registry among them) sit above both. The plumbing reads each
+// backend's kind.js (plain data) and nothing else of it.
+const LAB = 'lib/lab';
+const BACKENDS = ['template-router', 'openshift-router'];
+const labRules = [
+  ...BACKENDS.map((backend) => ({
+    name: `lab-${backend}-alone`,
+    comment: `${LAB}/${backend} never uses the other router backend: what they share is plumbing`,
+    severity: 'error',
+    from: { path: `^${LAB}/${backend}/` },
+    to: { path: `^${LAB}/(${BACKENDS.filter((b) => b !== backend).join('|')})/` },
+  })),
+  {
+    name: 'lab-plumbing-below-backends',
+    comment: `${LAB}'s plumbing (shared, haproxy, kube) uses no backend (but its kind.js), fault or API module`,
+    severity: 'error',
+    from: { path: `^${LAB}/(shared|haproxy|kube)/` },
+    to: { path: `^${LAB}/([^/]+\\.js$|faults/|(${BACKENDS.join('|')})/(?!kind\\.js$))` },
+  },
+  {
+    name: 'lab-backends-below-api',
+    comment: `a router backend uses plumbing only: callers ask it through ${LAB}/routers.js`,
+    severity: 'error',
+    from: { path: `^${LAB}/(${BACKENDS.join('|')})/` },
+    to: { path: `^${LAB}/([^/]+\\.js$|faults/)` },
+  },
+  {
+    name: 'lab-faults-through-api',
+    comment: `${LAB}/faults asks the router's backend through ${LAB}/routers.js, never a backend directly`,
+    severity: 'error',
+    from: { path: `^${LAB}/faults/` },
+    to: { path: `^${LAB}/(${BACKENDS.join('|')})/` },
+  },
+];
+
 module.exports = {
   forbidden: [
     ...upward,
+    ...labRules,
     {
       name: 'no-cycle',
       comment: 'modules require each other one way',

@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { defineCommand, commandLine } = require('../lib/core/settings');
+const { out } = require('../lib/core/shared-settings');
 const { runCommand } = require('../lib/core/run-command');
 const { RESULTS_DIR } = require('../lib/core/paths');
 const { readResults } = require('../lib/results-model/document');
@@ -26,13 +27,7 @@ them in turn with the other side's (A B A B) so that the machine's drift falls o
 Writes compare.md and compare.html.`,
   positionals: { min: 2, name: 'results directories' },
   settings: [
-    {
-      name: 'out',
-      flag: '--out',
-      arg: 'DIR',
-      type: 'string',
-      help: 'where to write (default results/compare-<A>-<B>)',
-    },
+    out('where to write (default results/compare-<A>-<B>)'),
     {
       name: 'allowDifferentCells',
       flag: '--allow-different-cells',

@@ -27,11 +27,7 @@ const COMMAND = defineCommand({
       flag: '--with',
       arg: 'LIST',
       type: 'list',
-      parse: (list) => {
-        const unknown = list.filter((x) => !EXTRAS.includes(x));
-        if (unknown.length) throw new Error(`unknown ${unknown.join(', ')} (known: ${EXTRAS.join(', ')})`);
-        return list;
-      },
+      choices: EXTRAS,
       help:
         'also what only a comparison needs, built on request: haproxy-3.0 (the 3.0 LTS branch, ' +
         '.tools/bin/haproxy-3.0, about a minute); openssl-3.5 (the router HAProxy on ' +

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
-const yaml = require('js-yaml');
+const yaml = require('../core/dependency').lazyDependency('js-yaml');
 const { RESULTS_DIR } = require('../core/paths');
 const { RESULTS_FILE } = require('../results-model/document');
 const { describeMerged } = require('../report/console');

@@ -5,12 +5,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const yaml = require('js-yaml');
-const { ROOT } = require('../core/paths');
+const yaml = require('../core/dependency').lazyDependency('js-yaml');
+const { ROOT, OVERLAYS } = require('../core/paths');
 const { requireTool } = require('../core/tools');
 
-/** The overlays a user applies, by name (overlays/<name>). */
-const OVERLAYS = ['http', 'edge', 'passthrough', 'reencrypt', 'all', 'sandbox'];
 /** The components an overlay can be combined with (overlays/components/<name>). */
 const COMPONENTS = ['router-tuning', 'k6-testrun'];
 

@@ -4,9 +4,9 @@
 const { UsageError, defineCommand, derived } = require('../core/settings');
 const { TERMINATIONS, CONNECTIONS, parseSize } = require('../../k6/lib/cells');
 const { durationSeconds } = require('../../k6/lib/config');
+const { OVERLAYS } = require('../core/paths');
+const { out, PROMETHEUS_SETTINGS, checkPrometheus } = require('../core/shared-settings');
 const names = require('./names');
-const { OVERLAYS } = require('./kustomize');
-const { PROMETHEUS_SETTINGS, checkPrometheus } = require('../matrix/options');
 
 const OVERLAY = {
   name: 'overlay',
@@ -50,6 +50,7 @@ the rollouts and the Redis Cluster Job, then prints the route URLs and the k6 co
       flag: '--shard-domain',
       arg: 'D',
       type: 'string',
+      requires: 'routerTuning',
       help: 'wildcard domain of that router (unset: router-lab.<apps domain>)',
     },
     {
@@ -83,9 +84,6 @@ function parseDeploy(argv) {
   const parsed = DEPLOY.parse(argv);
   if (parsed.help) return parsed;
   const opts = parsed.values;
-  if (opts.shardDomain && !opts.routerTuning) {
-    throw new UsageError('--shard-domain needs --router-tuning', { setting: '--shard-domain' });
-  }
   if (opts.routerTuning && opts.overlay === 'sandbox') {
     throw new UsageError('--router-tuning needs cluster-admin, which the Developer Sandbox does not give', {
       setting: '--router-tuning',
@@ -224,13 +222,7 @@ Render it with npm run report -- DIR.`,
       default: derived('duration + 600', (v) => durationSeconds(v.duration) + 600),
       help: 'how long to wait for the run',
     },
-    {
-      name: 'out',
-      flag: '--out',
-      arg: 'DIR',
-      type: 'string',
-      help: 'where to copy the summaries (unset: results/cluster-<time>)',
-    },
+    out('where to copy the summaries (unset: results/cluster-<time>)'),
     // The router's, the data service's and the runners' CPU over the run (docs/openshift.md).
     ...PROMETHEUS_SETTINGS,
     {

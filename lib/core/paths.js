@@ -13,8 +13,15 @@ function runId(date = new Date()) {
     .replace('T', '-');
 }
 
+/**
+ * The overlays a user applies (overlays/<name>): cluster:deploy's --overlay and the real-router
+ * lab's LAB_OVERLAY. test/core/paths.unit.test.js holds it to the directory.
+ */
+const OVERLAYS = ['http', 'edge', 'passthrough', 'reencrypt', 'all', 'sandbox'];
+
 module.exports = {
   ROOT,
+  OVERLAYS,
   TOOLS_DIR: path.join(ROOT, '.tools'),
   TOOLS_BIN: path.join(ROOT, '.tools', 'bin'),
   RESULTS_DIR: path.join(ROOT, 'results'),

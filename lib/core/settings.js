@@ -40,17 +40,42 @@ function checkSettings(table) {
       (!s.help && 'has no help') ||
       (typeof s.default === 'function' && !s.default.help && 'has a computed default without help') ||
       (s.type === 'enum' && !(s.choices && s.choices.length) && 'is an enum without choices') ||
+      (s.choices && !['enum', 'list'].includes(s.type) && 'has choices but is neither an enum nor a list') ||
       // A list's first element must not silently become the default: an enum says its default.
       (s.type === 'enum' &&
         typeof s.default !== 'function' &&
         !s.choices.includes(s.default) &&
         `has a default outside its choices`) ||
+      (s.type === 'list' &&
+        s.choices &&
+        Array.isArray(s.default) &&
+        !s.default.every((item) => s.choices.includes(item)) &&
+        'has a default outside its choices') ||
       ([s.name, s.flag, s.env].some((key) => key && seen.has(key)) && 'is declared twice');
     if (problem) throw new Error(`${where} ${problem}`);
     for (const key of [s.name, s.flag, s.env]) if (key) seen.add(key);
   }
+  checkReferences(table);
   return table;
 }
+
+/** A quick default needs the quick setting; a constraint names settings of the same table. */
+function checkReferences(table) {
+  const names = new Set(table.map((s) => s.name));
+  for (const s of table) {
+    const unknown = [...toList(s.requires), ...Object.keys(s.onlyWith || {})].find(
+      (name) => !names.has(name),
+    );
+    const problem =
+      (s.quick !== undefined &&
+        !names.has('quick') &&
+        'has a quick default but the table has no quick setting') ||
+      (unknown !== undefined && `has a constraint on ${JSON.stringify(unknown)}, which the table lacks`);
+    if (problem) throw new Error(`setting ${JSON.stringify(s.name)} ${problem}`);
+  }
+}
+
+const toList = (x) => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
 
 /** '1 to 16' for a setting with both ends declared, for --help; null otherwise. */
 function rangeText(s) {
@@ -61,6 +86,7 @@ function rangeText(s) {
 function accepts(s) {
   if (s.type === 'string') return 'a non-empty value';
   if (s.type === 'enum') return `one of ${(s.choices || []).join(', ')}`;
+  if (s.type === 'list' && s.choices) return `a comma-separated list of ${s.choices.join(', ')}`;
   return grammar.accepts(s.type, s);
 }
 
@@ -74,6 +100,7 @@ function convert(s, raw, label, context) {
   else if (s.type === 'enum') {
     value = typeof raw === 'string' && s.choices.includes(raw.trim()) ? raw.trim() : refuse();
   } else value = grammar.read(s.type, raw, s) ?? refuse();
+  if (s.type === 'list' && s.choices) value = pickChoices(s, value, label);
   if (!s.parse) return value;
   try {
     return s.parse(value, context);
@@ -86,8 +113,30 @@ function convert(s, raw, label, context) {
   }
 }
 
-/** A layer of raw values by setting name, and how to name a setting of it in messages. */
-const layer = (values, label) => ({ values, label });
+/**
+ * A list's items checked against its choices: each chosen once, in the order of the choices (the
+ * order a run takes them in, whatever order they were typed in).
+ */
+function pickChoices(s, items, label) {
+  const bad = items.filter((item) => !s.choices.includes(item));
+  if (bad.length) {
+    const named = bad.map((item) => `'${item}'`).join(', ');
+    throw new UsageError(
+      `${label}: ${named} ${bad.length > 1 ? 'are' : 'is'} not one of ${s.choices.join(', ')}`,
+      {
+        setting: label,
+      },
+    );
+  }
+  return s.choices.filter((choice) => items.includes(choice));
+}
+
+/**
+ * A layer of raw values by setting name, and how to name a setting of it in messages. An
+ * `ambient` layer (the shell's environment) is not held against a constraint: a variable left
+ * set for another command is no choice made for this one.
+ */
+const layer = (values, label, { ambient = false } = {}) => ({ values, label, ambient });
 
 /**
  * argv → { help, layer, positionals }. Unknown options are refused by name; --help/-h is every
@@ -145,7 +194,7 @@ function readEnv(table, env) {
     const raw = s.env && env[s.env];
     if (raw !== undefined && String(raw).trim() !== '') values[s.name] = String(raw).trim();
   }
-  return layer(values, (s) => s.env);
+  return layer(values, (s) => s.env, { ambient: true });
 }
 
 /**
@@ -170,35 +219,83 @@ function readObject(table, object, { source, keyOf, ignore = [] }) {
 
 /**
  * The values of every setting: from the first layer that has it (validated and converted), else
- * its default; computed defaults run last, in table order, and see every value before them.
- * Returns { values, given } (`given`: the names some layer set).
+ * its default, or its `quick` default when the quick setting is on; computed defaults run last, in
+ * table order, and see every value before them. Then the constraints between settings are
+ * checked (checkConstraints). Returns { values, given } (`given`: the names some layer set).
  */
 function resolve(table, layers, context = {}) {
   const values = {};
   const given = new Set();
+  const chosen = new Map(); // name → how its source names it
   for (const s of table) {
     const from = layers.find((l) => l.values[s.name] !== undefined);
     if (from) {
       values[s.name] = convert(s, from.values[s.name], from.label(s), context);
       given.add(s.name);
+      if (!from.ambient || !s.flag) chosen.set(s.name, from.label(s));
     } else if (typeof s.default !== 'function') {
       values[s.name] = s.default !== undefined ? s.default : s.type === 'boolean' ? false : null;
     }
   }
   for (const s of table) {
-    if (!given.has(s.name) && typeof s.default === 'function') values[s.name] = s.default(values, context);
+    if (given.has(s.name)) continue;
+    if (s.quick !== undefined && values.quick) values[s.name] = s.quick;
+    else if (typeof s.default === 'function') values[s.name] = s.default(values, context);
   }
+  checkConstraints(table, values, chosen);
   return { values, given };
+}
+
+/** A value that says something: not unset, not a switch left off. */
+const isSet = (value) => value !== undefined && value !== null && value !== false;
+
+/** How a constraint names the other setting: its flag, else its variable, with a value if any. */
+function otherText(s, value) {
+  if (s.flag) return value === undefined ? s.flag : `${s.flag} ${value}`;
+  return value === undefined ? s.env : `${s.env}=${value}`;
+}
+
+/**
+ * The declared constraints of the settings chosen for this command (`chosen`: name → how its
+ * source names it): `requires` (names of settings this one needs set too) and `onlyWith`
+ * ({ name: value or [values] }: this one means something only with those values). `because` is
+ * added to the message. Throws UsageError naming the setting as its source does.
+ */
+function checkConstraints(table, values, chosen) {
+  const byName = new Map(table.map((s) => [s.name, s]));
+  for (const s of table) {
+    const label = chosen.get(s.name);
+    if (label === undefined || !isSet(values[s.name])) continue;
+    const why = s.because ? `: ${s.because}` : '';
+    const missing = toList(s.requires).find((name) => !isSet(values[name]));
+    if (missing) {
+      throw new UsageError(`${label} needs ${otherText(byName.get(missing))}${why}`, { setting: label });
+    }
+    for (const [name, allowed] of Object.entries(s.onlyWith || {})) {
+      if (toList(allowed).includes(values[name])) continue;
+      const other = otherText(byName.get(name), toList(allowed).join('|'));
+      throw new UsageError(`${label} is for ${other} only${why}`, { setting: label });
+    }
+  }
 }
 
 // --- help ----------------------------------------------------------------------------------------
 
 /** The default as --help shows it, or null when there is nothing to show. */
 function shownDefault(s) {
-  if (typeof s.default === 'function') return s.default.help;
-  if (s.type === 'boolean' || s.default === null || s.default === undefined) return null;
-  return Array.isArray(s.default) ? s.default.join(',') : String(s.default);
+  const normal = typeof s.default === 'function' ? helpText(s.default.help) : shownValue(s, s.default);
+  return s.quick === undefined ? normal : `${normal ?? 'unset'}, --quick ${shownValue(s, s.quick)}`;
 }
+
+/** A value as --help writes it: a list with commas, seconds with their unit; null for none. */
+function shownValue(s, value) {
+  if (s.type === 'boolean' || value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.join(',');
+  return s.type === 'seconds' ? `${value}s` : String(value);
+}
+
+/** A computed default's help: text, or a function giving it when --help is printed (a file read). */
+const helpText = (help) => (typeof help === 'function' ? help() : help);
 
 const OPTION_COLUMN = 24;
 
@@ -207,7 +304,7 @@ function optionHelp(s) {
   const arg = s.type === 'boolean' ? '' : ` ${s.arg || (s.type === 'enum' ? s.choices.join('|') : 'VALUE')}`;
   const spec = `  ${s.short ? `-${s.short}, ` : ''}${s.flag}${arg}`;
   const notes = [
-    s.type === 'enum' && s.arg && accepts(s),
+    ((s.type === 'enum' && s.arg) || (s.type === 'list' && s.choices)) && accepts(s),
     shownDefault(s) !== null && `default ${shownDefault(s)}`,
     rangeText(s),
   ].filter(Boolean);
@@ -229,7 +326,7 @@ function environmentHelp(table) {
   return table
     .filter((s) => s.env)
     .map((s) => {
-      const range = s.type === 'enum' ? accepts(s) : rangeText(s);
+      const range = s.choices ? accepts(s) : rangeText(s);
       const head = `  ${s.env} (default: ${shownDefault(s) ?? 'unset'}${range ? `; ${range}` : ''})`;
       return [head, ...wrapLines(s.help, WIDTH - 6).map((l) => `      ${l}`)].join('\n');
     })
@@ -255,7 +352,8 @@ function defineCommand({
   const help = () =>
     [
       `Usage: ${usage}`,
-      description,
+      // A function when the text needs work (reading a catalogue): done only when help is asked for.
+      typeof description === 'function' ? description() : description,
       `${optionsTitle}\n${optionsHelp(settings)}`,
       environment && `${environment.title}\n${environmentHelp(environment.settings)}`,
       epilogue,

@@ -21,7 +21,7 @@ const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./s
  *   rollout then withdraws each instance through reload) rather than from its health checks
  * - admission(state): each Route's admission now, or null for a router without one
  * - measureAdmission(state, options): admission latency (lab:admission)
- * - cpuWatch(router): what to sample for the router's CPU and memory: a pid, or { tree: pid }
+ * - processes(router): what CPU and memory accounting sample for the router: a pid, or { tree: pid }
  *   for a router whose every child counts (as its pod's cgroup does)
  * - statusLines(router): lab:up's and lab:status's lines about it
  * - describeForResults(router): what results.json's environment.router adds for this kind
@@ -36,7 +36,7 @@ const INTERFACE = {
   endpointsViaReload: 'boolean',
   admission: 'function',
   measureAdmission: 'function',
-  cpuWatch: 'function',
+  processes: 'function',
   statusLines: 'function',
   describeForResults: 'function',
 };

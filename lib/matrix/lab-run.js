@@ -19,7 +19,7 @@ async function runLab(opts, signal) {
       again: 'npm run lab',
       signal,
     });
-    lib = { ...require('../lab/shared/with-lab'), ...require('./run'), ...require('./finish') };
+    lib = { ...require('../lab/with-lab'), ...require('./run'), ...require('./finish') };
   } catch (err) {
     return reportError('lab', err, signal);
   }

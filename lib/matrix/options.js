@@ -12,15 +12,8 @@ const {
   DEFAULT_NAMESPACE,
   urlVariable,
 } = require('../../k6/lib/cells');
-const {
-  UsageError,
-  derived,
-  defineCommand,
-  readArgv,
-  readEnv,
-  readObject,
-  resolve,
-} = require('../core/settings');
+const { UsageError, defineCommand, readArgv, readEnv, readObject, resolve } = require('../core/settings');
+const { quick, out, PROMETHEUS_SETTINGS, checkPrometheus } = require('../core/shared-settings');
 const { KNOBS } = require('../lab/shared/options');
 const { THRESHOLDS } = require('../results-model/verdicts');
 const { cellMatcher, chooseTokens } = require('./plan');
@@ -29,12 +22,11 @@ const { defaultMaxVus } = require('../../k6/lib/generator');
 /** The setting that holds a route's explicit URL: urlHttp, urlEdge, … */
 const urlSetting = (termination) => `url${termination[0].toUpperCase()}${termination.slice(1)}`;
 
-/** A default that --quick shortens; such settings are marked, so that --quick can win over a file. */
-const quickOr = (normal, quick) =>
-  Object.assign(
-    derived(`${normal}, --quick ${quick}`, (v) => (v.quick ? quick : normal)),
-    { shortenedByQuick: true },
-  );
+// Meaningless against the lab, refused there when chosen: the lab has its own routes and CA.
+const CLUSTER_ONLY = {
+  onlyWith: { target: 'cluster' },
+  because: 'the lab has its own routes and verifies edge and re-encrypt against its own CA',
+};
 
 // `recorded`: the key of results.json's options block that holds the setting (for --matrix FILE).
 const SETTINGS = [
@@ -47,13 +39,7 @@ const SETTINGS = [
       "replay a run: FILE is a results.json or its 'options' block; options given here override " +
       "the file's",
   },
-  {
-    name: 'quick',
-    flag: '--quick',
-    type: 'boolean',
-    recorded: 'quick',
-    help: 'short cells for CI: 1 sample of 3s, 1s warm-up (22 cells in ~2.5 min)',
-  },
+  { ...quick('short cells for CI: 1 sample of 3s, 1s warm-up (22 cells in ~2.5 min)'), recorded: 'quick' },
   {
     name: 'cells',
     flag: '--cells',
@@ -81,8 +67,8 @@ const SETTINGS = [
     flag: '--tls-session',
     arg: 'LIST',
     type: 'list',
+    choices: TLS_SESSIONS,
     default: TLS_SESSIONS,
-    parse: (kinds) => chooseTokens('tlsSession', kinds),
     recorded: 'tlsSessions',
     help:
       'how close cells through a TLS route begin each connection: full (a full handshake every time: ' +
@@ -96,7 +82,8 @@ const SETTINGS = [
     arg: 'SECONDS',
     type: 'integer',
     min: 1,
-    default: quickOr(10, 3),
+    default: 10,
+    quick: 3,
     recorded: 'durationSeconds',
     help: 'length of one sample',
   },
@@ -106,7 +93,8 @@ const SETTINGS = [
     arg: 'N',
     type: 'integer',
     min: 1,
-    default: quickOr(3, 1),
+    default: 3,
+    quick: 1,
     recorded: 'samples',
     help: 'samples per cell; percentiles are computed from the merged distribution of all samples, never averaged',
   },
@@ -116,7 +104,8 @@ const SETTINGS = [
     arg: 'SECONDS',
     type: 'integer',
     min: 0,
-    default: quickOr(3, 1),
+    default: 3,
+    quick: 1,
     recorded: 'warmupSeconds',
     help: 'unrecorded run before each cell; 0 = none',
   },
@@ -126,7 +115,8 @@ const SETTINGS = [
     arg: 'SECONDS',
     type: 'number',
     min: 0,
-    default: quickOr(2, 0.5),
+    default: 2,
+    quick: 0.5,
     recorded: 'cooldownSeconds',
     help: 'pause after each cell',
   },
@@ -159,6 +149,8 @@ const SETTINGS = [
     type: 'integer',
     min: 1,
     recorded: 'maxVus',
+    requires: 'rate',
+    because: 'a VU ceiling is for the open model',
     // Computed by the runner (k6/lib/generator.js) when unset, so opts.maxVus stays null here.
     help: 'VU ceiling for --rate; unset: max(vus, rate/10)',
   },
@@ -174,6 +166,7 @@ const SETTINGS = [
   },
   {
     name: 'appsDomain',
+    ...CLUSTER_ONLY,
     flag: '--apps-domain',
     env: 'APPS_DOMAIN',
     arg: 'D',
@@ -182,6 +175,7 @@ const SETTINGS = [
   },
   {
     name: 'namespace',
+    ...CLUSTER_ONLY,
     flag: '--namespace',
     env: 'NAMESPACE',
     arg: 'NS',
@@ -211,6 +205,7 @@ const SETTINGS = [
   },
   {
     name: 'insecure',
+    ...CLUSTER_ONLY,
     flag: '--insecure',
     type: 'boolean',
     help:
@@ -220,6 +215,7 @@ const SETTINGS = [
   // The cluster through its API and its monitoring (docs/openshift.md).
   {
     name: 'kubeconfig',
+    ...CLUSTER_ONLY,
     flag: '--kubeconfig',
     arg: 'FILE',
     type: 'string',
@@ -229,6 +225,7 @@ const SETTINGS = [
   },
   {
     name: 'routerAddress',
+    ...CLUSTER_ONLY,
     flag: '--router-address',
     arg: 'ADDR',
     type: 'string',
@@ -236,6 +233,7 @@ const SETTINGS = [
   },
   {
     name: 'httpPort',
+    ...CLUSTER_ONLY,
     flag: '--http-port',
     arg: 'PORT',
     type: 'integer',
@@ -246,6 +244,7 @@ const SETTINGS = [
   },
   {
     name: 'httpsPort',
+    ...CLUSTER_ONLY,
     flag: '--https-port',
     arg: 'PORT',
     type: 'integer',
@@ -254,32 +253,11 @@ const SETTINGS = [
     default: 443,
     help: "cluster: the router's HTTPS port, for Routes read through the API",
   },
-  {
-    name: 'prometheus',
-    flag: '--prometheus',
-    arg: 'URL',
-    type: 'string',
-    help:
-      "cluster: read the router's and the data service's CPU and the router's metrics from this " +
-      "Prometheus (OpenShift: the thanos-querier Route's URL)",
-  },
-  {
-    name: 'token',
-    flag: '--token',
-    arg: 'TOKEN',
-    env: 'PROMETHEUS_TOKEN',
-    type: 'string',
-    help: "the bearer token for --prometheus; default: the kubeconfig's where the matrix reads the Routes through it, and `oc whoami -t` for cluster:k6",
-  },
-  {
-    name: 'prometheusCaFile',
-    flag: '--prometheus-ca-file',
-    arg: 'FILE',
-    type: 'string',
-    help: "the CA that signed --prometheus's certificate (default: the system's store)",
-  },
+  // The cluster's CPU and the router's metrics from Prometheus (docs/openshift.md).
+  ...PROMETHEUS_SETTINGS.map((s) => ({ ...s, ...CLUSTER_ONLY })),
   {
     name: 'prometheusProfile',
+    ...CLUSTER_ONLY,
     flag: '--prometheus-profile',
     type: 'enum',
     choices: ['openshift', 'lab'],
@@ -287,16 +265,8 @@ const SETTINGS = [
     help: "the series to read: openshift (cAdvisor's container CPU) or lab (the lab's process exporter)",
   },
   {
-    name: 'scrapeInterval',
-    flag: '--scrape-interval',
-    arg: 'SECONDS',
-    type: 'integer',
-    min: 1,
-    default: 30,
-    help: "how often Prometheus scrapes the router (OpenShift's monitoring: 30); a sample must last 4 of these",
-  },
-  {
     name: 'routerThreads',
+    ...CLUSTER_ONLY,
     flag: '--router-threads',
     arg: 'N',
     type: 'integer',
@@ -305,6 +275,7 @@ const SETTINGS = [
   },
   {
     name: 'routerReplicas',
+    ...CLUSTER_ONLY,
     flag: '--router-replicas',
     arg: 'N',
     type: 'integer',
@@ -324,13 +295,7 @@ const SETTINGS = [
     type: 'boolean',
     help: "also export k6's web dashboard HTML for each sample",
   },
-  {
-    name: 'out',
-    flag: '--out',
-    arg: 'DIR',
-    type: 'string',
-    help: 'results directory (unset: results/<run id>)',
-  },
+  out('results directory (unset: results/<run id>)'),
   {
     name: 'report',
     flag: '--no-report',
@@ -339,35 +304,6 @@ const SETTINGS = [
     help: 'write results.json and the raw summaries only',
   },
 ];
-
-/** The Prometheus settings, shared with cluster:k6 (declared once, here). */
-const PROMETHEUS_SETTINGS = SETTINGS.filter((s) =>
-  ['prometheus', 'token', 'prometheusCaFile', 'scrapeInterval'].includes(s.name),
-);
-
-/**
- * The Prometheus settings checked before anything runs: an http(s) URL, a CA file that exists,
- * and samples of 4 scrape intervals at least (fewer leave a rate to one or two increases).
- */
-function checkPrometheus(v) {
-  if (!v.prometheus) return;
-  if (!/^https?:\/\/[^/\s]+/.test(v.prometheus)) {
-    throw new UsageError(`--prometheus must be an http(s) URL, not '${v.prometheus}'`, {
-      setting: '--prometheus',
-    });
-  }
-  if (v.prometheusCaFile && !fs.existsSync(v.prometheusCaFile)) {
-    throw new UsageError(`--prometheus-ca-file ${v.prometheusCaFile}: no such file`, {
-      setting: '--prometheus-ca-file',
-    });
-  }
-  if (v.duration >= 4 * v.scrapeInterval) return;
-  throw new UsageError(
-    `--duration ${v.duration}s is shorter than 4 scrape intervals (--scrape-interval ${v.scrapeInterval}s): ` +
-      `give a --duration of ${4 * v.scrapeInterval} s or more`,
-    { setting: '--duration' },
-  );
-}
 
 /** What a matrix run reads from the environment, for --help: LAB_DIR (the lab's lab.json) and the cluster's names. */
 const ENVIRONMENT = {
@@ -427,58 +363,24 @@ function parseMatrixArgs(argv, env = process.env) {
     const file = matrixFileLayer(cli.layer.values.matrixFile);
     // --quick on the command line shortens the replay too: the file's lengths give way to it.
     if (cli.layer.values.quick) {
-      for (const s of SETTINGS) if (s.default && s.default.shortenedByQuick) delete file.values[s.name];
+      for (const s of SETTINGS) if (s.quick !== undefined) delete file.values[s.name];
     }
     layers.push(file);
   }
   layers.push(readEnv(SETTINGS, env));
   const { values: v } = resolve(SETTINGS, layers);
-  if (v.maxVus !== null && v.maxVus !== undefined) {
-    if (!v.rate)
-      throw new UsageError('--max-vus is for the open model: give --rate too', { setting: '--max-vus' });
-    if (v.maxVus < v.vus) {
-      throw new UsageError(
-        `--max-vus (${v.maxVus}) must be at least --vus (${v.vus}), the VUs k6 preallocates`,
-        {
-          setting: '--max-vus',
-        },
-      );
-    }
-  }
-  if (v.target !== 'cluster') {
-    const clusterOnly = SETTINGS.filter(
-      (s) => CLUSTER_ONLY.includes(s.name) && cli.layer.values[s.name] !== undefined,
+  if (v.maxVus !== null && v.maxVus < v.vus) {
+    throw new UsageError(
+      `--max-vus (${v.maxVus}) must be at least --vus (${v.vus}), the VUs k6 preallocates`,
+      {
+        setting: '--max-vus',
+      },
     );
-    if (clusterOnly.length) {
-      const flag = clusterOnly[0].flag;
-      throw new UsageError(
-        `${flag} is for --target cluster only: the lab has its own routes and verifies edge and re-encrypt against its own CA`,
-        { setting: flag },
-      );
-    }
   }
   checkPrometheus(v);
   v.urls = Object.fromEntries(TERMINATIONS.map((t) => [t, v[urlSetting(t)]]).filter(([, url]) => url));
   return v;
 }
-
-/** Options that mean nothing against the lab, refused there when given on the command line. */
-const CLUSTER_ONLY = [
-  'appsDomain',
-  'namespace',
-  'insecure',
-  'kubeconfig',
-  'routerAddress',
-  'httpPort',
-  'httpsPort',
-  'prometheusProfile',
-  'scrapeInterval',
-  'prometheus',
-  'token',
-  'prometheusCaFile',
-  'routerThreads',
-  'routerReplicas',
-];
 
 /** The load model of every cell: { executor, maxVus } (maxVus as k6 will use it). */
 function loadModel(opts) {
@@ -498,8 +400,6 @@ function recordedOptions(opts) {
 
 module.exports = {
   SETTINGS,
-  PROMETHEUS_SETTINGS,
-  checkPrometheus,
   ENVIRONMENT,
   COMMAND,
   UsageError,

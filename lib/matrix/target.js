@@ -164,7 +164,7 @@ function watchedProcesses(lab) {
   if (lab) {
     // As the router's backend counts it (the real router: openshift-router and every HAProxy it
     // starts, across reloads, as its pod's cgroup does).
-    watch.router = backendOf(lab.router).cpuWatch(lab.router);
+    watch.router = backendOf(lab.router).processes(lab.router);
     for (const inst of lab.instances) {
       watch[inst.name] = inst.pid;
       instanceNames.push(inst.name);

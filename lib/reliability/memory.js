@@ -10,7 +10,7 @@ const { backendOf } = require('../lab/routers');
  */
 function labPids(state) {
   return {
-    router: backendOf(state.router).cpuWatch(state.router),
+    router: backendOf(state.router).processes(state.router),
     ...Object.fromEntries(state.instances.map((i) => [i.name, i.pid])),
     ...Object.fromEntries(state.redis.pids.map((pid, i) => [`redis-${i + 1}`, pid])),
   };

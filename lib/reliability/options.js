@@ -1,51 +1,49 @@
 'use strict';
 // The options of `npm run reliability`, declared once (lib/core/settings.js): parsing,
 // validation and --help come from this table. --quick turns every default into the short form.
-const { derived, defineCommand } = require('../core/settings');
+// Requiring it loads no scenario: --help works before anything else is installed.
+const { defineCommand } = require('../core/settings');
+const { quick, out } = require('../core/shared-settings');
 const { TERMINATIONS } = require('../../k6/lib/cells');
 const { KNOBS } = require('../lab/shared/options');
-const SCENARIOS = require('./scenarios');
-const { selectScenarios } = require('./run');
 const { ATTACKS } = require('./attacks');
 
-const quick = (full, short) => derived(`${full}, --quick ${short}`, (v) => (v.quick ? short : full));
+/**
+ * The scenarios, in the order the catalogue (./scenarios.js) runs them: named here so that the
+ * settings need not load them (test/reliability/options.unit.test.js holds both to the same names).
+ */
+const SCENARIO_NAMES = [
+  'router-reload',
+  'endpoints',
+  'redis-kill',
+  'durability',
+  'redis-failover',
+  'hostile',
+  'exhaustion',
+  'soak',
+];
 
 const SETTINGS = [
-  {
-    name: 'quick',
-    flag: '--quick',
-    type: 'boolean',
-    help: 'the short form of every scenario (a few minutes in all)',
-  },
-  {
-    name: 'out',
-    flag: '--out',
-    type: 'string',
-    arg: 'DIR',
-    help: "where to write reliability.json, reliability.md and raw/ (default results/<run id>); a matrix run's directory gets a reliability section in its report",
-  },
+  quick('the short form of every scenario (a few minutes in all)'),
+  out(
+    "where to write reliability.json, reliability.md and raw/ (default results/<run id>); a matrix run's directory gets a reliability section in its report",
+  ),
   {
     name: 'scenarios',
     flag: '--scenarios',
     type: 'list',
     arg: 'NAMES',
-    default: SCENARIOS.map((s) => s.name),
-    // The runner's own check, so that the command line and a caller get the same message.
-    parse: (names) => (selectScenarios(names), names),
-    help: `which scenarios to run: ${SCENARIOS.map((s) => s.name).join(', ')}`,
+    choices: SCENARIO_NAMES,
+    default: SCENARIO_NAMES,
+    help: 'which scenarios to run',
   },
   {
     name: 'terminations',
     flag: '--terminations',
     type: 'list',
     arg: 'LIST',
+    choices: TERMINATIONS,
     default: [...TERMINATIONS],
-    parse: (list) => {
-      const bad = list.filter((t) => !TERMINATIONS.includes(t));
-      if (bad.length)
-        throw new Error(`unknown termination ${bad.join(', ')} (known: ${TERMINATIONS.join(', ')})`);
-      return list;
-    },
     help: 'the Routes the load goes through',
   },
   {
@@ -55,7 +53,8 @@ const SETTINGS = [
     min: 1,
     max: 100000,
     arg: 'REQ/S',
-    default: quick(200, 100),
+    default: 200,
+    quick: 100,
     help: 'steady load during faults, requests per second',
   },
   {
@@ -65,7 +64,8 @@ const SETTINGS = [
     min: 1,
     max: 1000,
     arg: 'N',
-    default: quick(10, 3),
+    default: 10,
+    quick: 3,
     help: 'router-reload: reloads per case',
   },
   {
@@ -75,7 +75,8 @@ const SETTINGS = [
     min: 0,
     max: 600000,
     arg: 'MS',
-    default: quick(1000, 500),
+    default: 1000,
+    quick: 500,
     help: 'router-reload: pause between two reloads',
   },
   {
@@ -91,7 +92,8 @@ const SETTINGS = [
     min: 0,
     max: 600000,
     arg: 'MS',
-    default: quick(3000, 1000),
+    default: 3000,
+    quick: 1000,
     help: 'redis-kill, durability: how long Redis stays down after its SIGKILL',
   },
   {
@@ -119,15 +121,8 @@ const SETTINGS = [
     flag: '--attacks',
     type: 'list',
     arg: 'NAMES',
+    choices: ATTACKS.map((a) => a.name),
     default: ATTACKS.map((a) => a.name),
-    parse: (names) => {
-      const unknown = names.filter((n) => !ATTACKS.some((a) => a.name === n));
-      if (unknown.length)
-        throw new Error(
-          `unknown attack ${unknown.join(', ')} (known: ${ATTACKS.map((a) => a.name).join(', ')})`,
-        );
-      return names;
-    },
     help: 'hostile: which bad clients',
   },
   {
@@ -137,7 +132,8 @@ const SETTINGS = [
     min: 500,
     max: 600000,
     arg: 'MS',
-    default: quick(14000, 3000),
+    default: 14000,
+    quick: 3000,
     help: "hostile: how long each attack lasts at most (past 12 s, slow clients must have been cut by the router's and the service's 10 s timeouts)",
   },
   {
@@ -167,7 +163,8 @@ const SETTINGS = [
     min: 1,
     max: 100000,
     arg: 'REQ/S',
-    default: quick(2000, 1000),
+    default: 2000,
+    quick: 1000,
     help: 'exhaustion: close-mode rate (a new connection per request)',
   },
   {
@@ -177,7 +174,8 @@ const SETTINGS = [
     min: 1,
     max: 3600,
     arg: 'S',
-    default: quick(30, 5),
+    default: 30,
+    quick: 5,
     help: 'exhaustion: length of each case',
   },
   {
@@ -186,7 +184,8 @@ const SETTINGS = [
     type: 'seconds',
     min: 2,
     arg: 'DURATION',
-    default: derived('60s, --quick 20s', (v) => (v.quick ? 20 : 60)),
+    default: 60,
+    quick: 20,
     help: 'soak: how long (10m for the full soak)',
   },
   {
@@ -203,9 +202,13 @@ const SETTINGS = [
 
 const COMMAND = defineCommand({
   usage: 'npm run reliability -- [options]',
-  description: `Fault scenarios against the running lab (or a fresh one it starts and stops), each under a
+  // The scenarios' titles and promises are theirs: read from the catalogue when --help asks.
+  description:
+    () => `Fault scenarios against the running lab (or a fresh one it starts and stops), each under a
 steady load, each with a verdict against what was promised and the figures behind it:
-${SCENARIOS.map((s) => `  ${s.name.padEnd(16)} ${s.title}: ${s.promise}`).join('\n')}
+${require('./scenarios')
+  .map((s) => `  ${s.name.padEnd(16)} ${s.title}: ${s.promise}`)
+  .join('\n')}
 Writes results/<run id>/reliability.json and reliability.md. Ctrl-C stops the load and the fault
 and leaves the lab as it was. Exit code 0 when every promise held, 1 when one was broken.`,
   settings: SETTINGS,
@@ -213,4 +216,4 @@ and leaves the lab as it was. Exit code 0 when every promise held, 1 when one wa
   epilogue: 'More: docs/reliability.md',
 });
 
-module.exports = { SETTINGS, COMMAND };
+module.exports = { SETTINGS, COMMAND, SCENARIO_NAMES };

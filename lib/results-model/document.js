@@ -10,26 +10,19 @@ const { valuesOf } = require('../../k6/lib/cells');
 const { limitOf, sessionVerdict } = require('./verdicts');
 const { routerCores, capacityOf, floorMultipleOf, handshakePrices, sizing } = require('./derived');
 const { writeJsonAtomic } = require('../core/files');
+const { requireDependency } = require('../core/dependency');
 
 const RESULTS_VERSION = SCHEMA.properties.version.const;
 const RESULTS_FILE = 'results.json';
 
 let validator = null;
-/** ajv, loaded when a document is first checked; a missing or stale install says what to run. */
-function loadAjv() {
-  try {
-    return require('ajv/dist/2020');
-  } catch (err) {
-    if (err.code !== 'MODULE_NOT_FOUND') throw err;
-    throw new Error("the JSON Schema validator (ajv 8) is not installed: run 'npm run setup'", {
-      cause: err,
-    });
-  }
-}
 
 /** A validator for `schema` (JSON Schema 2020-12): doc → null, or the first error. */
 function compileSchema(schema) {
-  const check = new (loadAjv())({ allErrors: false, allowUnionTypes: true }).compile(schema);
+  // ajv is loaded when a document is first checked: reading a results directory's name needs none.
+  const check = new (requireDependency('ajv/dist/2020'))({ allErrors: false, allowUnionTypes: true }).compile(
+    schema,
+  );
   return (doc) => (check(doc) ? null : check.errors[0]);
 }
 

@@ -1,10 +1,10 @@
 'use strict';
 // The options of `npm run route-scale`, declared once (lib/core/settings.js): parsing, validation
 // and --help come from this table. --quick turns every default into the short form.
-const { derived, defineCommand } = require('../core/settings');
+const { defineCommand } = require('../core/settings');
+const { quick, out } = require('../core/shared-settings');
 const { KNOBS } = require('../lab/shared/options');
 
-const quick = (full, short) => derived(`${full}, --quick ${short}`, (v) => (v.quick ? short : full));
 const LAB_ROUTES = KNOBS.find((k) => k.name === 'routes');
 
 /** '4,100,1000' → [4, 100, 1000]: whole numbers in `min`..`max`, each once, ascending. */
@@ -21,20 +21,17 @@ const integerList =
   };
 
 const SETTINGS = [
-  { name: 'quick', flag: '--quick', type: 'boolean', help: 'the short form of every phase (a few minutes)' },
-  {
-    name: 'out',
-    flag: '--out',
-    type: 'string',
-    arg: 'DIR',
-    help: "where to write route-scale.json, .md, .html and raw/ (default results/<run id>); a matrix run's directory gets a route-scale section in its report",
-  },
+  quick('the short form of every phase (a few minutes)'),
+  out(
+    "where to write route-scale.json, .md, .html and raw/ (default results/<run id>); a matrix run's directory gets a route-scale section in its report",
+  ),
   {
     name: 'routes',
     flag: '--routes',
     type: 'list',
     arg: 'LIST',
-    default: quick([4, 100, 1000], [4, 300]),
+    default: [4, 100, 1000],
+    quick: [4, 300],
     parse: integerList(LAB_ROUTES),
     help: 'the Route counts, a lab for each (LAB_ROUTES: 1,000 is the supported maximum per router)',
   },
@@ -45,7 +42,8 @@ const SETTINGS = [
     min: 1,
     max: 10000,
     arg: 'REQ/S',
-    default: quick(100, 50),
+    default: 100,
+    quick: 50,
     help: 'the steady load beside each change, per Route (http, edge, passthrough; keep-alive)',
   },
   {
@@ -55,7 +53,8 @@ const SETTINGS = [
     min: 1,
     max: 100,
     arg: 'N',
-    default: quick(5, 2),
+    default: 5,
+    quick: 2,
     help: 'reloads per count, each caused by one Route change',
   },
   {
@@ -65,7 +64,8 @@ const SETTINGS = [
     min: 1,
     max: 3600,
     arg: 'S',
-    default: quick(10, 3),
+    default: 10,
+    quick: 3,
     help: "the router's ROUTER_HARD_STOP_AFTER: how long an old HAProxy may keep its connections after a reload",
   },
   {
@@ -75,7 +75,8 @@ const SETTINGS = [
     min: 1,
     max: 200,
     arg: 'N',
-    default: quick(5, 2),
+    default: 5,
+    quick: 2,
     help: 'new Routes timed to their first 200 per count',
   },
   {
@@ -85,7 +86,8 @@ const SETTINGS = [
     min: 1,
     max: 20,
     arg: 'N',
-    default: quick(3, 1),
+    default: 3,
+    quick: 1,
     help: 'samples of each reference cell (http and edge, 1k, keep-alive) per count',
   },
   {
@@ -95,7 +97,8 @@ const SETTINGS = [
     min: 2,
     max: 600,
     arg: 'S',
-    default: quick(10, 3),
+    default: 10,
+    quick: 3,
     help: 'seconds per sample of a reference cell',
   },
   {
@@ -103,7 +106,8 @@ const SETTINGS = [
     flag: '--churn',
     type: 'list',
     arg: 'LIST',
-    default: quick([1, 10], [5]),
+    default: [1, 10],
+    quick: [5],
     parse: integerList({ min: 1, max: 50 }),
     help: 'Routes created (and deleted a tick later) per second, a case each, beside a case without churn',
   },
@@ -114,7 +118,8 @@ const SETTINGS = [
     min: 2,
     max: 600,
     arg: 'S',
-    default: quick(20, 6),
+    default: 20,
+    quick: 6,
     help: 'length of each churn case',
   },
   {
@@ -124,7 +129,8 @@ const SETTINGS = [
     min: 1,
     max: 50,
     arg: 'N',
-    default: quick(3, 1),
+    default: 3,
+    quick: 1,
     help:
       "one instance's endpoint withdrawn and published again, N times as a new pod and N times as the same pod, " +
       'with the dynamic configuration manager off and on',

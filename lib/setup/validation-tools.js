@@ -9,6 +9,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { TOOLS_DIR } = require('../core/paths');
 const { findOnPath } = require('../core/tools');
+const { requireDependency } = require('../core/dependency');
 const { installSystemPackages } = require('./system-packages');
 const convert = require('./openapi-schemas');
 
@@ -189,7 +190,7 @@ function goModDownload({ module: mod, version }, log) {
 
 function readYaml(file) {
   // Required here, not at the top: setup loads this file before it has installed node_modules.
-  const yaml = require('js-yaml');
+  const yaml = requireDependency('js-yaml');
   const doc = yaml.load(fs.readFileSync(file, 'utf8'));
   if (!doc || doc.kind !== 'CustomResourceDefinition')
     throw new Error(`${file} is not a CustomResourceDefinition`);

@@ -249,3 +249,150 @@ test('positional arguments: an exact count, or at least a minimum, each refused 
   expect(many.parse(['a', 'b', 'c']).positionals).toEqual(['a', 'b', 'c']);
   expect(() => many.parse(['a'])).toThrow(/give at least 2 runs/);
 });
+
+describe('a list with choices', () => {
+  const lists = defineCommand({
+    usage: 'lists',
+    settings: [
+      {
+        name: 'kinds',
+        flag: '--kinds',
+        arg: 'LIST',
+        type: 'list',
+        choices: ['a', 'b', 'c'],
+        default: ['a', 'b'],
+        help: 'kinds',
+      },
+    ],
+  });
+
+  test('takes its items once each, in the order of the choices', () => {
+    expect(lists.parse([]).values.kinds).toEqual(['a', 'b']);
+    expect(lists.parse(['--kinds', 'c, a,c']).values.kinds).toEqual(['a', 'c']);
+  });
+
+  test('refuses items outside the choices, naming them and the choices', () => {
+    expect(() => lists.parse(['--kinds', 'a,x'])).toThrow("--kinds: 'x' is not one of a, b, c");
+    expect(() => lists.parse(['--kinds', 'y,b,x'])).toThrow("--kinds: 'y', 'x' are not one of a, b, c");
+    expect(() => lists.parse(['--kinds', ','])).toThrow(
+      '--kinds must be a comma-separated list of a, b, c, got ","',
+    );
+  });
+
+  test('--help says what it accepts; a default outside the choices is refused', () => {
+    expect(lists.help()).toMatch(/--kinds LIST +kinds \(a comma-separated list of a, b, c; default a,b\)/);
+    expect(() =>
+      checkSettings([{ name: 'k', flag: '--k', type: 'list', choices: ['a'], default: ['b'], help: 'k' }]),
+    ).toThrow('setting "k" has a default outside its choices');
+    expect(() =>
+      checkSettings([{ name: 'k', flag: '--k', type: 'integer', choices: ['a'], help: 'k' }]),
+    ).toThrow('setting "k" has choices but is neither an enum nor a list');
+  });
+});
+
+describe('quick defaults', () => {
+  const timed = defineCommand({
+    usage: 'timed',
+    settings: [
+      { name: 'quick', flag: '--quick', type: 'boolean', help: 'short' },
+      { name: 'rounds', flag: '--rounds', type: 'integer', min: 1, default: 10, quick: 3, help: 'rounds' },
+      { name: 'soak', flag: '--soak', type: 'seconds', default: 60, quick: 20, help: 'soak' },
+      {
+        name: 'total',
+        flag: '--total',
+        type: 'integer',
+        default: derived('rounds x 2', (v) => v.rounds * 2),
+        help: 'total',
+      },
+    ],
+  });
+
+  test('apply with --quick, yield to a given value, and computed defaults see them', () => {
+    expect(timed.parse([]).values).toMatchObject({ rounds: 10, soak: 60, total: 20 });
+    expect(timed.parse(['--quick']).values).toMatchObject({ rounds: 3, soak: 20, total: 6 });
+    expect(timed.parse(['--quick', '--rounds', '5']).values).toMatchObject({
+      rounds: 5,
+      soak: 20,
+      total: 10,
+    });
+  });
+
+  test('--help shows both defaults; a quick default needs a quick setting', () => {
+    expect(timed.help()).toMatch(/--rounds VALUE +rounds \(default 10, --quick 3\)/);
+    expect(timed.help()).toMatch(/--soak VALUE +soak \(default 60s, --quick 20s\)/);
+    expect(() =>
+      checkSettings([{ name: 'r', flag: '--r', type: 'integer', default: 2, quick: 1, help: 'r' }]),
+    ).toThrow('setting "r" has a quick default but the table has no quick setting');
+  });
+});
+
+describe('constraints between settings', () => {
+  const TABLE_C = [
+    {
+      name: 'target',
+      flag: '--target',
+      type: 'enum',
+      choices: ['lab', 'cluster'],
+      default: 'lab',
+      help: 't',
+    },
+    { name: 'rate', flag: '--rate', type: 'integer', min: 1, help: 'rate' },
+    { name: 'ceiling', flag: '--ceiling', type: 'integer', min: 1, requires: 'rate', help: 'c' },
+    {
+      name: 'domain',
+      flag: '--domain',
+      env: 'X_DOMAIN',
+      type: 'string',
+      onlyWith: { target: 'cluster' },
+      because: 'the lab has its own',
+      help: 'd',
+    },
+    {
+      name: 'router',
+      env: 'X_ROUTER',
+      type: 'enum',
+      choices: ['template', 'real'],
+      default: 'template',
+      help: 'r',
+    },
+    { name: 'dcm', env: 'X_DCM', type: 'boolean', onlyWith: { router: 'real' }, help: 'dcm' },
+  ];
+  const constrained = defineCommand({ usage: 'c', settings: TABLE_C });
+  const parseC = (argv, env = {}) => constrained.parse(argv, { env });
+
+  test('requires: a setting that needs another names both', () => {
+    expect(() => parseC(['--ceiling', '8'])).toThrow(/^--ceiling needs --rate$/);
+    expect(parseC(['--ceiling', '8', '--rate', '100']).values).toMatchObject({ ceiling: 8, rate: 100 });
+  });
+
+  test('onlyWith: a setting meaningful only with a value of another names both, and why', () => {
+    expect(() => parseC(['--domain', 'x'])).toThrow(
+      '--domain is for --target cluster only: the lab has its own',
+    );
+    expect(parseC(['--domain', 'x', '--target', 'cluster']).values.domain).toBe('x');
+    expect(() => parseC([], { X_DCM: 'true' })).toThrow(/^X_DCM is for X_ROUTER=real only$/);
+    expect(parseC([], { X_DCM: 'false' }).values.dcm).toBe(false);
+    expect(parseC([], { X_DCM: '1', X_ROUTER: 'real' }).values.dcm).toBe(true);
+  });
+
+  test('a variable left in the environment is not held against a setting that has a flag', () => {
+    expect(parseC([], { X_DOMAIN: 'apps.example.com' }).values.domain).toBe('apps.example.com');
+  });
+
+  test('a constraint on a setting the table lacks is refused at declaration', () => {
+    expect(() =>
+      checkSettings([{ name: 'a', flag: '--a', type: 'string', requires: 'b', help: 'a' }]),
+    ).toThrow('setting "a" has a constraint on "b", which the table lacks');
+  });
+});
+
+test('work for --help only is done when --help is printed: a description or default given as a function', () => {
+  const read = jest.fn(() => 'from a file');
+  const lazy = defineCommand({
+    usage: 'lazy',
+    description: () => `described ${read()}`,
+    settings: [{ name: 'x', flag: '--x', type: 'string', default: derived(read, () => read()), help: 'x' }],
+  });
+  expect(read).not.toHaveBeenCalled();
+  expect(lazy.help()).toMatch(/described from a file[\s\S]*--x VALUE +x \(default from a file\)/);
+});

@@ -93,3 +93,30 @@ describe('LAB_ROUTES', () => {
     expect(resolveLabOptions({ LAB_ROUTES: '1000', LAB_ROUTER: 'openshift' }).routes).toBe(1000);
   });
 });
+
+describe('no work on require', () => {
+  test('the knobs read no file until they are resolved; the fsync default is still the manifests’', () => {
+    const fs = require('node:fs');
+    const read = jest.spyOn(fs, 'readFileSync');
+    try {
+      jest.isolateModules(() => {
+        const fresh = require('../../lib/lab/shared/options');
+        expect(read).not.toHaveBeenCalled();
+        expect(fresh.resolveLabOptions({}).redisFsync).toBe(fresh.manifestFsync());
+        expect(read).toHaveBeenCalled();
+      });
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  test('knobs of the real router are refused with the template router, by name', () => {
+    expect(() => resolveLabOptions({ LAB_ROUTER_DCM: 'true' })).toThrow(
+      /^LAB_ROUTER_DCM is for LAB_ROUTER=openshift only$/,
+    );
+    expect(() => resolveLabOptions({ LAB_ROUTER_HARD_STOP_AFTER: '30' })).toThrow(
+      /^LAB_ROUTER_HARD_STOP_AFTER is for LAB_ROUTER=openshift only$/,
+    );
+    expect(resolveLabOptions({ LAB_ROUTER_DCM: 'false' }).configManager).toBe(false);
+  });
+});

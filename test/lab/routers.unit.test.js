@@ -77,8 +77,8 @@ test.each(KINDS)('the %s backend implements the whole interface, and its kind.js
 
 test('a lab.json from before kinds were recorded runs the template router', () => {
   expect(backendOf({}).kind).toBe('template');
-  expect(backendOf({ pid: 7 }).cpuWatch({ pid: 7 })).toBe(7);
-  expect(backendOf({ kind: 'openshift' }).cpuWatch({ pid: 7 })).toEqual({ tree: 7 });
+  expect(backendOf({ pid: 7 }).processes({ pid: 7 })).toBe(7);
+  expect(backendOf({ kind: 'openshift' }).processes({ pid: 7 })).toEqual({ tree: 7 });
 });
 
 test('an unknown kind is refused naming the known ones; an unsupported operation says why', () => {

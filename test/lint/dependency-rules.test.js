@@ -1,6 +1,7 @@
 'use strict';
 // The areas' rules `npm run lint` keeps (.dependency-cruiser.js), each shown refusing a deliberate
-// breach: an upward require between areas, a cycle, the service reaching outside its folder.
+// breach: an upward require between areas, a cycle, the service reaching outside its folder, and
+// inside lib/lab the router backends apart and below the lab's API.
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -61,5 +62,45 @@ describe('areas depend one way (dependency-cruiser)', () => {
   test('a library requiring an entry point is refused', async () => {
     const out = await cruise(tmp(), { 'lib/matrix/run.js': "require('../../bin/lab');", 'bin/lab.js': '' });
     expect(out).toMatch(/lib\/matrix\/run\.js → bin\/lab\.js/);
+  });
+
+  test('one router backend requiring the other is refused', async () => {
+    const out = await cruise(tmp(), {
+      'lib/lab/template-router/backend.js': "require('../openshift-router/processes');",
+      'lib/lab/openshift-router/processes.js': "require('../shared/stack');",
+      'lib/lab/shared/stack.js': '',
+    });
+    expect(out).toMatch(
+      /lab-template-router-alone: lib\/lab\/template-router\/backend\.js → lib\/lab\/openshift-router\/processes\.js/,
+    );
+    expect(out).not.toMatch(/processes\.js → lib\/lab\/shared/);
+  });
+
+  test("the lab's plumbing reads a backend's kind.js, and nothing else of it", async () => {
+    const out = await cruise(tmp(), {
+      'lib/lab/shared/router-kinds.js':
+        "require('../template-router/kind'); require('../template-router/reload');",
+      'lib/lab/template-router/kind.js': '',
+      'lib/lab/template-router/reload.js': '',
+    });
+    expect(out).toMatch(
+      /lab-plumbing-below-backends: lib\/lab\/shared\/router-kinds\.js → lib\/lab\/template-router\/reload\.js/,
+    );
+    expect(out).not.toMatch(/→ lib\/lab\/template-router\/kind\.js/);
+  });
+
+  test('a backend or a fault reaching past the registry is refused', async () => {
+    const out = await cruise(tmp(), {
+      'lib/lab/openshift-router/backend.js': "require('../routers');",
+      'lib/lab/routers.js': '',
+      'lib/lab/faults/kill.js': "require('../template-router/reload');",
+      'lib/lab/template-router/reload.js': '',
+    });
+    expect(out).toMatch(
+      /lab-backends-below-api: lib\/lab\/openshift-router\/backend\.js → lib\/lab\/routers\.js/,
+    );
+    expect(out).toMatch(
+      /lab-faults-through-api: lib\/lab\/faults\/kill\.js → lib\/lab\/template-router\/reload\.js/,
+    );
   });
 });

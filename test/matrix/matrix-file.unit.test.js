@@ -120,7 +120,7 @@ test("an open-model run's derived VU ceiling is derived again, not replayed as i
 
 test('--max-vus is refused without --rate, and below --vus', () => {
   expect(() => parseMatrixArgs(['--max-vus', '64'])).toThrow(
-    /--max-vus is for the open model: give --rate too/,
+    /--max-vus needs --rate: a VU ceiling is for the open model/,
   );
   expect(() => parseMatrixArgs(['--rate', '100', '--vus', '32', '--max-vus', '8'])).toThrow(
     /--max-vus \(8\) must be at least --vus \(32\)/,

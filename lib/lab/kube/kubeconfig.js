@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const yaml = require('js-yaml');
+const yaml = require('../../core/dependency').lazyDependency('js-yaml');
 
 /** The kubeconfig oc and kubectl use: $KUBECONFIG's first file, else ~/.kube/config. */
 function defaultKubeconfig(env = process.env) {

@@ -258,7 +258,7 @@ module.exports = {
   admission: routeAdmissions,
   measureAdmission,
   // openshift-router and every HAProxy it starts, across reloads, as its pod's cgroup counts them.
-  cpuWatch: (router) => ({ tree: router.pid }),
+  processes: (router) => ({ tree: router.pid }),
   statusLines,
   describeForResults: (router) => ({
     openshiftRouter: `${router.openshiftRouter.branch} (${router.openshiftRouter.commit.slice(0, 12)})`,

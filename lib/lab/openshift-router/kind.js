@@ -2,6 +2,8 @@
 // What the lab knows of the real router before loading it (LAB_ROUTER=openshift): plain data,
 // required by the knobs and by setup before any npm package is installed. Its behaviour is
 // ./backend.js.
+const { ROUTER_PINS } = require('../../setup/openshift-router-build');
+
 module.exports = {
   kind: 'openshift',
   title: 'openshift-router itself, against a local API server, configured by kubectl apply -k (root)',
@@ -10,6 +12,8 @@ module.exports = {
   tools: ['k6', 'haproxy', 'redis-server', 'openssl', 'kube-apiserver', 'etcd', 'kubectl'],
   /** LAB_OPENSHIFT_RELEASE's default: the release whose router runs. */
   defaultRelease: '5.0',
+  /** The releases it can run: those whose router setup builds. */
+  releases: Object.keys(ROUTER_PINS),
   /** The API server, etcd and the monitoring, on free loopback ports. */
   extraPorts: ['api', 'etcdClient', 'etcdPeer', 'prometheus', 'processExporter'],
   /** Knobs beyond the shared ones that define such a lab (a running lab is reused only on a match). */

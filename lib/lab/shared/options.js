@@ -4,13 +4,14 @@
 // names the variable and says what it accepts; nothing is started before every knob is valid.
 const fs = require('node:fs');
 const path = require('node:path');
-const { labDir, ROOT } = require('../../core/paths');
+const { labDir, ROOT, OVERLAYS } = require('../../core/paths');
 const { allowedCoreList } = require('../../core/cpus');
 const { findTool, isExecutable } = require('../../core/tools');
 const { RELEASES } = require('../haproxy/tls-profile');
 const { ROUTER_PINS } = require('../../setup/openshift-router-build');
 const { UsageError, derived, checkSettings, readEnv, resolve } = require('../../core/settings');
 const { parsePlacement } = require('./placement');
+const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind } = require('./router-kinds');
 
 /** OpenShift 4 defaults the lab mirrors (IngressController tuning). */
 const OPENSHIFT_DEFAULTS = { threads: 4, maxconn: 50000, checkIntervalMs: 5000 };
@@ -20,8 +21,6 @@ const CHECK_FALL = 3;
 
 /** Redis AOF fsync policies (`appendfsync`), the values LAB_REDIS_FSYNC takes. */
 const FSYNC_POLICIES = ['always', 'everysec', 'no'];
-/** The overlays LAB_ROUTER=openshift can apply: one per termination, or all four. */
-const OVERLAYS = ['all', 'http', 'edge', 'passthrough', 'reencrypt'];
 const REDIS_MANIFEST = path.join(ROOT, 'redis', 'config', 'redis-standalone.conf');
 
 /** The fsync policy the cluster manifests give Redis: the lab's default, so both persist alike. */
@@ -32,6 +31,9 @@ function manifestFsync(file = REDIS_MANIFEST) {
   }
   return policy[1];
 }
+
+/** Meaningful with the real router only (refused with the template router when set). */
+const REAL_ROUTER = { onlyWith: { router: 'openshift' } };
 
 const port = (name, env, fallback, help, max = 65535) => ({
   name,
@@ -84,17 +86,18 @@ const KNOBS = checkSettings([
     name: 'router',
     env: 'LAB_ROUTER',
     type: 'enum',
-    choices: ['template', 'openshift'],
-    default: 'template',
-    help:
-      'template: HAProxy on a configuration the lab renders like the router; openshift: openshift-router ' +
-      'itself, against a local API server, configured by kubectl apply -k (root)',
+    choices: Object.keys(ROUTER_KINDS),
+    default: DEFAULT_ROUTER,
+    help: Object.values(ROUTER_KINDS)
+      .map((k) => `${k.kind}: ${k.title}`)
+      .join('; '),
   },
   {
     name: 'overlay',
     env: 'LAB_OVERLAY',
     type: 'enum',
-    choices: OVERLAYS,
+    // sandbox is `all` cut to the Developer Sandbox's quota: nothing the lab would serve differently.
+    choices: OVERLAYS.filter((overlay) => overlay !== 'sandbox'),
     default: 'all',
     help: "LAB_ROUTER=openshift: the overlay kubectl applies (overlays/<name>): its Routes are the lab's",
   },
@@ -110,6 +113,7 @@ const KNOBS = checkSettings([
   {
     name: 'hardStopAfterS',
     env: 'LAB_ROUTER_HARD_STOP_AFTER',
+    ...REAL_ROUTER,
     type: 'integer',
     min: 1,
     max: 86400,
@@ -121,6 +125,7 @@ const KNOBS = checkSettings([
   {
     name: 'configManager',
     env: 'LAB_ROUTER_DCM',
+    ...REAL_ROUTER,
     type: 'boolean',
     default: false,
     help:
@@ -160,7 +165,11 @@ const KNOBS = checkSettings([
     env: 'LAB_REDIS_FSYNC',
     type: 'enum',
     choices: FSYNC_POLICIES,
-    default: manifestFsync(),
+    // Read when needed, not when this file is required.
+    default: derived(
+      () => manifestFsync(),
+      () => manifestFsync(),
+    ),
     help: "Redis append-only file (AOF) fsync policy; the default is the manifests' (redis/config/)",
   },
   {
@@ -218,8 +227,11 @@ const KNOBS = checkSettings([
     env: 'LAB_OPENSHIFT_RELEASE',
     type: 'enum',
     choices: RELEASES,
-    default: derived('4.22; 5.0 with LAB_ROUTER=openshift', ({ router }) =>
-      router === 'openshift' ? '5.0' : '4.22',
+    default: derived(
+      Object.values(ROUTER_KINDS)
+        .map((k) => `${k.defaultRelease} with LAB_ROUTER=${k.kind}`)
+        .join(', '),
+      ({ router }) => routerKind(router).defaultRelease,
     ),
     help:
       'the OpenShift release whose Intermediate TLS profile (ciphers, from 4.22 groups) the router uses; ' +
@@ -228,6 +240,8 @@ const KNOBS = checkSettings([
   {
     name: 'passthroughBalance',
     env: 'LAB_PASSTHROUGH_BALANCE',
+    onlyWith: { router: 'template' },
+    because: "with LAB_ROUTER=openshift the Route's haproxy.router.openshift.io/balance annotation decides",
     type: 'enum',
     choices: ['random', 'source', 'roundrobin', 'leastconn'],
     default: derived("the Route manifest's haproxy.router.openshift.io/balance", () => null),
@@ -282,34 +296,13 @@ const KNOBS = checkSettings([
 
 const PORTS = ['http', 'https', 'stats', 'serviceBase', 'redis'];
 
-/**
- * LAB_ROUTER=openshift runs the router of a release the lab builds, and its Routes' annotations
- * decide their balance: refuse anything else.
- */
-function checkOpenshiftKnobs(v) {
-  if (v.router !== 'openshift') {
-    for (const [name, variable] of [
-      ['hardStopAfterS', 'LAB_ROUTER_HARD_STOP_AFTER'],
-      ['configManager', 'LAB_ROUTER_DCM'],
-    ]) {
-      if (v[name])
-        throw new LabOptionError(`${variable} sets the real router: add LAB_ROUTER=openshift`, {
-          setting: variable,
-        });
-    }
-    return;
-  }
-  if (v.passthroughBalance) {
-    throw new LabOptionError(
-      "LAB_PASSTHROUGH_BALANCE renders the template router; with LAB_ROUTER=openshift the Route's " +
-        'haproxy.router.openshift.io/balance annotation decides',
-      { setting: 'LAB_PASSTHROUGH_BALANCE' },
-    );
-  }
-  if (ROUTER_PINS[v.openshiftRelease]) return;
+/** A backend that runs a release's own router (the real one) runs only those the lab builds. */
+function checkRouterRelease(v) {
+  const { kind, releases } = routerKind(v.router);
+  if (!releases || releases.includes(v.openshiftRelease)) return;
   throw new LabOptionError(
-    `LAB_OPENSHIFT_RELEASE=${v.openshiftRelease}: LAB_ROUTER=openshift runs the router of ` +
-      `${Object.keys(ROUTER_PINS).join(' or ')} only`,
+    `LAB_OPENSHIFT_RELEASE=${v.openshiftRelease}: LAB_ROUTER=${kind} runs the router of ` +
+      `${releases.join(' or ')} only`,
     { setting: 'LAB_OPENSHIFT_RELEASE' },
   );
 }
@@ -337,7 +330,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     throw err;
   }
   const { values: v, given } = knobs;
-  checkOpenshiftKnobs(v);
+  checkRouterRelease(v);
   const ports = Object.fromEntries(PORTS.map((name) => [name, v[name]]));
   const seen = new Map();
   for (const [name, p] of Object.entries(ports).filter(([, p]) => p !== 0)) {

@@ -4,7 +4,7 @@
 // cluster run the same router settings.
 const fs = require('node:fs');
 const path = require('node:path');
-const yaml = require('js-yaml');
+const yaml = require('../../core/dependency').lazyDependency('js-yaml');
 const { ROOT } = require('../../core/paths');
 const cells = require('../../../k6/lib/cells');
 

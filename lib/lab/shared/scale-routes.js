@@ -4,7 +4,7 @@
 // data-service instances. Their manifests have the shape of overlays/components/route-* (pure).
 const fs = require('node:fs');
 const path = require('node:path');
-const yaml = require('js-yaml');
+const yaml = require('../../core/dependency').lazyDependency('js-yaml');
 const { ROOT } = require('../../core/paths');
 const cells = require('../../../k6/lib/cells');
 const { routeManifestPath, routeSettings, NAMESPACE, APPS_DOMAIN, BACKEND_PREFIX } = require('./routes');

@@ -159,7 +159,7 @@ module.exports = {
   measureAdmission: async () => {
     throw new Error(`admission with LAB_ROUTER=${KIND.kind}: ${KIND.unsupported.admission}`);
   },
-  cpuWatch: (router) => router.pid,
+  processes: (router) => router.pid,
   statusLines,
   describeForResults: () => ({}),
 };

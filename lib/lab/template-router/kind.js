@@ -10,6 +10,8 @@ module.exports = {
   tools: ['k6', 'haproxy', 'redis-server', 'openssl'],
   /** LAB_OPENSHIFT_RELEASE's default: whose Intermediate TLS profile the rendering follows. */
   defaultRelease: '4.22',
+  /** The releases it can follow: any whose TLS profile the lab knows (null: no limit of its own). */
+  releases: null,
   /** Ports beyond the router's http, https and stats. */
   extraPorts: [],
   /** Knobs beyond the shared ones that define such a lab (a running lab is reused only on a match). */

@@ -1,8 +1,8 @@
 'use strict';
 // A command that needs the lab (npm run lab, npm run reliability): the lab up first unless one
 // runs, and down again afterwards when the command started it, also on failure or Ctrl-C.
-const { up, down } = require('../index');
-const { reportError } = require('../../core/run-command');
+const { up, down } = require('./index');
+const { reportError } = require('../core/run-command');
 
 /**
  * Runs `work(state)` with the lab up and resolves the command's exit code: what `work` resolves

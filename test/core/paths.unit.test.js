@@ -1,0 +1,13 @@
+'use strict';
+// lib/core/paths.js: the one list of overlays is the overlays/ directory's.
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, OVERLAYS } = require('../../lib/core/paths');
+
+test('OVERLAYS names every overlay under overlays/ (components are not overlays)', () => {
+  const dirs = fs
+    .readdirSync(path.join(ROOT, 'overlays'), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'components')
+    .map((d) => d.name);
+  expect([...OVERLAYS].sort()).toEqual(dirs.sort());
+});
