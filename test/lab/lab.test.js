@@ -27,6 +27,7 @@ jest.setTimeout(120000);
 const SERVICE_HOST = 'data-service.router-lab.svc';
 
 describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance random)', () => {
+  // A lab of its own: it describes a fresh lab, rolls it out, kills a replica and takes it down.
   const lab$ = useLab({ LAB_CHECK_INTERVAL_MS: '500' });
   const { env } = lab$;
   let state;

@@ -9,6 +9,7 @@ const { useLab, quietLog, useTempDir, runScenarios } = require('../lab/helpers')
 jest.setTimeout(180000);
 
 describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
+  // A lab of its own: the one other file with these knobs, lab.test.js, runs first and takes its lab down.
   const lab$ = useLab({ LAB_CHECK_INTERVAL_MS: '500' });
   const dir = useTempDir('rlab-endpoints-');
 
