@@ -95,11 +95,16 @@ describe('the knobs on the command line', () => {
     });
 
   test('--help lists every knob with the default the lab uses', () => {
-    const help = labUp(labEnv(), ['--help']).stdout;
-    for (const knob of KNOBS) expect(help).toContain(`  ${knob.env} (default: `);
-    expect(help).toContain('LAB_REPLICAS (default: 2; 1 to 16)');
-    expect(help).toContain('LAB_ROUTER_THREADS (default: min(4, router cores); 1 to 64)');
-    expect(help).toContain('LAB_DRAIN_DELAY_MS (default: 4 x interval + 1000; 0 to 600000)');
+    const env = labEnv();
+    try {
+      const help = labUp(env, ['--help']).stdout;
+      for (const knob of KNOBS) expect(help).toContain(`  ${knob.env} (default: `);
+      expect(help).toContain('LAB_REPLICAS (default: 2; 1 to 16)');
+      expect(help).toContain('LAB_ROUTER_THREADS (default: min(4, router cores); 1 to 64)');
+      expect(help).toContain('LAB_DRAIN_DELAY_MS (default: 4 x interval + 1000; 0 to 600000)');
+    } finally {
+      fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+    }
   });
 
   test('a bad knob is a usage error (exit 2) that names the variable; nothing starts', () => {
