@@ -28,7 +28,7 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: under(LAYERS.slice(i + 1)) },
 }));
 
-// Inside lib/lab (its README): plumbing (shared/, haproxy/, kube/) serves the router backends
+// Inside lib/lab (its README): plumbing (common/, haproxy/, kube/) serves the router backends
 // (template-router/, openshift-router/), which never use each other; faults/ and the lab's API (the
 // files at lib/lab/'s top, the backend registry among them) sit above both. The plumbing reads each
 // backend's kind.js (plain data) and nothing else of it.
@@ -44,9 +44,9 @@ const labRules = [
   })),
   {
     name: 'lab-plumbing-below-backends',
-    comment: `${LAB}'s plumbing (shared, haproxy, kube) uses no backend (but its kind.js), fault or API module`,
+    comment: `${LAB}'s plumbing (common, haproxy, kube) uses no backend (but its kind.js), fault or API module`,
     severity: 'error',
-    from: { path: `^${LAB}/(shared|haproxy|kube)/` },
+    from: { path: `^${LAB}/(common|haproxy|kube)/` },
     to: { path: `^${LAB}/([^/]+\\.js$|faults/|(${BACKENDS.join('|')})/(?!kind\\.js$))` },
   },
   {

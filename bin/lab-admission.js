@@ -4,7 +4,7 @@
 // to be admitted and to answer its first 200, and an endpoint change to reach traffic.
 const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
+const { labCommand, parseArgs } = require('../lib/lab/common/cli');
 const { readLabState, resolveLabOptions } = require('../lib/lab/index');
 const { backendOf, requireSupport } = require('../lib/lab/routers');
 

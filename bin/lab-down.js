@@ -2,7 +2,7 @@
 'use strict';
 // npm run lab:down: stops exactly the processes lab:up started.
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
+const { labCommand, parseArgs } = require('../lib/lab/common/cli');
 const { down } = require('../lib/lab/index');
 
 const NAME = 'lab:down';

@@ -6,7 +6,7 @@
 const { setTimeout: sleep } = require('node:timers/promises');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
+const { labCommand, parseArgs } = require('../lib/lab/common/cli');
 const { reload } = require('../lib/lab/index');
 
 const NAME = 'lab:reload';

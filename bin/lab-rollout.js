@@ -4,7 +4,7 @@
 // `oc rollout restart deployment/data-service`. Run load at the same time and count the errors.
 const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
+const { labCommand, parseArgs } = require('../lib/lab/common/cli');
 const { rollout } = require('../lib/lab/index');
 
 const NAME = 'lab:rollout';

@@ -2,7 +2,7 @@
 'use strict';
 // npm run lab:status: every Route, process, health and the router's stats URL.
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
+const { labCommand, parseArgs } = require('../lib/lab/common/cli');
 const { status } = require('../lib/lab/index');
 const { formatStatus } = require('../lib/lab/format');
 

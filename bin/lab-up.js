@@ -3,7 +3,7 @@
 // npm run lab:up: Redis, the data-service instances and the router, on this machine.
 const { withInterrupt } = require('../lib/core/interrupt');
 const { runCommand } = require('../lib/core/run-command');
-const { labCommand, parseArgs } = require('../lib/lab/shared/cli');
+const { labCommand, parseArgs } = require('../lib/lab/common/cli');
 const { up } = require('../lib/lab/index');
 const { formatLab } = require('../lib/lab/format');
 

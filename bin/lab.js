@@ -6,7 +6,7 @@ const { runCommand } = require('../lib/core/run-command');
 const { withInterrupt } = require('../lib/core/interrupt');
 const { commandLine, defineCommand } = require('../lib/core/settings');
 const { parseMatrixArgs, SETTINGS, ENVIRONMENT } = require('../lib/matrix/options');
-const { resolveLabOptions } = require('../lib/lab/shared/options');
+const { resolveLabOptions } = require('../lib/lab/common/options');
 const { runLab } = require('../lib/matrix/lab-run');
 
 const NAME = 'lab';

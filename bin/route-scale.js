@@ -17,7 +17,7 @@ async function main() {
       try {
         // Required only now: setup may just have installed what these load.
         const { setupIfNeeded } = require('../lib/setup/install');
-        const { routerKind } = require('../lib/lab/shared/router-kinds');
+        const { routerKind } = require('../lib/lab/common/router-kinds');
         const router = routerKind(process.env.LAB_ROUTER || ROUTE_SCALE_ROUTER);
         await setupIfNeeded(router.setupFor, {
           required: router.tools,

@@ -1,7 +1,7 @@
 'use strict';
 // The matrix's vocabulary, shared by the k6 scripts (k6 imports CommonJS) and the Node runner: its
 // cells from the axes of axes.js, and route host names, spelled once for k6 tags, results.json,
-// the report, the lab's routes (lib/lab/shared/routes.js) and the cluster scripts.
+// the report, the lab's routes (lib/lab/common/routes.js) and the cluster scripts.
 const axes = require('./axes.js');
 const { cellVocabulary } = require('./cell-names.js');
 

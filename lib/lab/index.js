@@ -2,13 +2,13 @@
 // The local lab's programmatic API: up (up.js), down, status, rollout and reload. The lab:* commands
 // and the matrix use it; options come from LAB_* knobs in `env` (default process.env).
 const fs = require('node:fs');
-const { resolveLabOptions } = require('./shared/options');
+const { resolveLabOptions } = require('./common/options');
 const { routerPaths } = require('./haproxy/router-config');
-const { listRecords, processState, forgetDrainedRouters } = require('./shared/pids');
-const { readLabState, removeLabState } = require('./shared/state');
-const { probeRoute, probeInstance, backendServers } = require('./shared/health');
+const { listRecords, processState, forgetDrainedRouters } = require('./common/pids');
+const { readLabState, removeLabState } = require('./common/state');
+const { probeRoute, probeInstance, backendServers } = require('./common/health');
 const { up } = require('./up');
-const { stopAll } = require('./shared/stop');
+const { stopAll } = require('./common/stop');
 const { rollout } = require('./faults/rolling-restart');
 const { reload } = require('./reload');
 const { backendOf } = require('./routers');

@@ -2,8 +2,8 @@
 // lab:reload: a new configuration serving on the running lab's router, asked of its backend (the
 // template router renders and reloads HAProxy as reload-haproxy does; the real router is changed
 // through the API, as on a cluster).
-const { resolveLabOptions } = require('./shared/options');
-const { readLabState } = require('./shared/state');
+const { resolveLabOptions } = require('./common/options');
+const { readLabState } = require('./common/state');
 const { backendOf } = require('./routers');
 
 /**

@@ -2,7 +2,7 @@
 // The router backends behind one interface (LAB_ROUTER): a map from kind to module, loaded when
 // asked for. Callers ask the backend and never compare kinds (test/lab/routers.unit.test.js greps
 // for such comparisons).
-const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./shared/router-kinds');
+const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./common/router-kinds');
 
 /**
  * The interface: each backend module exports these, beside the data of its kind.js (kind, title,

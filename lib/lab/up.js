@@ -3,24 +3,24 @@
 // outside, then lab.json. Whatever a later step fails on (or Ctrl-C), everything started is stopped.
 const fs = require('node:fs');
 const path = require('node:path');
-const { allocatePorts, wantedPorts } = require('./shared/allocate');
-const { resolveLabOptions, OPENSHIFT_DEFAULTS } = require('./shared/options');
-const { describePlacement, tasksetList } = require('./shared/placement');
-const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./shared/routes');
-const { preflight } = require('./shared/preflight');
-const { createLabCerts } = require('./shared/lab-certs');
+const { allocatePorts, wantedPorts } = require('./common/allocate');
+const { resolveLabOptions, OPENSHIFT_DEFAULTS } = require('./common/options');
+const { describePlacement, tasksetList } = require('./common/placement');
+const { labRoutes, APPS_DOMAIN, NAMESPACE } = require('./common/routes');
+const { preflight } = require('./common/preflight');
+const { createLabCerts } = require('./common/lab-certs');
 const { routerPaths } = require('./haproxy/router-config');
 const { checkAlpn } = require('./haproxy/alpn');
-const { startRedis, startServices } = require('./shared/stack');
-const { scaleRoutes, serviceHost, SUPPORTED_MAX_ROUTES } = require('./shared/scale-routes');
+const { startRedis, startServices } = require('./common/stack');
+const { scaleRoutes, serviceHost, SUPPORTED_MAX_ROUTES } = require('./common/scale-routes');
 const cells = require('../../k6/lib/cells');
-const { listRecords, logFile } = require('./shared/pids');
-const { readLabState, writeLabState, removeLabState } = require('./shared/state');
-const { stopAll, deadProcesses } = require('./shared/stop');
-const { LOOPBACK } = require('./shared/stack');
+const { listRecords, logFile } = require('./common/pids');
+const { readLabState, writeLabState, removeLabState } = require('./common/state');
+const { stopAll, deadProcesses } = require('./common/stop');
+const { LOOPBACK } = require('./common/stack');
 const { wrap } = require('../core/text');
 const { routerBackend } = require('./routers');
-const { routerKind } = require('./shared/router-kinds');
+const { routerKind } = require('./common/router-kinds');
 
 /** Knobs that define a lab, to tell whether a running lab matches what was asked now. */
 function fingerprint(opts) {

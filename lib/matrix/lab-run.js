@@ -4,7 +4,7 @@
 const { reportError } = require('../core/run-command');
 
 // Plain data: what each router backend needs installed, readable before setup installs anything.
-const { routerKind } = require('../lab/shared/router-kinds');
+const { routerKind } = require('../lab/common/router-kinds');
 
 /** Resolves the exit code; `signal` aborts it (Ctrl-C). */
 async function runLab(opts, signal) {

@@ -14,7 +14,7 @@ const {
 } = require('../../k6/lib/cells');
 const { UsageError, defineCommand, readArgv, readEnv, readObject, resolve } = require('../core/settings');
 const { quick, out, PROMETHEUS_SETTINGS, checkPrometheus } = require('../core/shared-settings');
-const { KNOBS } = require('../lab/shared/options');
+const { KNOBS } = require('../lab/common/options');
 const { THRESHOLDS } = require('../results-model/verdicts');
 const { cellMatcher, chooseTokens } = require('./plan');
 const { defaultMaxVus } = require('../../k6/lib/generator');

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
-const { readLabState } = require('../lab/shared/state');
+const { readLabState } = require('../lab/common/state');
 const { routerPaths } = require('../lab/haproxy/router-config');
 const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');

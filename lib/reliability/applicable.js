@@ -2,7 +2,7 @@
 // Which scenarios the lab's router can take, and why not: a backend declares what it cannot do
 // (lib/lab/*-router/kind.js `unsupported`, e.g. the real router's maxconn is set at lab:up, so
 // exhaustion cannot lower it). `npm run reliability` skips those, saying so.
-const { unsupportedBy } = require('../lab/shared/router-kinds');
+const { unsupportedBy } = require('../lab/common/router-kinds');
 
 /** The scenarios that run on the lab in `state`, and the others with why: { run, skipped }. */
 function applicable(scenarios, state) {

@@ -5,8 +5,8 @@
 const { setTimeout: sleep } = require('node:timers/promises');
 const { rollout, startInstanceAgain } = require('../lab/faults/rolling-restart');
 const { reload } = require('../lab/reload');
-const { listRecords, processState } = require('../lab/shared/pids');
-const { writeLabState } = require('../lab/shared/state');
+const { listRecords, processState } = require('../lab/common/pids');
+const { writeLabState } = require('../lab/common/state');
 const { steadyPagesEach, underLoad } = require('./load');
 const { checkScenario, observedCase, lossReasons } = require('./scenario');
 

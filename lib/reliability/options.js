@@ -5,7 +5,7 @@
 const { defineCommand } = require('../core/settings');
 const { quick, out } = require('../core/shared-settings');
 const { TERMINATIONS } = require('../../k6/lib/cells');
-const { KNOBS } = require('../lab/shared/options');
+const { KNOBS } = require('../lab/common/options');
 const { ATTACKS } = require('./attacks');
 
 /**

@@ -4,7 +4,7 @@
 // the router. Whatever happens (an error, Ctrl-C), a killed Redis is started again.
 const fs = require('node:fs');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { request } = require('../lab/shared/client');
+const { request } = require('../lab/common/client');
 const { killRedisNode, restartRedisNode, redisNodeRunning } = require('../lab/faults/redis-node');
 
 /** The lab's http Route's records URL. */

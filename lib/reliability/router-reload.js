@@ -4,7 +4,7 @@
 // close. The promise is zero failed requests: the listening sockets are handed over (-x).
 const { setTimeout: sleep } = require('node:timers/promises');
 const { reload } = require('../lab/reload');
-const { unsupportedBy } = require('../lab/shared/router-kinds');
+const { unsupportedBy } = require('../lab/common/router-kinds');
 const { steadyPages, underLoad } = require('./load');
 const { checkScenario, observedCase } = require('./scenario');
 

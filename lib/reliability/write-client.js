@@ -3,7 +3,7 @@
 // which no load generator reports, so it is a few keep-alive loops of POST /api/records that keep
 // each 201's id and time, and a reader that asks for every one of them afterwards.
 const { setTimeout: sleep } = require('node:timers/promises');
-const { request, keepAliveAgent } = require('../lab/shared/client');
+const { request, keepAliveAgent } = require('../lab/common/client');
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 

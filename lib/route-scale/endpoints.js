@@ -7,7 +7,7 @@ const { adminClient } = require('../lab/openshift-router/control-plane');
 const { measureEndpointChange, NOT_HAPPENED } = require('../lab/openshift-router/admission');
 const { publishEndpoint, newPodName } = require('../lab/openshift-router/bootstrap');
 const { reloadCounters } = require('../lab/openshift-router/router-metrics');
-const { logFile } = require('../lab/shared/pids');
+const { logFile } = require('../lab/common/pids');
 const { spread } = require('../results-model/cost');
 const { waitQuiet } = require('./reloads');
 

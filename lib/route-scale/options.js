@@ -3,7 +3,7 @@
 // and --help come from this table. --quick turns every default into the short form.
 const { defineCommand } = require('../core/settings');
 const { quick, out } = require('../core/shared-settings');
-const { KNOBS } = require('../lab/shared/options');
+const { KNOBS } = require('../lab/common/options');
 
 const LAB_ROUTES = KNOBS.find((k) => k.name === 'routes');
 

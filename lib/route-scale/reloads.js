@@ -9,7 +9,7 @@ const { adminClient } = require('../lab/openshift-router/control-plane');
 const { routesPath } = require('../lab/kube/routes-api');
 const { RELOAD_ANNOTATION } = require('../lab/openshift-router/reload');
 const { servingHaproxy } = require('../lab/openshift-router/processes');
-const { waitUntil } = require('../lab/shared/stack');
+const { waitUntil } = require('../lab/common/stack');
 const { reloadCounters, reloadsBetween, haproxyMemory } = require('../lab/openshift-router/router-metrics');
 const { watchHaproxy } = require('./haproxy-watch');
 

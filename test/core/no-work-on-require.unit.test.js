@@ -9,7 +9,7 @@ const LOADING = /\.(c|m)?js(on)?$|babel\.config|node_modules/;
 const read = (spy) => spy.mock.calls.map(([file]) => String(file)).filter((file) => !LOADING.test(file));
 const PACKAGES = ['js-yaml', 'ajv/dist/2020'];
 
-test.each(['lab/shared', 'matrix', 'reliability', 'route-scale', 'cluster'])(
+test.each(['lab/common', 'matrix', 'reliability', 'route-scale', 'cluster'])(
   'lib/%s/options.js does no work when it is required',
   (area) => {
     const spies = READERS.map((name) => jest.spyOn(fs, name));

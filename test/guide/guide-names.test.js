@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { ROOT } = require('../../lib/core/paths');
-const { KNOBS } = require('../../lib/lab/shared/options');
+const { KNOBS } = require('../../lib/lab/common/options');
 const { fencedBlocks, blockCommands, needsOf } = require('../../lib/guide/exercise');
 const { commandProblems, flagsFromHelp, scriptEntry, inlineCommands } = require('../../lib/guide/names');
 

@@ -6,12 +6,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
-const { listRecords } = require('../../lib/lab/shared/pids');
+const { listRecords } = require('../../lib/lab/common/pids');
 const { allowedCoreList } = require('../../lib/core/cpus');
-const { request } = require('../../lib/lab/shared/client');
+const { request } = require('../../lib/lab/common/client');
 const { isAlive } = require('../../lib/core/processes');
 const { labEnv, useLab, route, whoami, labFootprint, aliveOrListening } = require('./helpers');
-const { KNOBS } = require('../../lib/lab/shared/options');
+const { KNOBS } = require('../../lib/lab/common/options');
 
 jest.setTimeout(120000);
 

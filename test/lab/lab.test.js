@@ -8,7 +8,7 @@ const { spawn } = require('node:child_process');
 const lab = require('../../lib/lab/index');
 const { checkRouterConfig } = require('../../lib/lab/haproxy/router-config');
 const { instanceServerStates } = require('../../lib/lab/faults/rolling-restart');
-const { request } = require('../../lib/lab/shared/client');
+const { request } = require('../../lib/lab/common/client');
 const { isAlive } = require('../../lib/core/processes');
 const { setTimeout: sleep } = require('node:timers/promises');
 const {

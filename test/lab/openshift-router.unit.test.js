@@ -3,8 +3,8 @@
 // the pod network's addresses, and the knobs that go with LAB_ROUTER=openshift.
 const { namespacedCommand } = require('../../lib/lab/openshift-router/processes');
 const { loopbackTemplate } = require('../../lib/lab/openshift-router/work-dir');
-const { podNetwork } = require('../../lib/lab/shared/pod-network');
-const { resolveLabOptions } = require('../../lib/lab/shared/options');
+const { podNetwork } = require('../../lib/lab/common/pod-network');
+const { resolveLabOptions } = require('../../lib/lab/common/options');
 const { summarize } = require('../../lib/lab/openshift-router/admission');
 
 const cores = { allowedCores: [0, 1] };

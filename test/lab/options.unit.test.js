@@ -1,8 +1,8 @@
 'use strict';
-// The lab's knobs (lib/lab/shared/options.js) and LAB_CPUS placement: defaults, refusals that name the
+// The lab's knobs (lib/lab/common/options.js) and LAB_CPUS placement: defaults, refusals that name the
 // variable, and cores checked against those this process may use.
-const { resolveLabOptions } = require('../../lib/lab/shared/options');
-const { parsePlacement } = require('../../lib/lab/shared/placement');
+const { resolveLabOptions } = require('../../lib/lab/common/options');
+const { parsePlacement } = require('../../lib/lab/common/placement');
 
 describe('knobs', () => {
   test('defaults follow the contract (docs/contract.md) and OpenShift 4', () => {
@@ -100,7 +100,7 @@ describe('no work on require', () => {
     const read = jest.spyOn(fs, 'readFileSync');
     try {
       jest.isolateModules(() => {
-        const fresh = require('../../lib/lab/shared/options');
+        const fresh = require('../../lib/lab/common/options');
         expect(read).not.toHaveBeenCalled();
         expect(fresh.resolveLabOptions({}).redisFsync).toBe(fresh.manifestFsync());
         expect(read).toHaveBeenCalled();

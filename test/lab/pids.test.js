@@ -2,7 +2,7 @@
 // Which recorded processes are still the lab's: pid + kernel start time decide, never the
 // command line alone (taskset execs the program, and a command line reads empty during exec).
 const { spawn } = require('node:child_process');
-const { processState, startTime } = require('../../lib/lab/shared/pids');
+const { processState, startTime } = require('../../lib/lab/common/pids');
 
 describe('processState', () => {
   let sleeper;

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const { execFileSync } = require('node:child_process');
 const lab = require('../../lib/lab/index');
-const { listRecords } = require('../../lib/lab/shared/pids');
+const { listRecords } = require('../../lib/lab/common/pids');
 const { freePort } = require('../../lib/core/ports');
 const { allowedCoreList } = require('../../lib/core/cpus');
 const { findTool } = require('../../lib/core/tools');
@@ -14,7 +14,7 @@ const { labEnv } = require('./helpers');
 const twoCores = allowedCoreList().length >= 2;
 // Resolves the knobs in a child process (run under taskset) and prints the placement or the error.
 const RESOLVE_PLACEMENT = `
-  const { resolveLabOptions } = require(${JSON.stringify(require.resolve('../../lib/lab/shared/options'))});
+  const { resolveLabOptions } = require(${JSON.stringify(require.resolve('../../lib/lab/common/options'))});
   try { console.log(JSON.stringify(resolveLabOptions(process.env).placement)); }
   catch (err) { console.log(JSON.stringify({ error: err.message })); }`;
 

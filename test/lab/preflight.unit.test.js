@@ -1,8 +1,8 @@
 'use strict';
-// Preflight's checks (lib/lab/shared/preflight.js): maxconn against the open-files limit, the HAProxy
+// Preflight's checks (lib/lab/common/preflight.js): maxconn against the open-files limit, the HAProxy
 // version, missing tools, the ephemeral port range.
 const fs = require('node:fs');
-const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../lib/lab/shared/preflight');
+const { fitMaxconn, checkTools, checkEphemeralPorts } = require('../../lib/lab/common/preflight');
 
 describe('preflight', () => {
   test('maxconn is lowered to what the open-files limit holds, and the message says how to raise it', () => {

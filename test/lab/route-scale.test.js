@@ -5,8 +5,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { useLab } = require('./helpers');
-const { probeRoute } = require('../../lib/lab/shared/health');
-const { waitUntil } = require('../../lib/lab/shared/stack');
+const { probeRoute } = require('../../lib/lab/common/health');
+const { waitUntil } = require('../../lib/lab/common/stack');
 
 jest.setTimeout(240000);
 

@@ -12,8 +12,8 @@ const {
   fillTemplate,
   mapFiles,
 } = require('../../lib/lab/haproxy/router-config');
-const { createLabCerts } = require('../../lib/lab/shared/lab-certs');
-const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/shared/routes');
+const { createLabCerts } = require('../../lib/lab/common/lab-certs');
+const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/common/routes');
 const { describeHaproxy } = require('../../lib/lab/haproxy/binary');
 const { findOnPath } = require('../../lib/core/tools');
 const { PINNED_BIN, HAPROXY_PIN, haproxyVersion, locatePinned } = require('../../lib/setup/haproxy-build');

@@ -11,7 +11,7 @@ const {
   backendOf,
   requireSupport,
 } = require('../../lib/lab/routers');
-const { routerKind, unsupportedBy } = require('../../lib/lab/shared/router-kinds');
+const { routerKind, unsupportedBy } = require('../../lib/lab/common/router-kinds');
 
 const KINDS = Object.keys(ROUTER_KINDS);
 // Where a kind may be named and compared: the backends themselves.

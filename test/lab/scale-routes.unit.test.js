@@ -1,5 +1,5 @@
 'use strict';
-const { scaleRoutes, scaleManifests, serviceHost } = require('../../lib/lab/shared/scale-routes');
+const { scaleRoutes, scaleManifests, serviceHost } = require('../../lib/lab/common/scale-routes');
 
 test('N routes: the four, and N - 4 spread evenly over the terminations in turn', () => {
   expect(scaleRoutes(4)).toEqual([]);

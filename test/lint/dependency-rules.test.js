@@ -67,24 +67,24 @@ describe('areas depend one way (dependency-cruiser)', () => {
   test('one router backend requiring the other is refused', async () => {
     const out = await cruise(tmp(), {
       'lib/lab/template-router/backend.js': "require('../openshift-router/processes');",
-      'lib/lab/openshift-router/processes.js': "require('../shared/stack');",
-      'lib/lab/shared/stack.js': '',
+      'lib/lab/openshift-router/processes.js': "require('../common/stack');",
+      'lib/lab/common/stack.js': '',
     });
     expect(out).toMatch(
       /lab-template-router-alone: lib\/lab\/template-router\/backend\.js → lib\/lab\/openshift-router\/processes\.js/,
     );
-    expect(out).not.toMatch(/processes\.js → lib\/lab\/shared/);
+    expect(out).not.toMatch(/processes\.js → lib\/lab\/common/);
   });
 
   test("the lab's plumbing reads a backend's kind.js, and nothing else of it", async () => {
     const out = await cruise(tmp(), {
-      'lib/lab/shared/router-kinds.js':
+      'lib/lab/common/router-kinds.js':
         "require('../template-router/kind'); require('../template-router/reload');",
       'lib/lab/template-router/kind.js': '',
       'lib/lab/template-router/reload.js': '',
     });
     expect(out).toMatch(
-      /lab-plumbing-below-backends: lib\/lab\/shared\/router-kinds\.js → lib\/lab\/template-router\/reload\.js/,
+      /lab-plumbing-below-backends: lib\/lab\/common\/router-kinds\.js → lib\/lab\/template-router\/reload\.js/,
     );
     expect(out).not.toMatch(/→ lib\/lab\/template-router\/kind\.js/);
   });

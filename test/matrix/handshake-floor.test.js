@@ -79,7 +79,7 @@ test.each([
   ['rsa2048', 'rsa2048'],
   ['ecdsa-p256', 'ecdsa-p256'],
 ])("LAB_ROUTER_KEY=%s makes the router's default certificate with that key", (routerKey, key) => {
-  const { createLabCerts } = require('../../lib/lab/shared/lab-certs');
+  const { createLabCerts } = require('../../lib/lab/common/lab-certs');
   const labCerts = createLabCerts(path.join(dir, `lab-${routerKey}`), { routerKey });
   expect(certificateKey(fs.readFileSync(labCerts.defaultPem, 'utf8'))).toBe(key);
 });

@@ -193,7 +193,7 @@ describe('target', () => {
 
 describe('one route vocabulary', () => {
   test('the lab, the cluster scripts and the k6 targets use k6/lib/cells.js', () => {
-    const routes = require('../../lib/lab/shared/routes');
+    const routes = require('../../lib/lab/common/routes');
     const names = require('../../lib/cluster/names');
     expect(routes.TERMINATIONS).toBe(cells.TERMINATIONS);
     expect(routes.APPS_DOMAIN).toBe(cells.LAB_APPS_DOMAIN);

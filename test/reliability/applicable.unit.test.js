@@ -3,7 +3,7 @@
 // on the template lab all run.
 const { applicable } = require('../../lib/reliability/applicable');
 const { SCENARIOS } = require('../../lib/reliability/run');
-const { ROUTER_KINDS } = require('../../lib/lab/shared/router-kinds');
+const { ROUTER_KINDS } = require('../../lib/lab/common/router-kinds');
 
 test('every reason a backend gives for skipping a scenario says why', () => {
   const names = SCENARIOS.map((s) => s.name);

@@ -49,7 +49,7 @@ describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
         signal: controller.signal,
       }),
     ).rejects.toThrow(/abort/i);
-    const { waitUntil } = require('../../lib/lab/shared/stack');
+    const { waitUntil } = require('../../lib/lab/common/stack');
     await waitUntil(async () => (await lab.status({ env: lab$.env })).running, {
       timeoutMs: 20000,
       what: 'the lab healthy again',

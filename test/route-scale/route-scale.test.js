@@ -7,7 +7,7 @@ const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');
 const { COMMAND } = require('../../lib/route-scale/options');
 const { exerciseBlocks } = require('../../lib/guide/exercise');
-const { listRecords, processState } = require('../../lib/lab/shared/pids');
+const { listRecords, processState } = require('../../lib/lab/common/pids');
 const { runOwnLabsOnce } = require('../guide/runner');
 
 // The run may take 15 minutes (runOwnLabsOnce's limit); beforeAll has longer.

@@ -4,9 +4,9 @@
 // same port and data directory, which reads its append-only file back (LAB_REDIS_FSYNC).
 const { setTimeout: sleep } = require('node:timers/promises');
 const { isAlive } = require('../../core/processes');
-const { readLabState, writeLabState } = require('../shared/state');
-const { listRecords, processState } = require('../shared/pids');
-const { startRedis } = require('../shared/stack');
+const { readLabState, writeLabState } = require('../common/state');
+const { listRecords, processState } = require('../common/pids');
+const { startRedis } = require('../common/stack');
 
 function redisNode(labDir, index) {
   const state = readLabState(labDir);

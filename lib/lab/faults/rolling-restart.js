@@ -2,11 +2,11 @@
 // lab:rollout: a rolling restart of the data-service instances, one at a time, watching the
 // router's health checks take each one out of rotation before it exits and put it back after.
 const { setTimeout: sleep } = require('node:timers/promises');
-const { resolveLabOptions } = require('../shared/options');
-const { startServices, waitUntil } = require('../shared/stack');
-const { listRecords, stopRecorded } = require('../shared/pids');
-const { readLabState, writeLabState } = require('../shared/state');
-const { backendServers } = require('../shared/health');
+const { resolveLabOptions } = require('../common/options');
+const { startServices, waitUntil } = require('../common/stack');
+const { listRecords, stopRecorded } = require('../common/pids');
+const { readLabState, writeLabState } = require('../common/state');
+const { backendServers } = require('../common/health');
 const { routerPaths } = require('../haproxy/router-config');
 const { reload } = require('../reload');
 const { backendOf } = require('../routers');

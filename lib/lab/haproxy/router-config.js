@@ -9,7 +9,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../../core/paths');
 const { requireTool } = require('../../core/tools');
-const { SERVICE_NAME, SERVICE_HOST, NAMESPACE } = require('../shared/routes');
+const { SERVICE_NAME, SERVICE_HOST, NAMESPACE } = require('../common/routes');
 const { intermediateProfile, supportedGroups } = require('./tls-profile');
 
 const TEMPLATE = path.join(ROOT, 'router', 'haproxy.cfg.template');

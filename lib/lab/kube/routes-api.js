@@ -1,7 +1,7 @@
 'use strict';
 // Routes through the API: the router's verdict on each (status.ingress[].conditions), and
 // creating or deleting one, as `oc` would.
-const { NAMESPACE } = require('../shared/routes');
+const { NAMESPACE } = require('../common/routes');
 
 const routesPath = (namespace = NAMESPACE) => `/apis/route.openshift.io/v1/namespaces/${namespace}/routes`;
 

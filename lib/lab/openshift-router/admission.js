@@ -8,8 +8,8 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const { adminClient } = require('./control-plane');
 const { routesPath, routeAdmission } = require('../kube/routes-api');
 const { publishEndpoint, withdrawEndpoint, newPodName } = require('./bootstrap');
-const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('../shared/routes');
-const { request } = require('../shared/client');
+const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('../common/routes');
+const { request } = require('../common/client');
 const { writeJsonAtomic } = require('../../core/files');
 const { reloadCounters, reloadsBetween, haproxyMemory } = require('./router-metrics');
 

@@ -12,8 +12,8 @@ const { requireTool } = require('../../core/tools');
 const { apiserverCrds } = require('../../setup/validation-tools');
 const { ensure } = require('../kube/api');
 const { ROUTER_USER } = require('./control-plane');
-const { NAMESPACE, SERVICE_NAME } = require('../shared/routes');
-const { scaleManifests, readBase } = require('../shared/scale-routes');
+const { NAMESPACE, SERVICE_NAME } = require('../common/routes');
+const { scaleManifests, readBase } = require('../common/scale-routes');
 
 const run = promisify(execFile);
 const ROUTER_NAMESPACE = 'openshift-ingress';

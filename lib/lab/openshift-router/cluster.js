@@ -12,9 +12,9 @@ const {
   createScaleRoutes,
 } = require('./bootstrap');
 const { routeAdmission, routesPath } = require('../kube/routes-api');
-const { SCALE_LABEL } = require('../shared/scale-routes');
-const { waitUntil, logTail } = require('../shared/stack');
-const { probeRoute, lastOfEachServes } = require('../shared/health');
+const { SCALE_LABEL } = require('../common/scale-routes');
+const { waitUntil, logTail } = require('../common/stack');
+const { probeRoute, lastOfEachServes } = require('../common/health');
 
 /** Starts the control plane and applies the overlay; resolves lab.kube ({ server, kubeconfig, … }). */
 async function startCluster(lab) {

@@ -8,7 +8,7 @@ const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { requireTool } = require('../../core/tools');
 const { createCA, createServerCert } = require('../../core/certs');
-const { launch, assertRunning, waitUntil, logTail } = require('../shared/stack');
+const { launch, assertRunning, waitUntil, logTail } = require('../common/stack');
 const { waitForPort } = require('../../core/ports');
 const { kubeClient } = require('../kube/api');
 

@@ -6,8 +6,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { renderRouterConfig } = require('../haproxy/router-config');
 const { describeHaproxy } = require('../haproxy/binary');
-const { OPENSHIFT_DEFAULTS } = require('../shared/options');
-const { labRoutes } = require('../shared/routes');
+const { OPENSHIFT_DEFAULTS } = require('../common/options');
+const { labRoutes } = require('../common/routes');
 
 const SECTION = /^(global|defaults|frontend|backend|listen|resolvers|peers|userlist|cache|program)\b\s*(\S*)/;
 

@@ -6,8 +6,8 @@ const { escapeRegex } = require('../../core/text');
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('../../core/tools');
-const { launch, assertRunning, waitUntil, logTail, instanceMarker } = require('../shared/stack');
-const { request } = require('../shared/client');
+const { launch, assertRunning, waitUntil, logTail, instanceMarker } = require('../common/stack');
+const { request } = require('../common/client');
 
 /** How often Prometheus scrapes the lab: a sample must last 4 of these (the matrix refuses less). */
 const SCRAPE_INTERVAL_S = 1;

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const { findTool, compareVersions } = require('../../core/tools');
 const { openshiftRouterTool } = require('../../setup/openshift-router-build');
-const { podNetworkProblem } = require('../shared/pod-network');
+const { podNetworkProblem } = require('../common/pod-network');
 
 /** The router's template uses `no-alpn`, which HAProxy has from 2.8 (Debian's 2.6 rejects it). */
 const TEMPLATE_HAPROXY_MIN = '2.8.0';

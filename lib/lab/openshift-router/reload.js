@@ -6,9 +6,9 @@ const { adminClient } = require('./control-plane');
 const { routesPath } = require('../kube/routes-api');
 const { publishEndpoint, withdrawEndpoint, newPodName } = require('./bootstrap');
 const { servingHaproxy } = require('./processes');
-const { waitUntil } = require('../shared/stack');
-const { SERVICE_NAME } = require('../shared/routes');
-const { writeLabState } = require('../shared/state');
+const { waitUntil } = require('../common/stack');
+const { SERVICE_NAME } = require('../common/routes');
+const { writeLabState } = require('../common/state');
 
 const RELOAD_ANNOTATION = 'router-lab.io/reload-requested';
 

@@ -2,7 +2,7 @@
 // The real router's own figures for its reloads, from its /metrics: how long writing the
 // configuration (the render) and reloading HAProxy took, as openshift-router's
 // template_router_* summaries count them; and the memory of each HAProxy it runs.
-const { request } = require('../shared/client');
+const { request } = require('../common/client');
 const { childrenOf, readProcFile, readStat } = require('../../core/proc');
 
 const SERIES = {

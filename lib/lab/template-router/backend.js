@@ -8,12 +8,12 @@ const {
   checkRouterConfig,
   routerPaths,
 } = require('../haproxy/router-config');
-const { startRouter, waitUntil } = require('../shared/stack');
-const { probeRoute, backendServers, lastOfEachServes } = require('../shared/health');
-const { logFile } = require('../shared/pids');
+const { startRouter, waitUntil } = require('../common/stack');
+const { probeRoute, backendServers, lastOfEachServes } = require('../common/health');
+const { logFile } = require('../common/pids');
 const { haproxySummary } = require('../haproxy/binary');
 const { wrap } = require('../../core/text');
-const { tlsLine, sizingLine } = require('../shared/router-lines');
+const { tlsLine, sizingLine } = require('../common/router-lines');
 const { reload } = require('./reload');
 const KIND = require('./kind');
 

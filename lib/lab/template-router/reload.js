@@ -3,7 +3,7 @@
 // router does (reload-haproxy in openshift/router): the new process takes the listening sockets
 // over (`-x`) and tells the old one to finish (`-sf`), so no connection is refused.
 const fs = require('node:fs');
-const { writeLabState } = require('../shared/state');
+const { writeLabState } = require('../common/state');
 const {
   listRecords,
   processState,
@@ -11,15 +11,15 @@ const {
   forget,
   forgetDrainedRouters,
   DRAINING,
-} = require('../shared/pids');
+} = require('../common/pids');
 const {
   renderRouterConfig,
   writeRouterConfig,
   checkRouterConfig,
   routerPaths,
 } = require('../haproxy/router-config');
-const { labRoutes } = require('../shared/routes');
-const { startRouter, waitUntil } = require('../shared/stack');
+const { labRoutes } = require('../common/routes');
+const { startRouter, waitUntil } = require('../common/stack');
 const { describeHaproxy } = require('../haproxy/binary');
 const { showInfo } = require('../haproxy/runtime-api');
 
