@@ -136,10 +136,18 @@ const SETTINGS = [
       'with the dynamic configuration manager off and on',
   },
   {
-    name: 'noDcm',
-    flag: '--no-dcm',
-    type: 'boolean',
-    help: 'skip the second lab per count that runs the endpoint changes with the dynamic configuration manager on',
+    name: 'dcm',
+    flag: '--dcm',
+    type: 'enum',
+    choices: ['every', 'smallest', 'none'],
+    arg: 'WHERE',
+    default: 'every',
+    // The second lab is the same at every count (a withdrawn endpoint is one server): the quick
+    // form shows it once, on the smallest count, and saves the largest lab's start-up again.
+    quick: 'smallest',
+    help:
+      'at which Route counts a second lab runs the endpoint changes with the dynamic configuration manager on: ' +
+      'every count, the smallest only, or none',
   },
 ];
 
@@ -154,7 +162,7 @@ LAB_ROUTES=N, then
   cost        the router's µs per request on http and edge 1k keep-alive (the matrix)
   churn       Routes created and deleted at each --churn rate under the load, against no churn:
               reloads per second, requests failed, p99
-  endpoints   endpoint changes with the dynamic configuration manager off and (a second lab) on
+  endpoints   endpoint changes with the dynamic configuration manager off and (a second lab, --dcm) on
 Writes results/<run id>/route-scale.json, .md and .html after each count. It starts and stops its
 own labs: none may be running. Exit code 0 when no request failed during churn, 1 otherwise.`,
   settings: SETTINGS,

@@ -66,6 +66,10 @@ function save(dir, doc, log) {
   }
 }
 
+/** Whether `count` gets the second lab, with the dynamic configuration manager (--dcm). */
+const withConfigManager = (opts, count) =>
+  opts.dcm === 'every' || (opts.dcm === 'smallest' && count === Math.min(...opts.routes));
+
 /** One count: its lab and phases, then the lab with the configuration manager. */
 async function oneCount(base, count, doc) {
   const { opts, env, log } = base;
@@ -77,7 +81,7 @@ async function oneCount(base, count, doc) {
     const measured = await measureCount(ctx);
     return { ...measured, lab: { upSeconds, admittedMs: state.scaleRoutes?.admittedMs ?? null } };
   });
-  if (!opts.noDcm) {
+  if (withConfigManager(opts, count)) {
     log('  endpoints: the same changes with the dynamic configuration manager on (a second lab)');
     const dcmEnv = labEnv(env, opts, count, { configManager: true });
     entry.endpoints.on = await withOwnLab(dcmEnv, base, (state) => endpointPhase({ ...base, state }));
@@ -130,4 +134,4 @@ async function runRouteScale(opts, { env = process.env, log = console.log, signa
   }
 }
 
-module.exports = { runRouteScale, labEnv };
+module.exports = { runRouteScale, labEnv, withConfigManager };

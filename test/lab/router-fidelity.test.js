@@ -94,7 +94,7 @@ async function k6CellProtocols(lab$, termination) {
       cell: { name: `${termination}:1k:keepalive`, termination, pageSize: 1024, connection: 'keepalive' },
       opts: { vus: 4 },
       target,
-      durationSeconds: 2,
+      durationSeconds: 1,
       summaryPath: path.join(dir, 'summary.json'),
     });
     expect(run.code).toBe(0);

@@ -13,7 +13,8 @@ describe('hostile clients (real HAProxy, real service, real k6)', () => {
   const dir = useTempDir('rlab-hostile-');
 
   test('every attack, short form: no error in the steady load, every bad client refused, memory bounded', async () => {
-    const opts = { rate: 50, attacks: ATTACKS.map((a) => a.name), attackMs: 2000 };
+    // A 1 s attack at 100 req/s: the same 100-odd requests of steady load around each attack as 2 s at 50.
+    const opts = { rate: 100, attacks: ATTACKS.map((a) => a.name), attackMs: 1000 };
     const { doc } = await runScenarios(['hostile'], opts, { env: lab$.env, dir });
     const [scenario] = doc.scenarios;
     const byName = Object.fromEntries(scenario.cases.map((c) => [c.name, c]));

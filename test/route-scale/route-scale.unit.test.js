@@ -4,6 +4,7 @@
 const { addSample, summarizeWatch } = require('../../lib/route-scale/haproxy-watch');
 const { fallbacks } = require('../../lib/route-scale/endpoints');
 const { COMMAND } = require('../../lib/route-scale/options');
+const { withConfigManager } = require('../../lib/route-scale/run');
 const model = require('../../lib/results-model/route-scale');
 const { blocks } = require('../../lib/report/route-scale');
 
@@ -119,6 +120,19 @@ test('--routes and --churn take ascending whole numbers within range, and name a
     /--routes: "3" is not a whole number from 4 to 10000/,
   );
   expect(() => COMMAND.parse(['--churn', '0'])).toThrow(/--churn: "0" is not a whole number from 1 to 50/);
+});
+
+test('--dcm says which counts get the second lab, with the configuration manager on', () => {
+  const at = (args) => {
+    const opts = COMMAND.parse(args).values;
+    return opts.routes.filter((n) => withConfigManager(opts, n));
+  };
+  expect(at(['--routes', '4,100'])).toEqual([4, 100]);
+  expect(at(['--quick'])).toEqual([4]);
+  expect(at(['--routes', '100,4', '--dcm', 'smallest'])).toEqual([4]);
+  expect(at(['--quick', '--dcm', 'every'])).toEqual([4, 300]);
+  expect(at(['--dcm', 'none'])).toEqual([]);
+  expect(() => COMMAND.parse(['--dcm', 'some'])).toThrow(/--dcm.*every, smallest, none/);
 });
 
 test("the configuration manager's fallbacks to a reload are read from the router's log", () => {
