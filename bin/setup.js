@@ -31,7 +31,9 @@ const COMMAND = defineCommand({
       help:
         'also what only a comparison needs, built on request: haproxy-3.0 (the 3.0 LTS branch, ' +
         '.tools/bin/haproxy-3.0, about a minute); openssl-3.5 (the router HAProxy on ' +
-        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about five minutes)",
+        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about five minutes); pods (LAB_PODS=yes: " +
+        'containerd, runc, the CNI plugins, mmdebstrap and buildah from the system, kubelet and the ' +
+        'controllers built like kube-apiserver, 15-40 minutes the first time)',
     },
     {
       name: 'check',

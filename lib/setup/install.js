@@ -7,7 +7,7 @@ const { TOOLS } = require('./registry');
 /** The levels, each including the ones before: a tool's neededFor is one of them. */
 const LEVELS = ['service', 'lab', 'test', 'openshift'];
 /** What setup builds on request only (--with): a tool's `extra`. */
-const EXTRAS = TOOLS.filter((t) => t.extra).map((t) => t.extra);
+const EXTRAS = [...new Set(TOOLS.filter((t) => t.extra).map((t) => t.extra))];
 
 function describe(found) {
   return `${found.version.padEnd(16)} ${found.path}`;

@@ -18,6 +18,8 @@ const { runGo } = require('./go-install');
 const KUBE_APISERVER_VERSION = 'v1.33.13';
 /** The commands of k8s.io/kubernetes the lab builds. */
 const KUBERNETES_COMMANDS = ['kube-apiserver', 'kubectl'];
+/** The node's and its controllers' (LAB_PODS=yes), from the same release. */
+const NODE_COMMANDS = ['kubelet', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'];
 
 /** v1.30.14 → v0.30.14: the tag the staging modules are published under. */
 const stagingVersion = (version) => version.replace(/^v1\./, 'v0.');
@@ -100,6 +102,7 @@ function buildKubernetesCommand(command, log, version = KUBE_APISERVER_VERSION) 
 module.exports = {
   KUBE_APISERVER_VERSION,
   KUBERNETES_COMMANDS,
+  NODE_COMMANDS,
   stagingModules,
   buildModule,
   buildKubernetesCommand,

@@ -2,7 +2,7 @@
 // Every tool the project needs, in one list: where it comes from, which minimum version, and
 // which command needs it ('service' < 'lab' < 'test' < 'openshift': each includes the ones before).
 const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/tools');
-const { installSystemPackages } = require('./system-packages');
+const { systemTool } = require('./system-tool');
 const { goInstall } = require('./go-install');
 const { npmDeps } = require('./npm-deps');
 const { HAPROXY_PINS, HAPROXY_PIN, haproxyVersion, buildHaproxy, locatePinned } = require('./haproxy-build');
@@ -17,39 +17,6 @@ const { openshiftRouterTool } = require('./openshift-router-build');
 
 const K6_MODULE = 'go.k6.io/k6';
 const K6_VERSION = 'v1.8.1';
-
-/**
- * A tool found on PATH (or in .tools/bin) at a minimum version, installed through the system's
- * package manager when missing.
- */
-function systemTool({
-  name,
-  bins = [name],
-  versionArgs,
-  versionPattern,
-  min,
-  packages,
-  neededFor,
-  optional,
-  onPathOnly = false,
-}) {
-  return {
-    name,
-    neededFor,
-    optional,
-    locate() {
-      const paths = bins.map((b) => (onPathOnly ? findOnPath(b) : findTool(b)));
-      if (paths.some((p) => !p)) return null;
-      const line = toolVersion(paths[0], versionArgs) || '';
-      const version = (line.match(versionPattern) || [])[1];
-      if (!version) return { path: paths[0], version: 'unknown version', tooOld: false };
-      return { path: paths[0], version, tooOld: min ? compareVersions(version, min) < 0 : false, min };
-    },
-    install(log) {
-      installSystemPackages(name, packages, log);
-    },
-  };
-}
 
 const chromiumBins = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
@@ -192,6 +159,7 @@ const TOOLS = [
     neededFor: 'test',
   }),
   ...require('./cluster-tools'),
+  ...require('./node-tools').NODE_TOOLS,
   openshiftRouterTool('5.0'),
   openshiftRouterTool('4.22'),
 ];

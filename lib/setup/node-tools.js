@@ -1,0 +1,106 @@
+'use strict';
+// What a lab with pods (LAB_PODS=yes) needs beside the control plane: a container runtime, its
+// network plugins and the tools that build images here, from the system's packages; the node's
+// Kubernetes commands, built from the Go module proxy at kube-apiserver's version.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { toolVersion } = require('../core/tools');
+const { TOOLS_BIN } = require('../core/paths');
+const { systemTool } = require('./system-tool');
+const { installSystemPackages } = require('./system-packages');
+const { KUBE_APISERVER_VERSION, NODE_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
+
+/** What `setup --with pods` adds. */
+const EXTRA = 'pods';
+
+/** Where Debian and Fedora install the CNI plugins (not on PATH). */
+const CNI_DIRS = ['/usr/lib/cni', '/usr/libexec/cni', '/opt/cni/bin'];
+/** The plugins the node's network uses: a bridge, addresses from a range, the pods' loopback. */
+const CNI_PLUGINS = ['bridge', 'host-local', 'loopback', 'portmap'];
+
+/** The directory holding every plugin the node uses, or null. */
+function cniDir() {
+  return CNI_DIRS.find((dir) => CNI_PLUGINS.every((p) => fs.existsSync(path.join(dir, p)))) ?? null;
+}
+
+/** The plugins report no version of their own; the package does. */
+function cniVersion() {
+  const out = spawnSync('dpkg-query', ['-W', '-f=${Version}', 'containernetworking-plugins'], {
+    encoding: 'utf8',
+  });
+  return (out.stdout?.match(/^(\d+\.\d+\.\d+)/) || [])[1] ?? 'unknown version';
+}
+
+const cniPlugins = {
+  name: 'CNI plugins',
+  extra: EXTRA,
+  locate() {
+    const dir = cniDir();
+    return dir ? { path: dir, version: cniVersion(), tooOld: false } : null;
+  },
+  install: (log) =>
+    installSystemPackages(
+      'the CNI plugins',
+      { apt: ['containernetworking-plugins'], dnf: ['containernetworking-plugins'] },
+      log,
+    ),
+};
+
+const runtimeTools = [
+  systemTool({
+    name: 'containerd',
+    bins: ['containerd', 'ctr'],
+    versionArgs: ['--version'],
+    versionPattern: /containerd \S+ v?(\d+\.\d+\.\d+)/,
+    // Debian 12's: its CRI plugin takes restrict_oom_score_adj, which this machine's pods need.
+    min: '1.6.20',
+    packages: { apt: ['containerd'], dnf: ['containerd'] },
+  }),
+  systemTool({
+    name: 'runc',
+    versionArgs: ['--version'],
+    versionPattern: /runc version (\d+\.\d+\.\d+)/,
+    min: '1.1.5',
+    packages: { apt: ['runc'], dnf: ['runc'] },
+  }),
+  cniPlugins,
+  // The base image, from the system's own package sources.
+  systemTool({
+    name: 'mmdebstrap',
+    versionArgs: ['--version'],
+    versionPattern: /mmdebstrap (\d+\.\d+\.\d+)/,
+    min: '1.3.5',
+    packages: { apt: ['mmdebstrap'] },
+  }),
+  // The images built from the repository's Containerfiles.
+  systemTool({
+    name: 'buildah',
+    versionArgs: ['--version'],
+    versionPattern: /buildah version (\d+\.\d+\.\d+)/,
+    min: '1.28.2',
+    packages: { apt: ['buildah'], dnf: ['buildah'] },
+  }),
+].map((tool) => ({ ...tool, extra: EXTRA }));
+
+/** A node command: only the pinned build in .tools/bin, at kube-apiserver's version. */
+const nodeCommand = (command) => ({
+  name: command,
+  extra: EXTRA,
+  locate() {
+    const file = path.join(TOOLS_BIN, command);
+    if (!fs.existsSync(file)) return null;
+    const version = ((toolVersion(file, ['--version']) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
+    return {
+      path: file,
+      version: version ? `v${version}` : 'unknown version',
+      tooOld: `v${version}` !== KUBE_APISERVER_VERSION,
+      min: KUBE_APISERVER_VERSION,
+    };
+  },
+  install: (log) => buildKubernetesCommand(command, log),
+});
+
+const NODE_TOOLS = [...runtimeTools, ...NODE_COMMANDS.map(nodeCommand)];
+
+module.exports = { NODE_TOOLS, EXTRA, cniDir };
