@@ -55,7 +55,15 @@ function createCA(dir, name, { commonName = name, days = 365, keyType = 'rsa' } 
 function createServerCert(
   dir,
   name,
-  { ca, dnsNames = [], ipAddresses = [], days = 365, keyType = 'rsa', withCA = false },
+  {
+    ca,
+    dnsNames = [],
+    ipAddresses = [],
+    days = 365,
+    keyType = 'rsa',
+    withCA = false,
+    extendedKeyUsage = 'serverAuth',
+  },
 ) {
   if (!dnsNames.length && !ipAddresses.length) throw new Error(`certificate ${name} needs at least one name`);
   fs.mkdirSync(dir, { recursive: true });
@@ -72,7 +80,7 @@ function createServerCert(
       [
         'basicConstraints=critical,CA:FALSE',
         'keyUsage=critical,digitalSignature,keyEncipherment',
-        'extendedKeyUsage=serverAuth',
+        `extendedKeyUsage=${extendedKeyUsage}`,
         `subjectAltName=${san}`,
       ].join('\n'),
     );
@@ -116,4 +124,9 @@ function createServerCert(
   return { key, cert, pem };
 }
 
-module.exports = { createCA, createServerCert };
+/** A client certificate signed by `ca` for `commonName` (the user a Kubernetes server sees). */
+function createClientCert(dir, name, { ca, commonName }) {
+  return createServerCert(dir, name, { ca, dnsNames: [commonName], extendedKeyUsage: 'clientAuth' });
+}
+
+module.exports = { createCA, createServerCert, createClientCert };

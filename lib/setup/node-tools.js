@@ -8,6 +8,7 @@ const { spawnSync } = require('node:child_process');
 const { toolVersion } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
 const { systemTool } = require('./system-tool');
+const { goInstall } = require('./go-install');
 const { installSystemPackages } = require('./system-packages');
 const { KUBE_APISERVER_VERSION, NODE_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
 
@@ -66,6 +67,21 @@ const runtimeTools = [
   }),
   cniPlugins,
   // The base image, from the system's own package sources.
+  // kube-proxy's rules (nftables mode: a table of its own, removed at lab:down) and its conntrack.
+  systemTool({
+    name: 'nft',
+    versionArgs: ['--version'],
+    versionPattern: /nftables v(\d+\.\d+\.\d+)/,
+    min: '1.0.6',
+    packages: { apt: ['nftables'], dnf: ['nftables'] },
+  }),
+  systemTool({
+    name: 'conntrack',
+    versionArgs: ['--version'],
+    versionPattern: /conntrack v(\d+\.\d+\.\d+)/,
+    min: '1.4.7',
+    packages: { apt: ['conntrack'], dnf: ['conntrack-tools'] },
+  }),
   systemTool({
     name: 'mmdebstrap',
     versionArgs: ['--version'],
@@ -101,6 +117,41 @@ const nodeCommand = (command) => ({
   install: (log) => buildKubernetesCommand(command, log),
 });
 
-const NODE_TOOLS = [...runtimeTools, ...NODE_COMMANDS.map(nodeCommand)];
+/** The cluster's DNS (Services and StatefulSet pods by name), as a cluster runs it. */
+const COREDNS = { module: 'github.com/coredns/coredns', version: 'v1.14.7' };
+
+const coredns = {
+  name: 'coredns',
+  extra: EXTRA,
+  locate() {
+    const file = path.join(TOOLS_BIN, 'coredns');
+    if (!fs.existsSync(file)) return null;
+    const version = ((toolVersion(file, ['-version']) || '').match(/CoreDNS-(\d+\.\d+\.\d+)/) || [])[1];
+    return {
+      path: file,
+      version: version ?? 'unknown version',
+      tooOld: `v${version}` !== COREDNS.version,
+      min: COREDNS.version,
+    };
+  },
+  install: (log) => goInstall(COREDNS.module, COREDNS.version, log),
+};
+
+/** The pods' images, built here from the repository and the system's packages (lib/images). */
+const images = {
+  name: 'pod images',
+  extra: EXTRA,
+  locate() {
+    const { plannedImages } = require('../images');
+    const planned = plannedImages();
+    if (!planned.every((p) => p.built)) return null;
+    return { path: path.dirname(planned[0].archive), version: `${planned.length} images`, tooOld: false };
+  },
+  install(log) {
+    require('../images').ensureImages({ log });
+  },
+};
+
+const NODE_TOOLS = [...runtimeTools, ...NODE_COMMANDS.map(nodeCommand), coredns, images];
 
 module.exports = { NODE_TOOLS, EXTRA, cniDir };

@@ -1,6 +1,6 @@
 'use strict';
 // LAB_ROUTER=openshift's pod network: a network namespace of the lab's own for Redis and the
-// instances, joined to the host by a veth /31 in 198.18.0.0/15 (RFC 2544), since the API server
+// instances, joined to the host by a veth /31 in 198.18.0.0/17 (RFC 2544), since the API server
 // refuses loopback endpoints. Nothing of the lab listens on the host's side of the pair.
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
@@ -16,10 +16,11 @@ const run = promisify(execFile);
 function podNetwork(labDir) {
   const digest = crypto.createHash('sha256').update(labDir).digest();
   const id = digest.toString('hex').slice(0, 8);
-  // A /31 pair (RFC 3021: no network or broadcast address to avoid) in 198.18.0.0/15.
-  const third = digest[0] | ((digest[1] & 1) << 8); // 0–511 across 198.18–198.19
+  // A /31 pair (RFC 3021: no network or broadcast address to avoid) in 198.18.0.0/17: the rest
+  // of 198.18.0.0/15 is the node's, with LAB_PODS=yes (../node/addresses.js).
+  const third = digest[0] & 127;
   const fourth = (digest[2] & 127) * 2;
-  const net = `198.${18 + (third >> 8)}.${third & 255}`;
+  const net = `198.18.${third}`;
   return {
     netns: `routerlab-pods-${id}`,
     hostIf: `rlab${id.slice(0, 6)}h`,

@@ -7,7 +7,8 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFileSync } = require('node:child_process');
 const { requireTool } = require('../../core/tools');
-const { createCA, createServerCert } = require('../../core/certs');
+const { createCA, createServerCert, createClientCert } = require('../../core/certs');
+const { nodeAddresses } = require('../node/addresses');
 const { launch, assertRunning, waitUntil, logTail } = require('../common/stack');
 const { waitForPort } = require('../../core/ports');
 const { kubeClient } = require('../kube/api');
@@ -87,7 +88,7 @@ function etcdArgs({ dataDir, client, peer }) {
  * kube-apiserver on loopback against that etcd. `creds`: { serving: { cert, key }, ca: { cert },
  * tokenFile, saKey }; `authorization`: RBAC for the lab, AlwaysAllow for the manifest test.
  */
-function apiserverArgs(creds, { etcdClient, apiPort, authorization = 'RBAC' }) {
+function apiserverArgs(creds, { etcdClient, apiPort, serviceCidr, authorization = 'RBAC', kubelet = null }) {
   return [
     `--etcd-servers=http://127.0.0.1:${etcdClient}`,
     '--bind-address=127.0.0.1',
@@ -101,8 +102,16 @@ function apiserverArgs(creds, { etcdClient, apiPort, authorization = 'RBAC' }) {
     `--service-account-key-file=${creds.saKey}`,
     `--service-account-signing-key-file=${creds.saKey}`,
     '--service-account-issuer=https://kubernetes.default.svc',
-    // Room for LAB_ROUTES's Services, one per Route (a /24 holds 254).
-    '--service-cluster-ip-range=10.96.0.0/16',
+    // Room for LAB_ROUTES's Services, one per Route, in the lab's own range (../node/addresses.js).
+    `--service-cluster-ip-range=${serviceCidr}`,
+    // LAB_PODS=yes: logs and exec reach the kubelet at its address, with a client certificate.
+    ...(kubelet
+      ? [
+          '--kubelet-preferred-address-types=InternalIP',
+          `--kubelet-client-certificate=${kubelet.cert}`,
+          `--kubelet-client-key=${kubelet.key}`,
+        ]
+      : []),
     '--endpoint-reconciler-type=none',
     '--enable-priority-and-fairness=false',
     '--profiling=false',
@@ -115,8 +124,16 @@ function apiserverArgs(creds, { etcdClient, apiPort, authorization = 'RBAC' }) {
  * is ready, writes the two kubeconfigs. Resolves { server, caFile, kubeconfig, routerKubeconfig,
  * admin (a client) }.
  */
-async function startControlPlane(labDir, { ports, signal, timeoutMs = 120000 }) {
+async function startControlPlane(labDir, { ports, signal, pods = false, timeoutMs = 120000 }) {
   const creds = credentials(labDir);
+  // LAB_PODS=yes: the API server's identity towards the kubelet (logs, exec).
+  const kubelet = pods
+    ? createClientCert(kubeDir(labDir), 'apiserver-kubelet-client', {
+        ca: creds.ca,
+        commonName: 'kube-apiserver-kubelet-client',
+      })
+    : null;
+  const { serviceCidr } = nodeAddresses(labDir);
   fs.rmSync(path.join(kubeDir(labDir), 'etcd'), { recursive: true, force: true });
   const etcd = launch(labDir, {
     name: 'etcd',
@@ -142,7 +159,7 @@ async function startControlPlane(labDir, { ports, signal, timeoutMs = 120000 }) 
     name: 'kube-apiserver',
     role: 'apiserver',
     file: requireTool('kube-apiserver'),
-    args: apiserverArgs(creds, { etcdClient: ports.etcdClient, apiPort: ports.api }),
+    args: apiserverArgs(creds, { etcdClient: ports.etcdClient, apiPort: ports.api, serviceCidr, kubelet }),
     match: 'kube-apiserver',
   });
   const server = `https://127.0.0.1:${ports.api}`;
@@ -169,6 +186,8 @@ async function startControlPlane(labDir, { ports, signal, timeoutMs = 120000 }) 
   return {
     server,
     caFile: creds.ca.cert,
+    ca: creds.ca,
+    saKey: creds.saKey,
     kubeconfig: kubeconfigPath(labDir),
     routerKubeconfig: routerKubeconfigPath(labDir),
     admin,

@@ -46,7 +46,7 @@ class TestApiServer {
       requireTool('kube-apiserver'),
       apiserverArgs(
         { serving, ca, tokenFile: tokens, saKey },
-        { etcdClient, apiPort, authorization: 'AlwaysAllow' },
+        { etcdClient, apiPort, serviceCidr: '198.19.0.0/18', authorization: 'AlwaysAllow' },
       ),
     );
     this.children.push(apiserver);

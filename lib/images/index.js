@@ -1,0 +1,67 @@
+'use strict';
+// The lab's images (LAB_PODS=yes), built here and never pulled: each is an OCI archive under
+// .tools/images named by its content, so a second lab:up builds nothing. `images:` maps the
+// manifests' public names to them (docs/pods.md), so what users apply on OpenShift is unchanged.
+const fs = require('node:fs');
+const path = require('node:path');
+const { saveArchive, IMAGES_DIR } = require('./buildah');
+const { buildBase, baseKey } = require('./base');
+const { buildPause, pauseKey } = require('./pause');
+const { buildDataService, dataServiceKey } = require('./data-service');
+
+const REPOSITORY = 'localhost/router-lab';
+
+/**
+ * Each image: its name, the public names it stands in for in the manifests, its tag (a function
+ * of the tags before it) and its build. In build order.
+ */
+const IMAGES = [
+  { name: 'pause', replaces: [], key: pauseKey, build: (ref, ctx) => buildPause(ref, ctx) },
+  // Redis's pods run Debian's redis-server from the base (the manifests name the Docker library's).
+  {
+    name: 'base',
+    replaces: ['docker.io/library/redis'],
+    key: baseKey,
+    build: (ref, ctx) => buildBase(ref, ctx),
+  },
+  {
+    name: 'data-service',
+    replaces: ['data-service'],
+    key: (refs) => dataServiceKey(refs.base),
+    build: (ref, ctx) => buildDataService(ref, { ...ctx, baseRef: ctx.refs.base }),
+  },
+];
+
+/** Every image's reference and archive, from the current inputs: [{ name, ref, archive, replaces, built }]. */
+function plannedImages() {
+  const refs = {};
+  return IMAGES.map((image) => {
+    const ref = `${REPOSITORY}/${image.name}:${image.key(refs)}`;
+    refs[image.name] = ref;
+    const archive = path.join(IMAGES_DIR, `${image.name}-${ref.split(':').at(-1)}.tar`);
+    return { ...image, ref, archive, built: fs.existsSync(archive) };
+  });
+}
+
+/** Builds every image whose archive is missing; resolves plannedImages(). `log` gets progress. */
+function ensureImages({ log = () => {} } = {}) {
+  const planned = plannedImages();
+  const refs = Object.fromEntries(planned.map((p) => [p.name, p.ref]));
+  for (const image of planned.filter((p) => !p.built)) {
+    log(`  building image ${image.ref}`);
+    const started = Date.now();
+    image.build(image.ref, { log, refs });
+    saveArchive(image.ref, image.archive, { log });
+    log(`  ${image.ref}: built in ${Math.round((Date.now() - started) / 1000)} s, ${image.archive}`);
+  }
+  return plannedImages();
+}
+
+/** kustomize's `images:` entries: the manifests' public names → the lab's images. */
+function kustomizeImages(planned) {
+  return planned.flatMap((p) =>
+    p.replaces.map((name) => ({ name, newName: p.ref.split(':')[0], newTag: p.ref.split(':').at(-1) })),
+  );
+}
+
+module.exports = { ensureImages, plannedImages, kustomizeImages, IMAGES, REPOSITORY };
