@@ -178,7 +178,7 @@ function labState(lab, router) {
     },
     instances: instances.map((i) => ({
       name: i.name,
-      pid: records[i.name].pid,
+      pid: records[i.name]?.pid ?? i.pid,
       host: i.host || LOOPBACK.host,
       port: i.port,
       tlsPort: i.tlsPort,
@@ -193,6 +193,7 @@ function labState(lab, router) {
       netns: (lab.network || LOOPBACK).netns,
       ports: redisPorts,
       pids: redisPorts.map((_, i) => records[`redis-${i + 1}`].pid),
+      pods: Boolean(opts.pods),
       cpus: cpus.redis,
     },
     // LAB_ROUTES: the extra Routes, and how long the router took to admit and serve them.
@@ -231,7 +232,8 @@ async function startLab(base) {
     certs: certificates({ ...base, routes }),
   };
   const configured = await ROUTER.configure(lab);
-  await startBackends(lab);
+  // LAB_PODS=yes: the backend starts them as pods, on its node.
+  if (configured.backendsRunAs !== 'pods') await startBackends(lab);
   await ROUTER.start(lab, configured);
   lab.step(`Checking the ALPN the edge route negotiates (asked: ${configured.alpn})`);
   const alpn = await checkAlpn({

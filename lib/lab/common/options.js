@@ -133,6 +133,17 @@ const KNOBS = checkSettings([
       'endpoint changes through the runtime API instead of a reload',
   },
   {
+    name: 'pods',
+    env: 'LAB_PODS',
+    ...REAL_ROUTER,
+    type: 'boolean',
+    default: false,
+    because: 'the pods run on a node whose EndpointSlices only the real router reads',
+    help:
+      "LAB_ROUTER=openshift: a Kubernetes node in the lab (kubelet, containerd) runs the overlay's pods, " +
+      'images built here (setup --with pods); docs/pods.md',
+  },
+  {
     name: 'routes',
     env: 'LAB_ROUTES',
     type: 'integer',
@@ -349,6 +360,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     reloadIntervalS: v.reloadIntervalS,
     hardStopAfterS: v.hardStopAfterS,
     configManager: v.configManager,
+    pods: v.pods,
     routes: v.routes,
     ports,
     replicas: v.replicas,

@@ -3,12 +3,14 @@
 // data), and telling which of them have died.
 const { listRecords, processState, stopRecorded, forgetDrainedRouters } = require('./pids');
 const { removePodNetwork, podNetwork } = require('./pod-network');
+const { stopNode } = require('../node');
 
 /**
  * Order in which lab:down stops things: traffic first, then the services, then their data, then
- * the API server (LAB_ROUTER=openshift) the router and the endpoints came from.
+ * the node and its pods (LAB_PODS=yes), then the API server (LAB_ROUTER=openshift) the router and
+ * the endpoints came from.
  */
-const STOP_ORDER = ['router', 'service', 'redis', 'apiserver'];
+const STOP_ORDER = ['router', 'service', 'redis', 'node', 'apiserver'];
 // The router is gone by the time the services stop: SIGINT tells them no router can still be
 // sending traffic, so they skip their drain delay (data-service/src/shutdown.js).
 const STOP_SIGNAL = { service: 'SIGINT' };
@@ -34,13 +36,21 @@ async function stopAll(labDir, log = noop, { timeoutMs = 15000 } = {}) {
   const stopped = [];
   for (let level = 0; level <= STOP_ORDER.length; level++) {
     const batch = records.filter((r) => rank(r) === level);
-    const results = await Promise.all(
-      batch.map((r) => stopRecorded(labDir, r, { timeoutMs, signal: STOP_SIGNAL[roleOf(r)] })),
-    );
-    batch.forEach((r, i) => {
-      stopped.push({ name: r.name, pid: r.pid, result: results[i] });
-      log(`  ${r.name.padEnd(16)} pid ${String(r.pid).padEnd(8)} ${OUTCOME[results[i]]}`);
-    });
+    if (!batch.length) continue;
+    // The node stops in an order of its own, its pods first (../node/index.js).
+    const done =
+      STOP_ORDER[level] === 'node'
+        ? await stopNode(labDir, batch)
+        : await Promise.all(
+            batch.map(async (r) => ({
+              ...r,
+              result: await stopRecorded(labDir, r, { timeoutMs, signal: STOP_SIGNAL[roleOf(r)] }),
+            })),
+          );
+    for (const r of done) {
+      stopped.push({ name: r.name, pid: r.pid, result: r.result });
+      log(`  ${r.name.padEnd(23)} pid ${String(r.pid).padEnd(8)} ${OUTCOME[r.result]}`);
+    }
   }
   // LAB_ROUTER=openshift's pod network: gone with its namespace, whatever stopped it.
   if (process.getuid?.() === 0 && (await removePodNetwork(labDir))) {

@@ -77,9 +77,15 @@ async function configure(lab) {
   const { labDir, opts, certs, haproxy } = lab;
   const release = opts.openshiftRelease;
   prepareWorkDir(labDir, release);
-  const network = await createPodNetwork(labDir);
-  lab.network = { host: network.podAddress, netns: network.netns, ...network };
-  lab.instances = lab.instances.map((i) => ({ ...i, host: network.podAddress }));
+  const network = opts.pods ? null : await createPodNetwork(labDir);
+  if (network) {
+    lab.network = { host: network.podAddress, netns: network.netns, ...network };
+    lab.instances = lab.instances.map((i) => ({ ...i, host: network.podAddress }));
+  } else {
+    // LAB_PODS=yes: the instances and Redis are pods, known once they run (./cluster.js).
+    lab.instances = [];
+    lab.redisPorts = [];
+  }
   const profile = intermediateProfile(release);
   const groups = profile.groups
     ? supportedGroups(haproxy.path, profile.groups, certs.defaultPem)
@@ -93,9 +99,19 @@ async function configure(lab) {
   const stats = { username: 'admin', password: crypto.randomBytes(12).toString('hex') };
   lab.step(
     `openshift-router ${ROUTER_PINS[release].branch} (${ROUTER_PINS[release].commit.slice(0, 12)}) on HAProxy ` +
-      `${haproxy.version} (${haproxy.openssl}); pod network ${network.netns} at ${network.podAddress}`,
+      `${haproxy.version} (${haproxy.openssl}); ` +
+      (network
+        ? `pod network ${network.netns} at ${network.podAddress}`
+        : 'the pods on a node of the lab (LAB_PODS)'),
   );
-  return { release, tls, stats, alpn: alpnPolicy(opts.http2), workDir: workDir(labDir) };
+  return {
+    release,
+    tls,
+    stats,
+    alpn: alpnPolicy(opts.http2),
+    workDir: workDir(labDir),
+    backendsRunAs: opts.pods ? 'pods' : 'processes',
+  };
 }
 
 /** Starts openshift-router and records its init process as the lab's router. */
@@ -200,12 +216,13 @@ function describe(lab, configured, { pid, alpn }) {
     tls: configured.tls,
     http2: opts.http2,
     openshiftRelease: opts.openshiftRelease,
+    node: lab.node ?? null,
     cpus: lab.cpus.router,
     workDir: configured.workDir,
     runtimeSocket: routerPaths(lab.labDir).runtimeSocket,
     log: logFile(lab.labDir, 'router'),
     kube: { server: lab.kube.server, kubeconfig: lab.kube.kubeconfig, overlay: opts.overlay },
-    network: lab.network,
+    network: lab.network ?? null,
     admission: lab.admission,
     monitoring: lab.monitoring,
   };
@@ -235,7 +252,10 @@ function statusLines(router) {
     ...(tlsLine(router) ? [tlsLine(router)] : []),
     `  API      ${api.server} (overlays/${api.overlay} applied)`,
     `  kubectl  kubectl --kubeconfig ${api.kubeconfig} get routes`,
-    `  pods     network namespace ${network.netns}, ${network.podAddress}`,
+    router.node
+      ? `  node     ${router.node.addresses.nodeName} (kubelet, containerd): pods in ${router.node.addresses.podCidr} ` +
+        `on bridge ${router.node.addresses.bridge}; kubectl get pods -n router-lab`
+      : `  pods     network namespace ${network.netns}, ${network.podAddress}`,
     ...(monitoring
       ? [
           `  Prometheus ${monitoring.url} (every ${monitoring.scrapeIntervalSeconds} s: the router's /metrics, each process's CPU)`,

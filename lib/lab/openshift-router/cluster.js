@@ -15,19 +15,52 @@ const { routeAdmission, routesPath } = require('../kube/routes-api');
 const { SCALE_LABEL } = require('../common/scale-routes');
 const { waitUntil, logTail } = require('../common/stack');
 const { probeRoute, lastOfEachServes } = require('../common/health');
+const { startNode } = require('../node');
+const { applyPods, waitPodsReady } = require('../node/workloads');
+const { podProcess } = require('../node/pod-processes');
+
+/**
+ * LAB_PODS=yes: the node, then the overlay's pods on it; the real EndpointSlice controller
+ * publishes them. Resolves the data service's pods as the lab's instances.
+ */
+async function startPods(lab) {
+  const { addresses, images } = await startNode(lab, lab.kube);
+  lab.node = { addresses, images: images.map((i) => i.ref) };
+  lab.step(
+    `kubectl apply -k of overlays/${lab.opts.overlay} with the images built here (Redis ${lab.opts.redisMode})`,
+  );
+  for (const line of await applyPods(lab, images)) lab.log(`    ${line}`);
+  lab.step('Waiting until every pod is ready (first start: a minute or two)');
+  const pods = await waitPodsReady(lab);
+  return pods
+    .filter((p) => p.labels['app.kubernetes.io/name'] === 'data-service')
+    .map((p) => ({
+      name: p.name,
+      host: p.ip,
+      port: 8080,
+      tlsPort: 8443,
+      pid: podProcess(addresses.cgroupRoot, p.containerId),
+    }));
+}
 
 /** Starts the control plane and applies the overlay; resolves lab.kube ({ server, kubeconfig, … }). */
 async function startCluster(lab) {
   const { labDir, opts, ports, signal, step } = lab;
   step(`Kubernetes API server (kube-apiserver, etcd, RBAC) on https://127.0.0.1:${ports.api}`);
-  const cluster = await startControlPlane(labDir, { ports, signal });
+  const cluster = await startControlPlane(labDir, { ports, signal, pods: opts.pods });
   await installCrds(cluster.admin, { signal });
   await createNamespacesAndRbac(cluster.admin);
   await describeIngressController(cluster.admin, { threads: opts.threads, signal });
-  step(`kubectl apply -k overlays/${opts.overlay} --kubeconfig ${cluster.kubeconfig}`);
-  for (const line of await applyOverlay(opts.overlay, cluster.kubeconfig, { signal })) lab.log(`    ${line}`);
-  step(`EndpointSlices for ${lab.instances.map((i) => `${i.name} (${i.host})`).join(', ')}`);
-  for (const instance of lab.instances) await publishEndpoint(cluster.admin, instance);
+  if (opts.pods) {
+    lab.kube = cluster;
+    lab.instances = await startPods(lab);
+  } else {
+    step(`kubectl apply -k overlays/${opts.overlay} --kubeconfig ${cluster.kubeconfig}`);
+    for (const line of await applyOverlay(opts.overlay, cluster.kubeconfig, { signal }))
+      lab.log(`    ${line}`);
+    step(`EndpointSlices for ${lab.instances.map((i) => `${i.name} (${i.host})`).join(', ')}`);
+    for (const instance of lab.instances) await publishEndpoint(cluster.admin, instance);
+  }
   if (lab.scaleRoutes.length) {
     step(`${lab.scaleRoutes.length} more Routes (LAB_ROUTES=${opts.routes}), each with a Service of its own`);
     await createScaleRoutes(cluster.admin, lab.scaleRoutes, lab.instances);
