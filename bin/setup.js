@@ -19,7 +19,7 @@ const COMMAND = defineCommand({
       default: 'test',
       help:
         'only what LEVEL needs: service (data service and its tests), lab (the local router lab ' +
-        'and the matrix), test (every test), openshift (also the real openshift-router of ' +
+        'and the matrix), test (every test, and the node LAB_PODS=yes runs: containerd, kubelet, the pods\' images), openshift (also the real openshift-router of ' +
         'OpenShift 5.0 and 4.22, built from source; ROUTER_LAB_MIRROR names a source mirror)',
     },
     {
@@ -31,9 +31,7 @@ const COMMAND = defineCommand({
       help:
         'also what only a comparison needs, built on request: haproxy-3.0 (the 3.0 LTS branch, ' +
         '.tools/bin/haproxy-3.0, about a minute); openssl-3.5 (the router HAProxy on ' +
-        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about five minutes); pods (LAB_PODS=yes: " +
-        'containerd, runc, the CNI plugins, mmdebstrap and buildah from the system, kubelet and the ' +
-        'controllers built like kube-apiserver, 15-40 minutes the first time)',
+        "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about five minutes)",
     },
     {
       name: 'check',

@@ -1,5 +1,5 @@
 'use strict';
-// What a lab with pods (LAB_PODS=yes) needs beside the control plane: a container runtime, its
+// What a lab with pods (LAB_PODS=yes) needs beside the control plane (setup --for test or openshift): a container runtime, its
 // network plugins and the tools that build images here, from the system's packages; the node's
 // Kubernetes commands, built from the Go module proxy at kube-apiserver's version.
 const fs = require('node:fs');
@@ -12,8 +12,8 @@ const { goInstall } = require('./go-install');
 const { installSystemPackages } = require('./system-packages');
 const { KUBE_APISERVER_VERSION, NODE_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
 
-/** What `setup --with pods` adds. */
-const EXTRA = 'pods';
+/** The level that installs them: npm test boots the node (test/node/). */
+const LEVEL = 'test';
 
 /** Where Debian and Fedora install the CNI plugins (not on PATH). */
 const CNI_DIRS = ['/usr/lib/cni', '/usr/libexec/cni', '/opt/cni/bin'];
@@ -35,7 +35,7 @@ function cniVersion() {
 
 const cniPlugins = {
   name: 'CNI plugins',
-  extra: EXTRA,
+  neededFor: LEVEL,
   locate() {
     const dir = cniDir();
     return dir ? { path: dir, version: cniVersion(), tooOld: false } : null;
@@ -97,12 +97,12 @@ const runtimeTools = [
     min: '1.28.2',
     packages: { apt: ['buildah'], dnf: ['buildah'] },
   }),
-].map((tool) => ({ ...tool, extra: EXTRA }));
+].map((tool) => ({ ...tool, neededFor: LEVEL }));
 
 /** A node command: only the pinned build in .tools/bin, at kube-apiserver's version. */
 const nodeCommand = (command) => ({
   name: command,
-  extra: EXTRA,
+  neededFor: LEVEL,
   locate() {
     const file = path.join(TOOLS_BIN, command);
     if (!fs.existsSync(file)) return null;
@@ -122,7 +122,7 @@ const COREDNS = { module: 'github.com/coredns/coredns', version: 'v1.14.7' };
 
 const coredns = {
   name: 'coredns',
-  extra: EXTRA,
+  neededFor: LEVEL,
   locate() {
     const file = path.join(TOOLS_BIN, 'coredns');
     if (!fs.existsSync(file)) return null;
@@ -140,7 +140,7 @@ const coredns = {
 /** The pods' images, built here from the repository and the system's packages (lib/images). */
 const images = {
   name: 'pod images',
-  extra: EXTRA,
+  neededFor: LEVEL,
   locate() {
     const { plannedImages } = require('../images');
     const planned = plannedImages();
@@ -154,4 +154,4 @@ const images = {
 
 const NODE_TOOLS = [...runtimeTools, ...NODE_COMMANDS.map(nodeCommand), coredns, images];
 
-module.exports = { NODE_TOOLS, EXTRA, cniDir };
+module.exports = { NODE_TOOLS, cniDir };

@@ -40,6 +40,8 @@ function kubeletConfig(p, { addresses, ports, clientCA }) {
     imageGCLowThresholdPercent: 99,
     evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '1%', 'imagefs.available': '1%' },
     serializeImagePulls: false,
+    // No KUBE-FIREWALL, KUBE-IPTABLES-HINT or canary chains in the machine's netfilter tables.
+    makeIPTablesUtilChains: false,
     maxPods: 110,
   };
 }

@@ -179,7 +179,11 @@ async function waitPodsReady(lab, { timeoutMs = 300000 } = {}) {
     async () => {
       last = await podsOf(kube.admin);
       const service = last.filter((p) => p.labels['app.kubernetes.io/name'] === names.APP);
-      const redis = last.filter((p) => p.labels['app.kubernetes.io/name'] === 'redis');
+      // Redis's StatefulSet pods (the formation Job's pod carries the same name label).
+      const redis = last.filter(
+        (p) =>
+          p.labels['app.kubernetes.io/name'] === 'redis' && p.labels['statefulset.kubernetes.io/pod-name'],
+      );
       const formed =
         opts.redisMode !== 'cluster' ||
         (await kube.admin.get(`/apis/batch/v1/namespaces/${NAMESPACE}/jobs/${names.REDIS_CLUSTER_JOB}`))

@@ -1,0 +1,127 @@
+'use strict';
+// LAB_PODS=yes: the overlay's pods on a real node of the lab (containerd, kubelet, the controllers,
+// kube-proxy, CoreDNS), from images built here; the router serves every termination from them,
+// through the EndpointSlices the controller writes; lab:down leaves nothing behind.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { labEnv, quietLog, whoami } = require('../lab/helpers');
+const { request } = require('../../lib/lab/common/client');
+const { nodeAddresses } = require('../../lib/lab/node/addresses');
+const { cgroupHierarchies } = require('../../lib/lab/node/kubelet');
+
+// The node's first start may build the images (setup --for test builds them beforehand).
+jest.setTimeout(300000);
+
+const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
+
+describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the lab', () => {
+  const lab = require('../../lib/lab/index');
+  // Redis Cluster, as the overlays have it: 6 pods and the formation Job.
+  const env = labEnv({ LAB_ROUTER: 'openshift', LAB_PODS: 'yes', LAB_REDIS: 'cluster' });
+  let state;
+  let kubectl;
+
+  beforeAll(async () => {
+    const log = quietLog();
+    try {
+      state = await lab.up({ env, log });
+    } catch (err) {
+      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
+    }
+    kubectl = (...args) =>
+      JSON.parse(
+        execFileSync(
+          '.tools/bin/kubectl',
+          ['--kubeconfig', state.router.kube.kubeconfig, ...args, '-o', 'json'],
+          {
+            encoding: 'utf8',
+          },
+        ),
+      );
+  });
+  afterAll(async () => {
+    // Down already, unless a test failed first.
+    await lab.down({ env, log: () => {} });
+    fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
+  });
+
+  test('every pod runs from an image built here and is ready; Redis Cluster formed', () => {
+    const pods = kubectl('get', 'pods', '-n', 'router-lab').items;
+    const byName = Object.fromEntries(
+      pods.map((p) => [
+        p.metadata.name.replace(/^data-service-\w+-\w+$/, 'data-service'),
+        p.status.phase === 'Succeeded' ||
+          p.status.conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
+      ]),
+    );
+    expect(Object.keys(byName).sort()).toEqual([
+      'data-service',
+      ...[0, 1, 2, 3, 4, 5].map((i) => `redis-cluster-${i}`),
+      expect.stringMatching(/^redis-cluster-form-/),
+    ]);
+    expect(Object.values(byName).every(Boolean)).toBe(true);
+    const images = new Set(pods.flatMap((p) => p.spec.containers.map((c) => c.image)));
+    expect([...images].every((image) => image.startsWith('localhost/router-lab/'))).toBe(true);
+    expect(state.router.node.addresses.podCidr).toMatch(/^198\.18\.\d+\.0\/24$/);
+  });
+
+  test('each termination answers from a data-service pod that kubectl lists, through the controller’s EndpointSlices', async () => {
+    const pods = kubectl(
+      'get',
+      'pods',
+      '-n',
+      'router-lab',
+      '-l',
+      'app.kubernetes.io/name=data-service',
+    ).items;
+    const names = pods.map((p) => p.metadata.name);
+    expect(names).toHaveLength(2);
+    for (const termination of ['http', 'edge', 'passthrough', 'reencrypt']) {
+      const { instance } = await whoami(state, termination);
+      expect([termination, names]).toEqual([termination, expect.arrayContaining([instance])]);
+    }
+    const slices = kubectl(
+      'get',
+      'endpointslices',
+      '-n',
+      'router-lab',
+      '-l',
+      'kubernetes.io/service-name=data-service',
+    );
+    const [slice] = slices.items;
+    expect(slice.metadata.labels['endpointslice.kubernetes.io/managed-by']).toBe(
+      'endpointslice-controller.k8s.io',
+    );
+    expect(slice.endpoints.map((e) => e.addresses[0]).sort()).toEqual(pods.map((p) => p.status.podIP).sort());
+  });
+
+  test('a record written through the edge Route is read back: the pods reach Redis Cluster by name', async () => {
+    const edge = state.routes.find((r) => r.termination === 'edge');
+    const ca = fs.readFileSync(state.certs.labCA);
+    const created = await request(`${edge.url}/api/records`, {
+      method: 'POST',
+      ca,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: 'pods', balance: 42 }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = created.json();
+    const read = await request(`${edge.url}/api/records/${id}`, { ca });
+    expect([read.status, read.json()]).toEqual([200, expect.objectContaining({ id, customer: 'pods' })]);
+  });
+
+  test('lab:down stops every process, mount, cgroup, bridge and netfilter table of the node', async () => {
+    const addresses = nodeAddresses(env.LAB_DIR);
+    await lab.down({ env, log: () => {} });
+    const commands = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(commands.split('\n').filter((c) => c.includes(env.LAB_DIR) && !c.startsWith('ps '))).toEqual([]);
+    const mounts = execFileSync('findmnt', ['-rn', '-o', 'TARGET'], { encoding: 'utf8' });
+    expect(mounts.split('\n').filter((m) => m.startsWith(env.LAB_DIR))).toEqual([]);
+    expect(fs.existsSync(`/sys/class/net/${addresses.bridge}`)).toBe(false);
+    expect(cgroupHierarchies().filter((h) => fs.existsSync(path.join(h, addresses.cgroupRoot)))).toEqual([]);
+    const ruleset = execFileSync('nft', ['list', 'ruleset'], { encoding: 'utf8' });
+    expect(ruleset.match(/table \w+ kube-proxy|KUBE-/g)).toBeNull();
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toMatch(/cni-/);
+  });
+});
