@@ -5,6 +5,7 @@
 const LAYERS = [
   'k6/lib', // the vocabulary k6 and Node share
   'lib/core',
+  'lib/images', // the pods' images (LAB_PODS=yes): setup builds them, the lab's node imports them
   'lib/setup',
   'lib/lab',
   'lib/results-model',

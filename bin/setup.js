@@ -19,7 +19,7 @@ const COMMAND = defineCommand({
       default: 'test',
       help:
         'only what LEVEL needs: service (data service and its tests), lab (the local router lab ' +
-        'and the matrix), test (every test, and the node LAB_PODS=yes runs: containerd, kubelet, the pods\' images), openshift (also the real openshift-router of ' +
+        "and the matrix), test (every test, and the node LAB_PODS=yes runs: containerd, kubelet, the pods' images), openshift (also the real openshift-router of " +
         'OpenShift 5.0 and 4.22, built from source; ROUTER_LAB_MIRROR names a source mirror)',
     },
     {

@@ -1,8 +1,7 @@
 'use strict';
-// The base image every pod of the lab runs on: Debian from the system's own package sources
-// (mmdebstrap), with Redis and curl from those packages, and Node.js 20 with npm from the npm
-// registry (Debian 12 ships Node 18; the service needs 20.19 or newer), each checked against its
-// pinned integrity. The data service's Containerfile builds FROM it; Redis's pods run it as is.
+// The pods' base image: Debian from the system's own package sources (mmdebstrap) with Redis and
+// curl, and Node.js 20 with npm from the npm registry (Debian 12 ships 18; the service needs 20.19),
+// each checked against its pinned integrity. The data service builds FROM it; Redis runs it as is.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -1,8 +1,7 @@
 'use strict';
-// The data service's image, built from data-service/Containerfile itself (so the Containerfile is
-// what the lab tests), FROM the base image. Its `npm ci` reaches the npm registry the way this
-// machine's npm does: the machine's CA bundle and registry are mounted for the build only, never
-// kept in the image.
+// The data service's image, from data-service/Containerfile itself (the Containerfile is what is
+// tested) FROM the base. Its `npm ci` reaches the registry as this machine's npm does: the CA bundle
+// and registry are mounted for the build only, never kept in the image.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');

@@ -16,7 +16,12 @@ const REPOSITORY = 'localhost/router-lab';
  * of the tags before it) and its build. In build order.
  */
 const IMAGES = [
-  { name: 'pause', replaces: [], key: pauseKey, build: (ref, ctx) => buildPause(ref, ctx) },
+  {
+    name: 'pause',
+    replaces: [],
+    key: (refs, ctx) => pauseKey(ctx.kubernetesVersion),
+    build: (ref, ctx) => buildPause(ref, ctx),
+  },
   // Redis's pods run Debian's redis-server from the base (the manifests name the Docker library's).
   {
     name: 'base',
@@ -32,29 +37,32 @@ const IMAGES = [
   },
 ];
 
-/** Every image's reference and archive, from the current inputs: [{ name, ref, archive, replaces, built }]. */
-function plannedImages() {
+/**
+ * Every image's reference and archive, from the current inputs: [{ name, ref, archive, replaces,
+ * built }]. `kubernetesVersion`: the release whose pause.c the sandbox image runs (the node's).
+ */
+function plannedImages({ kubernetesVersion }) {
   const refs = {};
   return IMAGES.map((image) => {
-    const ref = `${REPOSITORY}/${image.name}:${image.key(refs)}`;
+    const ref = `${REPOSITORY}/${image.name}:${image.key(refs, { kubernetesVersion })}`;
     refs[image.name] = ref;
     const archive = path.join(IMAGES_DIR, `${image.name}-${ref.split(':').at(-1)}.tar`);
     return { ...image, ref, archive, built: fs.existsSync(archive) };
   });
 }
 
-/** Builds every image whose archive is missing; resolves plannedImages(). `log` gets progress. */
-function ensureImages({ log = () => {} } = {}) {
-  const planned = plannedImages();
+/** Builds every image whose archive is missing; returns plannedImages(). `log` gets progress. */
+function ensureImages({ kubernetesVersion, log = () => {} }) {
+  const planned = plannedImages({ kubernetesVersion });
   const refs = Object.fromEntries(planned.map((p) => [p.name, p.ref]));
   for (const image of planned.filter((p) => !p.built)) {
     log(`  building image ${image.ref}`);
     const started = Date.now();
-    image.build(image.ref, { log, refs });
+    image.build(image.ref, { log, refs, kubernetesVersion });
     saveArchive(image.ref, image.archive, { log });
     log(`  ${image.ref}: built in ${Math.round((Date.now() - started) / 1000)} s, ${image.archive}`);
   }
-  return plannedImages();
+  return plannedImages({ kubernetesVersion });
 }
 
 /** kustomize's `images:` entries: the manifests' public names → the lab's images. */

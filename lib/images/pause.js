@@ -7,13 +7,12 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
-const { KUBE_APISERVER_VERSION } = require('../setup/kubernetes-build');
 const { runStep } = require('./command');
 const { buildah } = require('./buildah');
 
-/** build/pause/linux/pause.c of k8s.io/kubernetes at the lab's release (downloaded once). */
-function pauseSource() {
-  const r = spawnSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBE_APISERVER_VERSION}`], {
+/** build/pause/linux/pause.c of k8s.io/kubernetes at `version` (downloaded once). */
+function pauseSource(version) {
+  const r = spawnSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], {
     encoding: 'utf8',
     cwd: os.tmpdir(),
     env: { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local', GOFLAGS: '-mod=mod' },
@@ -25,17 +24,25 @@ function pauseSource() {
   return file;
 }
 
-const pauseKey = () =>
-  crypto.createHash('sha256').update(`${KUBE_APISERVER_VERSION} static v1`).digest('hex').slice(0, 12);
+const pauseKey = (kubernetesVersion) =>
+  crypto.createHash('sha256').update(`${kubernetesVersion} static v1`).digest('hex').slice(0, 12);
 
-/** Builds the pause image as `ref`. */
-function buildPause(ref, { log }) {
+/** Builds the pause image as `ref`, from Kubernetes `kubernetesVersion`'s source. */
+function buildPause(ref, { log, kubernetesVersion }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-pause-'));
   try {
     const bin = path.join(tmp, 'pause');
     runStep(
       'gcc',
-      ['-Os', '-static', '-Wall', `-DVERSION=${KUBE_APISERVER_VERSION}`, '-o', bin, pauseSource()],
+      [
+        '-Os',
+        '-static',
+        '-Wall',
+        `-DVERSION=${kubernetesVersion}`,
+        '-o',
+        bin,
+        pauseSource(kubernetesVersion),
+      ],
       {
         what: 'the pause image: gcc -static pause.c (needs gcc and libc6-dev)',
         log,

@@ -9,6 +9,7 @@ const { toolVersion } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
 const { systemTool } = require('./system-tool');
 const { goInstall } = require('./go-install');
+const { plannedImages, ensureImages } = require('../images');
 const { installSystemPackages } = require('./system-packages');
 const { KUBE_APISERVER_VERSION, NODE_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
 
@@ -142,13 +143,12 @@ const images = {
   name: 'pod images',
   neededFor: LEVEL,
   locate() {
-    const { plannedImages } = require('../images');
-    const planned = plannedImages();
+    const planned = plannedImages({ kubernetesVersion: KUBE_APISERVER_VERSION });
     if (!planned.every((p) => p.built)) return null;
     return { path: path.dirname(planned[0].archive), version: `${planned.length} images`, tooOld: false };
   },
   install(log) {
-    require('../images').ensureImages({ log });
+    ensureImages({ kubernetesVersion: KUBE_APISERVER_VERSION, log });
   },
 };
 

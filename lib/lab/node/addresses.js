@@ -1,11 +1,7 @@
 'use strict';
-// The node's names and addresses (LAB_PODS=yes), one set per lab, derived from its directory so
-// that lab:down finds them again after a crash. All in 198.18.0.0/15 (RFC 2544, benchmarking),
-// never a private range, and apart from the process lab's pod network (198.18.0.0/17):
-//
-//   198.18.128.0/17   pods: one /24 per lab, its .1 the bridge (the node's address, the pods'
-//                     gateway and their DNS server)
-//   198.19.0.0/16     Services: one /18 per lab (16,382 ClusterIPs: LAB_ROUTES's Services fit)
+// The node's names and addresses (LAB_PODS=yes), per lab from its directory, in 198.18.0.0/15 (RFC
+// 2544), never a private range: pods in 198.18.128.0/17 (a /24 per lab, its .1 the bridge: the
+// node's address, the pods' gateway and DNS), Services in 198.19.0.0/16 (a /18 per lab).
 const crypto = require('node:crypto');
 const path = require('node:path');
 

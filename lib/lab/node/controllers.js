@@ -1,8 +1,7 @@
 'use strict';
-// What a cluster runs beside the kubelet, each a lab process on the host: the controllers
-// (Deployments, StatefulSets, Jobs, EndpointSlices from pod readiness, service-account tokens),
-// the scheduler, kube-proxy (ClusterIPs, in an nftables table of its own) and CoreDNS (Services
-// and StatefulSet pods by name, on the bridge's address).
+// What a cluster runs beside the kubelet, each a lab process on the host: the controllers, the
+// scheduler, kube-proxy (ClusterIPs, in an nftables table of its own) and CoreDNS (Services and
+// StatefulSet pods by name, on the bridge's address).
 const fs = require('node:fs');
 const { requireTool } = require('../../core/tools');
 const { freePort } = require('../../core/ports');

@@ -1,13 +1,13 @@
 'use strict';
-// The lab's Kubernetes node (LAB_PODS=yes): the bridge, a private mount namespace, containerd
-// with the lab's images, the kubelet, the controllers, the scheduler, kube-proxy and CoreDNS.
-// stopNode undoes all of it: pods, processes, mounts (with the namespace), cgroups, the bridge and
-// kube-proxy's tables. docs/pods.md describes the whole.
+// The lab's Kubernetes node (LAB_PODS=yes): bridge, private mount namespace, containerd with the
+// lab's images, kubelet, controllers, scheduler, kube-proxy, CoreDNS. stopNode undoes all of it:
+// pods, processes, mounts, cgroups, the bridge and kube-proxy's tables (docs/pods.md).
 const fs = require('node:fs');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { ensureImages } = require('../../images');
+const { KUBE_APISERVER_VERSION } = require('../../setup/kubernetes-build');
 const { isAlive } = require('../../core/processes');
 const { processState, stopRecorded } = require('../common/pids');
 const { nodeAddresses } = require('./addresses');
@@ -33,7 +33,7 @@ async function startNode(lab, kube) {
   const { labDir, signal, step } = lab;
   const addresses = nodeAddresses(labDir);
   step('Images for the pods (built once, then taken from .tools/images)');
-  const images = ensureImages({ log: lab.log });
+  const images = ensureImages({ kubernetesVersion: KUBE_APISERVER_VERSION, log: lab.log });
   const ref = Object.fromEntries(images.map((i) => [i.name, i.ref]));
   step(
     `Node ${addresses.nodeName}: bridge ${addresses.bridge} at ${addresses.gateway}, pods in ${addresses.podCidr}, Services in ${addresses.serviceCidr}`,

@@ -1,10 +1,7 @@
 'use strict';
-// The node's private mount namespace: containerd and the kubelet expect containerd's socket at
-// /run/containerd/containerd.sock (the kubelet's cAdvisor labels series with pod, namespace and
-// container only then), and the pods' network namespaces and mounts appear under /run. Inside
-// this namespace /run is a tmpfs of its own with the lab's socket directory at /run/containerd:
-// nothing of the machine's /run is used or changed, and every mount made inside goes away with
-// the namespace when its last process ends.
+// The node's private mount namespace: /run is a tmpfs of its own there, with the lab's socket
+// directory at /run/containerd (where the kubelet's cAdvisor looks for containerd); the machine's
+// /run is untouched, and every mount made inside ends with the namespace's last process.
 const fs = require('node:fs');
 const { launch, assertRunning, waitUntil } = require('../common/stack');
 const { nodePaths } = require('./paths');

@@ -1,8 +1,7 @@
 'use strict';
-// The overlay's pods on the lab's node (LAB_PODS=yes): what OpenShift would add around
-// `oc apply -k` (the Redis password, the service CA's certificate, volumes for the PVCs, the SCC's
-// user), then `kubectl apply -k` of a lab overlay that takes the repository's overlay as is and maps
-// its images to the ones built here. docs/pods.md lists each difference from a cluster.
+// The overlay's pods on the lab's node (LAB_PODS=yes): what OpenShift adds around `oc apply -k`
+// (Redis password, service CA certificate, volumes, the SCC's user), then `kubectl apply -k` of a
+// lab overlay that takes the repository's overlay as is, its images mapped to those built here.
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
@@ -11,7 +10,7 @@ const { promisify } = require('node:util');
 const yaml = require('../../core/dependency').lazyDependency('js-yaml');
 const { ROOT } = require('../../core/paths');
 const { requireTool } = require('../../core/tools');
-const names = require('../../cluster/names');
+const names = require('../../core/manifest-names');
 const { kustomizeImages } = require('../../images');
 const { NAMESPACE } = require('../common/routes');
 const { waitUntil } = require('../common/stack');
