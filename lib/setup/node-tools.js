@@ -152,6 +152,8 @@ const images = {
   },
 };
 
-const NODE_TOOLS = [...runtimeTools, ...NODE_COMMANDS.map(nodeCommand), coredns, images];
+/** The node's commands built from the Go module proxy. */
+const BUILT_TOOLS = [...NODE_COMMANDS.map(nodeCommand), coredns];
+const NODE_TOOLS = [...runtimeTools, ...BUILT_TOOLS, images];
 
-module.exports = { NODE_TOOLS, cniDir };
+module.exports = { NODE_TOOLS, BUILT_TOOLS, cniDir };

@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const { findTool, compareVersions } = require('../../core/tools');
 const { openshiftRouterTool } = require('../../setup/openshift-router-build');
 const { podNetworkProblem } = require('../common/pod-network');
+const { nodeProblems } = require('../node/preflight');
 
 /** The router's template uses `no-alpn`, which HAProxy has from 2.8 (Debian's 2.6 rejects it). */
 const TEMPLATE_HAPROXY_MIN = '2.8.0';
@@ -14,8 +15,9 @@ const MOUNT_POINTS = ['/var/lib/haproxy', '/usr/sbin/haproxy'];
 /** The problems that stop LAB_ROUTER=openshift here (empty when it can run). */
 function openshiftPreflight(opts, haproxy) {
   const errors = [];
-  const network = podNetworkProblem();
+  const network = opts.pods ? null : podNetworkProblem();
   if (network) errors.push(network);
+  if (opts.pods) errors.push(...nodeProblems());
   const router = openshiftRouterTool(opts.openshiftRelease).locate();
   if (!router || router.tooOld) {
     errors.push(
