@@ -51,18 +51,30 @@ async function startNode(lab, kube) {
   return { addresses, images, kubeletPort: kubelet.ports.kubelet };
 }
 
+/** The lines of a cgroup file, or none: a cgroup being removed reads as ENODEV or ENOENT. */
+function readCgroupFile(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** The cgroup directories at and under `dir`, deepest first (the order rmdir needs). */
+function cgroupTree(dir) {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return [...entries.filter((e) => e.isDirectory()).flatMap((e) => cgroupTree(`${dir}/${e.name}`)), dir];
+}
+
 /** Every pid in the lab's cgroup root (the pods' processes), from each hierarchy. */
 function podPids(cgroupRoot) {
-  const pids = new Set();
-  const walk = (dir) => {
-    if (!fs.existsSync(dir)) return;
-    for (const line of fs.readFileSync(`${dir}/cgroup.procs`, 'utf8').split('\n'))
-      if (line) pids.add(Number(line));
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }))
-      if (entry.isDirectory()) walk(`${dir}/${entry.name}`);
-  };
-  for (const h of cgroupHierarchies()) walk(`${h}${cgroupRoot}`);
-  return [...pids];
+  const dirs = cgroupHierarchies().flatMap((h) => cgroupTree(`${h}${cgroupRoot}`));
+  return [...new Set(dirs.flatMap((dir) => readCgroupFile(`${dir}/cgroup.procs`).map(Number)))];
 }
 
 /** Signals every pod process, then waits up to `timeoutMs` for them to be gone; kills the rest. */
@@ -102,18 +114,22 @@ function namespaceMembers(holderPid) {
     .map(Number);
 }
 
-/** Removes the cgroup root, deepest first (empty by now). */
-function removeCgroupRoot(cgroupRoot) {
+/** Removes the cgroup root, deepest first; a cgroup still emptying gets a few tries. */
+async function removeCgroupRoot(cgroupRoot) {
   for (const h of cgroupHierarchies()) {
-    const dirs = [];
-    const walk = (dir) => {
-      if (!fs.existsSync(dir)) return;
-      for (const e of fs.readdirSync(dir, { withFileTypes: true }))
-        if (e.isDirectory()) walk(`${dir}/${e.name}`);
-      dirs.push(dir);
-    };
-    walk(`${h}${cgroupRoot}`);
-    for (const dir of dirs) fs.rmdirSync(dir);
+    for (const dir of cgroupTree(`${h}${cgroupRoot}`)) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          fs.rmdirSync(dir);
+          break;
+        } catch (err) {
+          if (err.code === 'ENOENT') break;
+          if (attempt >= 20)
+            throw new Error(`could not remove cgroup ${dir}: ${err.message}`, { cause: err });
+          await sleep(100);
+        }
+      }
+    }
   }
 }
 
@@ -158,7 +174,7 @@ async function stopNode(labDir, records) {
     await run('ip', ['link', 'delete', addresses.bridge]);
   for (const family of ['ip', 'ip6'])
     await run('nft', ['delete', 'table', family, 'kube-proxy']).catch(() => {});
-  removeCgroupRoot(addresses.cgroupRoot);
+  await removeCgroupRoot(addresses.cgroupRoot);
   return stopped;
 }
 
