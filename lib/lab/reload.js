@@ -5,6 +5,7 @@
 const { resolveLabOptions } = require('./common/options');
 const { readLabState } = require('./common/state');
 const { backendOf } = require('./routers');
+const { unsupportedOn } = require('./common/router-kinds');
 
 /**
  * Reloads the running lab's router. `overrides` ({ maxconn }) changes router settings for this and
@@ -17,6 +18,8 @@ async function reload({ env = process.env, log = () => {}, signal, ...change } =
   const { labDir } = resolveLabOptions(env);
   const state = readLabState(labDir);
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
+  const refused = change.exclude?.length && unsupportedOn(state.router, 'reload-exclude');
+  if (refused) throw new Error(`lab:reload --exclude: ${refused}`);
   return backendOf(state.router).reload({ ...state, labDir }, { ...change, signal, log });
 }
 

@@ -9,6 +9,7 @@ const { labEnv, quietLog, whoami } = require('../lab/helpers');
 const { request } = require('../../lib/lab/common/client');
 const { nodeAddresses } = require('../../lib/lab/node/addresses');
 const { cgroupHierarchies } = require('../../lib/lab/node/kubelet');
+const { applicable } = require('../../lib/reliability/applicable');
 
 // The node's first start may build the images (setup --for test builds them beforehand).
 jest.setTimeout(300000);
@@ -109,6 +110,24 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     const { id } = created.json();
     const read = await request(`${edge.url}/api/records/${id}`, { ca });
     expect([read.status, read.json()]).toEqual([200, expect.objectContaining({ id, customer: 'pods' })]);
+  });
+
+  test('what acts on the process lab’s instances is refused or skipped, saying what to do instead', async () => {
+    await expect(lab.rollout({ env, log: () => {} })).rejects.toThrow(
+      /kubectl rollout restart deployment\/data-service/,
+    );
+    await expect(lab.reload({ env, exclude: [state.instances[0].name] })).rejects.toThrow(/controller owns/);
+    const { skipped } = applicable(require('../../lib/reliability/scenarios'), state);
+    expect(skipped.map((s) => s.name)).toEqual(
+      expect.arrayContaining([
+        'endpoints',
+        'redis-kill',
+        'durability',
+        'redis-failover',
+        'exhaustion',
+        'soak',
+      ]),
+    );
   });
 
   test('lab:down stops every process, mount, cgroup, bridge and netfilter table of the node', async () => {
