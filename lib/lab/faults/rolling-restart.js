@@ -11,6 +11,7 @@ const { routerPaths } = require('../haproxy/router-config');
 const { reload } = require('../reload');
 const { backendOf } = require('../routers');
 const { unsupportedOn } = require('../common/router-kinds');
+const { rolloutPods } = require('../node/rollout');
 
 /** The router's view of one instance: the status of its server in each of the four backends. */
 async function instanceServerStates(state, instance) {
@@ -33,6 +34,8 @@ async function rollout({ env = process.env, log = console.log, signal, viaReload
   if (!state) throw new Error(`no lab is running in ${labDir}: run 'npm run lab:up' first`);
   const refused = unsupportedOn(state.router, 'rollout');
   if (refused) throw new Error(`lab:rollout: ${refused}`);
+  // LAB_PODS=yes: the instances are a Deployment's pods, rolled out by Kubernetes.
+  if (state.router.node) return rolloutPods(labDir, { log, signal });
   // A router that learns of a pod leaving from its endpoints (the real one, as on a cluster).
   const viaReload = asked || backendOf(state.router).endpointsViaReload;
   for (const [i, instance] of state.instances.entries()) {

@@ -5,7 +5,6 @@ const PODS = "the instances are pods on the lab's node";
 const REDIS = "Redis runs as pods on the lab's node";
 
 module.exports = {
-  rollout: `${PODS}: run 'kubectl rollout restart deployment/data-service -n router-lab' (lab:rollout through Kubernetes is not built yet)`,
   'reload-exclude': `${PODS}, whose EndpointSlices the controller owns: fail a pod's readiness instead`,
   endpoints: `${PODS}, whose EndpointSlices the controller owns; this scenario writes them by hand`,
   'redis-kill': `${REDIS}; this scenario stops a redis-server the lab started`,

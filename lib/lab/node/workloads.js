@@ -164,6 +164,7 @@ async function podsOf(admin) {
     labels: p.metadata.labels || {},
     phase: p.status.phase,
     ready: (p.status.conditions || []).some((c) => c.type === 'Ready' && c.status === 'True'),
+    terminating: Boolean(p.metadata.deletionTimestamp),
     ip: p.status.podIP ?? null,
     containerId: (p.status.containerStatuses?.[0]?.containerID || '').replace(/^\w+:\/\//, '') || null,
     waiting: p.status.containerStatuses?.[0]?.state?.waiting?.reason ?? null,
