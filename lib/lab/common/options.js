@@ -123,6 +123,18 @@ const KNOBS = checkSettings([
       'finish its connections after a reload (unset, as by default on OpenShift: until they close)',
   },
   {
+    name: 'idleClose',
+    env: 'LAB_ROUTER_IDLE_CLOSE',
+    ...REAL_ROUTER,
+    type: 'enum',
+    choices: ['immediate', 'deferred'],
+    default: 'immediate',
+    help:
+      "LAB_ROUTER=openshift: the IngressController's idleConnectionTerminationPolicy at a reload: immediate " +
+      "(OpenShift's default) closes an idle keep-alive connection at once, deferred after its next response " +
+      '(option idle-close-on-response)',
+  },
+  {
     name: 'configManager',
     env: 'LAB_ROUTER_DCM',
     ...REAL_ROUTER,
@@ -360,6 +372,7 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     reloadIntervalS: v.reloadIntervalS,
     hardStopAfterS: v.hardStopAfterS,
     configManager: v.configManager,
+    idleClose: v.idleClose,
     pods: v.pods,
     routes: v.routes,
     ports,

@@ -64,6 +64,8 @@ function routerEnv(lab, { tls, stats }) {
     ROUTER_IP_V4_V6_MODE: 'v4',
     ...(opts.hardStopAfterS ? { ROUTER_HARD_STOP_AFTER: `${opts.hardStopAfterS}s` } : {}),
     ...(opts.configManager ? { ROUTER_HAPROXY_CONFIG_MANAGER: 'true' } : {}),
+    // The ingress operator's rendering of idleConnectionTerminationPolicy: Deferred.
+    ...(opts.idleClose === 'deferred' ? { ROUTER_IDLE_CLOSE_ON_RESPONSE: 'true' } : {}),
     // The 45 s default waits for a cloud load balancer to drop the router; the lab has none.
     ROUTER_GRACEFUL_SHUTDOWN_DELAY: '1s',
   };
@@ -212,6 +214,7 @@ function describe(lab, configured, { pid, alpn }) {
     reloadIntervalS: opts.reloadIntervalS,
     hardStopAfterS: opts.hardStopAfterS,
     configManager: opts.configManager,
+    idleClose: opts.idleClose,
     alpn: { policy: configured.alpn, negotiated: alpn },
     tls: configured.tls,
     http2: opts.http2,
@@ -247,7 +250,10 @@ function statusLines(router) {
     `Router: openshift-router ${os.branch} (${os.commit.slice(0, 12)}) pid ${router.pid}, ${sizingLine(router)}, ` +
       `reload interval ${router.reloadIntervalS} s` +
       (router.hardStopAfterS ? `, hard-stop-after ${router.hardStopAfterS} s` : '') +
-      (router.configManager ? ', dynamic configuration manager on' : ''),
+      (router.configManager ? ', dynamic configuration manager on' : '') +
+      (router.idleClose === 'deferred'
+        ? ', idle connections closed after their next response at a reload'
+        : ''),
     `  metrics  ${router.metricsUrl} (user ${router.stats.username}, password in lab.json)`,
     ...(tlsLine(router) ? [tlsLine(router)] : []),
     `  API      ${api.server} (overlays/${api.overlay} applied)`,

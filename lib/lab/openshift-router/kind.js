@@ -17,7 +17,7 @@ module.exports = {
   /** The API server, etcd and the monitoring, on free loopback ports. */
   extraPorts: ['api', 'etcdClient', 'etcdPeer', 'prometheus', 'processExporter'],
   /** Knobs beyond the shared ones that define such a lab (a running lab is reused only on a match). */
-  fingerprintKnobs: ['overlay', 'reloadIntervalS', 'hardStopAfterS', 'configManager', 'pods'],
+  fingerprintKnobs: ['overlay', 'reloadIntervalS', 'hardStopAfterS', 'configManager', 'idleClose', 'pods'],
   /** What this router cannot do, and why: the lab and its commands skip or refuse it, saying so. */
   unsupported: {
     exhaustion:
