@@ -2,15 +2,12 @@
 // Tools for validating the OpenShift manifests offline: kustomize and kubeconform (built with Go),
 // the schemas kubeconform checks against (PyPI and Go modules), and a real API server (etcd from
 // the system's packages, kube-apiserver built from the Go module proxy). All for `npm test`.
-const fs = require('node:fs');
-const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/tools');
-const { TOOLS_BIN } = require('../core/paths');
 const { goInstall } = require('./go-install');
 const { installSystemPackages } = require('./system-packages');
 const schemas = require('./validation-tools');
-const { KUBE_APISERVER_VERSION, KUBERNETES_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
+const { KUBERNETES_COMMANDS, kubernetesCommandTool } = require('./kubernetes-build');
 
 const KUSTOMIZE = { module: 'sigs.k8s.io/kustomize/kustomize/v5', version: 'v5.8.2', min: '5.8.2' };
 const KUBECONFORM = {
@@ -91,22 +88,5 @@ module.exports = [
     install: (log) =>
       installSystemPackages('etcd', { apt: ['etcd-server'], dnf: ['etcd'], brew: ['etcd'] }, log),
   },
-  ...KUBERNETES_COMMANDS.map((command) => ({
-    name: command,
-    neededFor: 'test',
-    locate() {
-      // Only the pinned build in .tools/bin: the tests rely on this exact version's behaviour.
-      const file = path.join(TOOLS_BIN, command);
-      if (!fs.existsSync(file)) return null;
-      const args = command === 'kubectl' ? ['version', '--client'] : ['--version'];
-      const version = ((toolVersion(file, args) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
-      return {
-        path: file,
-        version: version ? `v${version}` : 'unknown version',
-        tooOld: `v${version}` !== KUBE_APISERVER_VERSION,
-        min: KUBE_APISERVER_VERSION,
-      };
-    },
-    install: (log) => buildKubernetesCommand(command, log),
-  })),
+  ...KUBERNETES_COMMANDS.map((command) => kubernetesCommandTool(command, 'test')),
 ];

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { findOnPath } = require('../core/tools');
+const { findOnPath, toolVersion } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
 const { runGo } = require('./go-install');
 
@@ -99,8 +99,33 @@ function buildKubernetesCommand(command, log, version = KUBE_APISERVER_VERSION) 
   }
 }
 
+/**
+ * Setup's entry for one of the commands built here, needed from `neededFor`: only the pinned build
+ * in .tools/bin counts (the tests rely on this exact version's behaviour).
+ */
+function kubernetesCommandTool(command, neededFor) {
+  return {
+    name: command,
+    neededFor,
+    locate() {
+      const file = path.join(TOOLS_BIN, command);
+      if (!fs.existsSync(file)) return null;
+      const args = command === 'kubectl' ? ['version', '--client'] : ['--version'];
+      const version = ((toolVersion(file, args) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
+      return {
+        path: file,
+        version: version ? `v${version}` : 'unknown version',
+        tooOld: `v${version}` !== KUBE_APISERVER_VERSION,
+        min: KUBE_APISERVER_VERSION,
+      };
+    },
+    install: (log) => buildKubernetesCommand(command, log),
+  };
+}
+
 module.exports = {
   KUBE_APISERVER_VERSION,
+  kubernetesCommandTool,
   KUBERNETES_COMMANDS,
   NODE_COMMANDS,
   stagingModules,

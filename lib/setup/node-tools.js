@@ -11,7 +11,7 @@ const { systemTool } = require('./system-tool');
 const { goInstall } = require('./go-install');
 const { plannedImages, ensureImages } = require('../images');
 const { installSystemPackages } = require('./system-packages');
-const { KUBE_APISERVER_VERSION, NODE_COMMANDS, buildKubernetesCommand } = require('./kubernetes-build');
+const { KUBE_APISERVER_VERSION, NODE_COMMANDS, kubernetesCommandTool } = require('./kubernetes-build');
 
 /** The level that installs them: npm test boots the node (test/node/). */
 const LEVEL = 'test';
@@ -100,24 +100,6 @@ const runtimeTools = [
   }),
 ].map((tool) => ({ ...tool, neededFor: LEVEL }));
 
-/** A node command: only the pinned build in .tools/bin, at kube-apiserver's version. */
-const nodeCommand = (command) => ({
-  name: command,
-  neededFor: LEVEL,
-  locate() {
-    const file = path.join(TOOLS_BIN, command);
-    if (!fs.existsSync(file)) return null;
-    const version = ((toolVersion(file, ['--version']) || '').match(/v(\d+\.\d+\.\d+)/) || [])[1];
-    return {
-      path: file,
-      version: version ? `v${version}` : 'unknown version',
-      tooOld: `v${version}` !== KUBE_APISERVER_VERSION,
-      min: KUBE_APISERVER_VERSION,
-    };
-  },
-  install: (log) => buildKubernetesCommand(command, log),
-});
-
 /** The cluster's DNS (Services and StatefulSet pods by name), as a cluster runs it. */
 const COREDNS = { module: 'github.com/coredns/coredns', version: 'v1.14.7' };
 
@@ -153,7 +135,7 @@ const images = {
 };
 
 /** The node's commands built from the Go module proxy. */
-const BUILT_TOOLS = [...NODE_COMMANDS.map(nodeCommand), coredns];
+const BUILT_TOOLS = [...NODE_COMMANDS.map((command) => kubernetesCommandTool(command, LEVEL)), coredns];
 const NODE_TOOLS = [...runtimeTools, ...BUILT_TOOLS, images];
 
 module.exports = { NODE_TOOLS, BUILT_TOOLS, cniDir };

@@ -8,7 +8,7 @@ const { execFileSync } = require('node:child_process');
 const { labEnv, quietLog, whoami, loadLoop } = require('../lab/helpers');
 const { request } = require('../../lib/lab/common/client');
 const { nodeAddresses } = require('../../lib/lab/node/addresses');
-const { cgroupHierarchies } = require('../../lib/lab/node/kubelet');
+const { cgroupHierarchies } = require('../../lib/lab/node/cgroups');
 const { applicable } = require('../../lib/reliability/applicable');
 
 // The node's first start may build the images (setup --for test builds them beforehand).
@@ -41,6 +41,9 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
         ),
       );
   });
+  const servicePods = () =>
+    kubectl('get', 'pods', '-n', 'router-lab', '-l', 'app.kubernetes.io/name=data-service').items;
+
   afterAll(async () => {
     // Down already, unless a test failed first.
     await lab.down({ env, log: () => {} });
@@ -68,14 +71,7 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
   });
 
   test('each termination answers from a data-service pod that kubectl lists, through the controller’s EndpointSlices', async () => {
-    const pods = kubectl(
-      'get',
-      'pods',
-      '-n',
-      'router-lab',
-      '-l',
-      'app.kubernetes.io/name=data-service',
-    ).items;
+    const pods = servicePods();
     const names = pods.map((p) => p.metadata.name);
     expect(names).toHaveLength(2);
     for (const termination of ['http', 'edge', 'passthrough', 'reencrypt']) {
@@ -133,14 +129,7 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     const names = after.instances.map((i) => i.name);
     expect(names).toHaveLength(2);
     expect(names.filter((n) => before.includes(n))).toEqual([]);
-    const listed = kubectl(
-      'get',
-      'pods',
-      '-n',
-      'router-lab',
-      '-l',
-      'app.kubernetes.io/name=data-service',
-    ).items;
+    const listed = servicePods();
     expect(listed.map((p) => p.metadata.name)).toEqual(expect.arrayContaining(names));
     state = after;
   });

@@ -13,7 +13,8 @@ const { processState, stopRecorded } = require('../common/pids');
 const { nodeAddresses } = require('./addresses');
 const { startMountNamespace } = require('./mount-namespace');
 const { startContainerd, importImages } = require('./containerd');
-const { startKubelet, cgroupHierarchies } = require('./kubelet');
+const { startKubelet } = require('./kubelet');
+const { podPids, removeCgroupRoot } = require('./cgroups');
 const { startControllers } = require('./controllers');
 
 const run = promisify(execFile);
@@ -51,32 +52,6 @@ async function startNode(lab, kube) {
   return { addresses, images, kubeletPort: kubelet.ports.kubelet };
 }
 
-/** The lines of a cgroup file, or none: a cgroup being removed reads as ENODEV or ENOENT. */
-function readCgroupFile(file) {
-  try {
-    return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return [];
-  }
-}
-
-/** The cgroup directories at and under `dir`, deepest first (the order rmdir needs). */
-function cgroupTree(dir) {
-  let entries;
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return [...entries.filter((e) => e.isDirectory()).flatMap((e) => cgroupTree(`${dir}/${e.name}`)), dir];
-}
-
-/** Every pid in the lab's cgroup root (the pods' processes), from each hierarchy. */
-function podPids(cgroupRoot) {
-  const dirs = cgroupHierarchies().flatMap((h) => cgroupTree(`${h}${cgroupRoot}`));
-  return [...new Set(dirs.flatMap((dir) => readCgroupFile(`${dir}/cgroup.procs`).map(Number)))];
-}
-
 /** Signals every pod process, then waits up to `timeoutMs` for them to be gone; kills the rest. */
 async function stopPods(cgroupRoot, { timeoutMs = 5000 } = {}) {
   const signalAll = (sig) =>
@@ -112,25 +87,6 @@ function namespaceMembers(holderPid) {
       }
     })
     .map(Number);
-}
-
-/** Removes the cgroup root, deepest first; a cgroup still emptying gets a few tries. */
-async function removeCgroupRoot(cgroupRoot) {
-  for (const h of cgroupHierarchies()) {
-    for (const dir of cgroupTree(`${h}${cgroupRoot}`)) {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          fs.rmdirSync(dir);
-          break;
-        } catch (err) {
-          if (err.code === 'ENOENT') break;
-          if (attempt >= 20)
-            throw new Error(`could not remove cgroup ${dir}: ${err.message}`, { cause: err });
-          await sleep(100);
-        }
-      }
-    }
-  }
 }
 
 /** Order in which the node's processes stop: what starts pods first, the namespace last. */
@@ -178,4 +134,4 @@ async function stopNode(labDir, records) {
   return stopped;
 }
 
-module.exports = { startNode, stopNode, podPids, namespaceMembers };
+module.exports = { startNode, stopNode, namespaceMembers };

@@ -8,6 +8,7 @@ const { launch, assertRunning, waitUntil, logTail } = require('../common/stack')
 const { inMountNamespace } = require('./mount-namespace');
 const { SOCKET_INSIDE } = require('./containerd');
 const { nodePaths } = require('./paths');
+const { createCgroupRoot } = require('./cgroups');
 
 /** KubeletConfiguration (JSON is YAML) for this machine and the lab. */
 function kubeletConfig(p, { addresses, ports, clientCA }) {
@@ -46,20 +47,6 @@ function kubeletConfig(p, { addresses, ports, clientCA }) {
   };
 }
 
-/** The cgroup v1 hierarchies (or the v2 root) the kubelet makes its root in. */
-function cgroupHierarchies(base = '/sys/fs/cgroup') {
-  if (fs.existsSync(`${base}/cgroup.controllers`)) return [base];
-  return fs
-    .readdirSync(base)
-    .map((h) => `${base}/${h}`)
-    .filter((dir) => !fs.lstatSync(dir).isSymbolicLink() && fs.existsSync(`${dir}/cgroup.procs`));
-}
-
-/** Makes the lab's cgroup root in every hierarchy (the kubelet requires it to exist). */
-function createCgroupRoot(root) {
-  for (const h of cgroupHierarchies()) fs.mkdirSync(`${h}${root}`, { recursive: true });
-}
-
 /** Starts the kubelet in the node's mount namespace; resolves its record once the node is Ready. */
 async function startKubelet(labDir, { holderPid, addresses, kube, signal }) {
   const p = nodePaths(labDir);
@@ -95,4 +82,4 @@ async function startKubelet(labDir, { holderPid, addresses, kube, signal }) {
   return { record, ports };
 }
 
-module.exports = { startKubelet, kubeletConfig, cgroupHierarchies };
+module.exports = { startKubelet, kubeletConfig };

@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const { findTool } = require('../../core/tools');
 const { BUILT_TOOLS, cniDir } = require('../../setup/node-tools');
-const { cgroupHierarchies } = require('./kubelet');
+const { cgroupHierarchies } = require('./cgroups');
 
 /** The system packages behind the node's tools (Debian's names), for the error message. */
 const PACKAGES = {
@@ -39,7 +39,7 @@ function nodeProblems() {
   if (!cniDir())
     problems.push('the CNI plugins are not installed: apt-get install containernetworking-plugins');
   // The images are not checked: lab:up builds what is missing, saying so.
-  for (const tool of BUILT_TOOLS.filter((t) => !t.locate() || t.locate().tooOld)) {
+  for (const tool of BUILT_TOOLS.filter((t) => !(t.locate()?.tooOld === false))) {
     problems.push(`${tool.name} is not built: run 'npm run setup -- --for test'`);
   }
   return problems;

@@ -9,25 +9,11 @@ const names = require('../../core/manifest-names');
 const { NAMESPACE } = require('../common/routes');
 const { readLabState, writeLabState } = require('../common/state');
 const { waitUntil } = require('../common/stack');
-const { podsOf } = require('./workloads');
+const { podsOf, podInstances } = require('./workloads');
 const { kubeClient } = require('../kube/api');
 const { readKubeconfig } = require('../kube/kubeconfig');
-const { podProcess } = require('./pod-processes');
 
 const run = promisify(execFile);
-
-/** The data service's ready pods as the lab's instances (lab.json's `instances`). */
-function podInstances(pods, cgroupRoot) {
-  return pods
-    .filter((p) => p.labels['app.kubernetes.io/name'] === names.APP && p.ready && !p.terminating)
-    .map((p) => ({
-      name: p.name,
-      host: p.ip,
-      port: 8080,
-      tlsPort: 8443,
-      pid: podProcess(cgroupRoot, p.containerId),
-    }));
-}
 
 /** Restarts the Deployment's pods one by one and waits for the rollout; resolves the new lab state. */
 async function rolloutPods(labDir, { log = () => {}, signal, timeoutS = 300 } = {}) {
@@ -64,4 +50,4 @@ async function rolloutPods(labDir, { log = () => {}, signal, timeoutS = 300 } = 
   return readLabState(labDir);
 }
 
-module.exports = { rolloutPods, podInstances };
+module.exports = { rolloutPods };

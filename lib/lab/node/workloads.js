@@ -15,6 +15,7 @@ const { kustomizeImages } = require('../../images');
 const { NAMESPACE } = require('../common/routes');
 const { waitUntil } = require('../common/stack');
 const { nodePaths } = require('./paths');
+const { containerProcess } = require('./cgroups');
 
 const run = promisify(execFile);
 
@@ -207,4 +208,17 @@ async function waitPodsReady(lab, { timeoutMs = 300000 } = {}) {
   return last;
 }
 
-module.exports = { labKustomization, applyPods, waitPodsReady, podsOf, SCC_UID };
+/** The data service's ready pods (not those draining) as the lab's instances (lab.json's `instances`). */
+function podInstances(pods, cgroupRoot) {
+  return pods
+    .filter((p) => p.labels['app.kubernetes.io/name'] === names.APP && p.ready && !p.terminating)
+    .map((p) => ({
+      name: p.name,
+      host: p.ip,
+      port: 8080,
+      tlsPort: 8443,
+      pid: containerProcess(cgroupRoot, p.containerId),
+    }));
+}
+
+module.exports = { labKustomization, applyPods, waitPodsReady, podsOf, podInstances, SCC_UID };

@@ -16,8 +16,7 @@ const { SCALE_LABEL } = require('../common/scale-routes');
 const { waitUntil, logTail } = require('../common/stack');
 const { probeRoute, lastOfEachServes } = require('../common/health');
 const { startNode } = require('../node');
-const { applyPods, waitPodsReady } = require('../node/workloads');
-const { podProcess } = require('../node/pod-processes');
+const { applyPods, waitPodsReady, podInstances } = require('../node/workloads');
 
 /**
  * LAB_PODS=yes: the node, then the overlay's pods on it; the real EndpointSlice controller
@@ -31,16 +30,7 @@ async function startPods(lab) {
   );
   for (const line of await applyPods(lab, images)) lab.log(`    ${line}`);
   lab.step('Waiting until every pod is ready (first start: a minute or two)');
-  const pods = await waitPodsReady(lab);
-  return pods
-    .filter((p) => p.labels['app.kubernetes.io/name'] === 'data-service')
-    .map((p) => ({
-      name: p.name,
-      host: p.ip,
-      port: 8080,
-      tlsPort: 8443,
-      pid: podProcess(addresses.cgroupRoot, p.containerId),
-    }));
+  return podInstances(await waitPodsReady(lab), addresses.cgroupRoot);
 }
 
 /** Starts the control plane and applies the overlay; resolves lab.kube ({ server, kubeconfig, … }). */
