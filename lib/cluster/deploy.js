@@ -96,7 +96,7 @@ function buildAndWait(opts, namespace) {
 
 /** Deploys the lab with cluster:deploy's options (lib/cluster/options.js DEPLOY). */
 function deploy(opts) {
-  log(`logged in as ${requireLogin()}`);
+  log(`logged in as ${requireLogin({ ocOnly: true })}`);
   const namespace = resolveNamespace(opts.namespace);
   if (!opts.dryRun) ensureProject(namespace, log);
   apply(opts, namespace);

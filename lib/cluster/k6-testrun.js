@@ -21,7 +21,7 @@ const READER_POD = path.join(componentDir('k6-testrun'), 'results-reader-pod.yam
 
 /** The k6-testrun component's objects, with this run's cell, targets and parallelism filled in. */
 function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize', dir]) } = {}) {
-  const composed = compose({ overlay: 'all', components: ['k6-testrun'] });
+  const composed = compose({ overlay: 'all', components: ['k6-testrun'], images: opts.images || [] });
   let objects;
   try {
     objects = yaml.loadAll(kustomize(composed.dir)).filter(Boolean);
@@ -38,6 +38,7 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   const testRun = wanted.find((o) => o.kind === 'TestRun');
   testRun.spec.parallelism = opts.parallelism;
   testRun.spec.separate = opts.separate;
+  if (opts.runnerCpu) testRun.spec.runner.resources.requests.cpu = opts.runnerCpu;
   const set = { TERMINATION: opts.termination, PAGE_SIZE: opts['page-size'], CONNECTION: opts.connection };
   Object.assign(set, { VUS: String(opts.vus), DURATION: opts.duration });
   // The Routes' admitted hosts, so a sharded router (spec.subdomain) works as well as the default.
@@ -58,6 +59,26 @@ function readerPod(image) {
   return pod;
 }
 
+/** A pod of the TestRun the scheduler cannot place, as an error that says what to change; or null. */
+function unschedulable(namespace) {
+  const pods = oc(['get', 'pods', '-n', namespace, '-l', `k6_cr=${names.TESTRUN}`, '-o', 'json'], {
+    allowFail: true,
+  });
+  if (!pods.ok) return null;
+  for (const pod of JSON.parse(pods.stdout).items) {
+    const c = (pod.status.conditions || []).find((x) => x.type === 'PodScheduled' && x.status === 'False');
+    if (c?.reason === 'Unschedulable') {
+      const err = new OcError(
+        `${pod.metadata.name} cannot be placed: ${c.message} ` +
+          '(fewer runners: --parallelism; a smaller --runner-cpu; or leave out --separate)',
+      );
+      err.unschedulable = true;
+      return err;
+    }
+  }
+  return null;
+}
+
 async function waitForStage(namespace, timeoutSeconds, signal) {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const query = ['get', 'testrun', names.TESTRUN, '-n', namespace, '-o', 'jsonpath={.status.stage}'];
@@ -71,8 +92,10 @@ async function waitForStage(namespace, timeoutSeconds, signal) {
     if (stage === 'finished') return;
     if (stage === 'error')
       throw new OcError(`the TestRun failed: oc describe testrun ${names.TESTRUN} -n ${namespace}`);
+    const stuck = stage === 'initialization' || stage === 'created' ? unschedulable(namespace) : null;
+    if (stuck) throw stuck;
     if (Date.now() > deadline) throw new OcError(`the TestRun did not finish within ${timeoutSeconds} s`);
-    await sleep(5000, undefined, { signal });
+    await sleep(2000, undefined, { signal });
   }
 }
 
@@ -163,7 +186,8 @@ async function clusterK6(opts, { signal } = {}) {
   try {
     await runTestRun({ opts, namespace, routes, objects, runId, signal });
   } catch (err) {
-    if (err.name === 'AbortError') {
+    // Interrupted, or runners that will never run; a failed TestRun stays for oc describe.
+    if (err.name === 'AbortError' || err.unschedulable) {
       // collect() cleans up its own reader pod.
       const del = ['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait=false'];
       oc(del, { allowFail: true });

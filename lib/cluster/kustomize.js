@@ -39,12 +39,12 @@ function buildObjects(dir) {
 }
 
 /**
- * A temporary kustomization: `overlay` plus `components`, optionally with a name prefix or suffix
- * and extra `patches` (Kustomize patch entries: { target, patch }).
+ * A temporary kustomization: `overlay` plus `components`, optionally with a name prefix or suffix,
+ * extra `patches` (Kustomize patch entries: { target, patch }) and `images` ({ name, newName, newTag }).
  * No namespace field: it would also move the IngressController out of openshift-ingress-operator;
  * `oc apply -n` chooses the project instead. Returns its directory and a cleanup function.
  */
-function compose({ overlay, components = [], namePrefix, nameSuffix, patches = [] }) {
+function compose({ overlay, components = [], namePrefix, nameSuffix, patches = [], images = [] }) {
   if (!OVERLAYS.includes(overlay)) {
     throw new Error(`unknown overlay '${overlay}': choose one of ${OVERLAYS.join(', ')}`);
   }
@@ -62,6 +62,7 @@ function compose({ overlay, components = [], namePrefix, nameSuffix, patches = [
     resources: [rel(overlayDir(overlay))],
     ...(components.length ? { components: components.map((c) => rel(componentDir(c))) } : {}),
     ...(patches.length ? { patches } : {}),
+    ...(images.length ? { images } : {}),
   };
   fs.writeFileSync(path.join(dir, 'kustomization.yaml'), yaml.dump(doc));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };

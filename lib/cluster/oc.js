@@ -1,24 +1,42 @@
 'use strict';
 // The OpenShift CLI, for the deploy scripts: found, logged in, and run with errors that say what
-// to do. Output is captured unless `inherit` (builds and rollouts stream to the terminal).
+// to do. Output is captured unless `inherit` (builds and rollouts stream to the terminal). Where
+// there is no oc, kubectl stands in for what cluster:k6 asks (plain Kubernetes, the lab's node).
 const { spawnSync } = require('node:child_process');
 const { findTool } = require('../core/tools');
 
 class OcError extends Error {}
 
+const NO_OC =
+  "the OpenShift CLI 'oc' is not on PATH: download it from your cluster's console (? > Command line tools) or https://mirror.openshift.com/pub/openshift-v4/clients/ocp/stable/";
+
+/** oc's path; throws saying where to get it (cluster:deploy and teardown need oc itself). */
 function ocPath() {
   const oc = findTool('oc');
-  if (!oc) {
-    throw new OcError(
-      "the OpenShift CLI 'oc' is not on PATH: download it from your cluster's console (? > Command line tools) or https://mirror.openshift.com/pub/openshift-v4/clients/ocp/stable/",
-    );
-  }
+  if (!oc) throw new OcError(NO_OC);
   return oc;
 }
 
-/** Runs oc; returns stdout. Throws OcError with oc's message unless `allowFail`. */
+/** kubectl's spelling of the oc commands it lacks; the rest are the same in both. */
+const KUBECTL_SPELLING = {
+  whoami: () => ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
+  project: () => ['config', 'view', '--minify', '-o', 'jsonpath={..namespace}'],
+};
+
+/** The command line to run: oc, else kubectl with oc's commands spelled its way. */
+function command(args) {
+  const oc = findTool('oc');
+  if (oc) return [oc, args];
+  const kubectl = findTool('kubectl');
+  if (!kubectl) throw new OcError(`${NO_OC} (nor is kubectl)`);
+  const spelling = KUBECTL_SPELLING[args[0]];
+  return [kubectl, spelling ? spelling(args) : args];
+}
+
+/** Runs oc (or kubectl); returns stdout. Throws OcError with its message unless `allowFail`. */
 function oc(args, { input, inherit = false, allowFail = false } = {}) {
-  const r = spawnSync(ocPath(), args, {
+  const [file, argv] = command(args);
+  const r = spawnSync(file, argv, {
     input,
     encoding: 'utf8',
     maxBuffer: 64 << 20,
@@ -32,12 +50,16 @@ function oc(args, { input, inherit = false, allowFail = false } = {}) {
   return allowFail ? { ok: r.status === 0, stdout: r.stdout || '', stderr: r.stderr || '' } : r.stdout || '';
 }
 
-/** The user oc is logged in as; throws with the login hint when it is not. */
-function requireLogin() {
+/**
+ * The user oc is logged in as; throws with the login hint when it is not. `ocOnly`: the command
+ * needs oc itself (builds, projects), and kubectl will not do.
+ */
+function requireLogin({ ocOnly = false } = {}) {
+  if (ocOnly) ocPath();
   const r = oc(['whoami'], { allowFail: true });
   if (!r.ok) {
     throw new OcError(
-      "oc is not logged in to a cluster: run 'oc login <api url>' (Developer Sandbox: in the console, your name > Copy login command)",
+      "oc is not logged in to a cluster: run 'oc login <api url>' (Developer Sandbox: in the console, your name > Copy login command); with kubectl, set KUBECONFIG",
     );
   }
   return r.stdout.trim();

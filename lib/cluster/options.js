@@ -122,6 +122,21 @@ added) from the project, the Redis data volumes and the Redis password Secret.`,
   ],
 });
 
+/** --images NAME=IMAGE,...: kustomize's images: entries (the name as the manifests write it). */
+function parseImages(items) {
+  return items.map((item) => {
+    const m = /^([^=\s]+)=([^=\s]+)$/.exec(item);
+    if (!m) throw new Error(`${JSON.stringify(item)} is not NAME=IMAGE (the name without its tag)`);
+    const at = m[2].lastIndexOf(':');
+    const tagged = at > m[2].lastIndexOf('/');
+    return {
+      name: m[1],
+      newName: tagged ? m[2].slice(0, at) : m[2],
+      ...(tagged ? { newTag: m[2].slice(at + 1) } : {}),
+    };
+  });
+}
+
 /** cluster:k6's cell: what one runner of the TestRun loads. */
 const K6_CELL = [
   {
@@ -205,6 +220,28 @@ Render it with npm run report -- DIR.`,
       flag: '--separate',
       type: 'boolean',
       help: 'one runner per node (anti-affinity); needs as many nodes as runners',
+    },
+    {
+      name: 'runnerCpu',
+      flag: '--runner-cpu',
+      arg: 'CPU',
+      type: 'string',
+      parse: (cpu) => {
+        if (!/^(\d+m|\d+(\.\d+)?)$/.test(cpu))
+          throw new Error(`${JSON.stringify(cpu)} is not a CPU quantity such as 1, 0.5 or 250m`);
+        return cpu;
+      },
+      help: "each runner's CPU request (unset: the TestRun's 1); smaller fits more runners on a node",
+    },
+    {
+      name: 'images',
+      flag: '--images',
+      arg: 'NAME=IMAGE,...',
+      type: 'list',
+      parse: parseImages,
+      help:
+        'the runner and starter from a registry of your own (disconnected clusters), e.g. ' +
+        "docker.io/grafana/k6=registry.example/k6:1.8.1; lab:status prints the lab's",
     },
     {
       name: 'insecure',

@@ -63,7 +63,7 @@ function deleteData(namespace) {
 
 /** Tears the lab down with cluster:teardown's options (lib/cluster/options.js TEARDOWN). */
 function teardown(opts) {
-  log(`logged in as ${requireLogin()}`);
+  log(`logged in as ${requireLogin({ ocOnly: true })}`);
   const namespace = resolveNamespace(opts.namespace);
   deleteObjects(opts, namespace);
   if (opts.routerTuning) restoreDefaultRouter();

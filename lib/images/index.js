@@ -8,6 +8,7 @@ const { saveArchive, IMAGES_DIR } = require('./buildah');
 const { buildBase, baseKey } = require('./base');
 const { buildPause, pauseKey } = require('./pause');
 const { buildDataService, dataServiceKey } = require('./data-service');
+const { buildK6Runner, buildK6Starter, k6RunnerKey, k6StarterKey } = require('./k6');
 
 const REPOSITORY = 'localhost/router-lab';
 
@@ -34,6 +35,19 @@ const IMAGES = [
     replaces: ['data-service'],
     key: (refs) => dataServiceKey(refs.base),
     build: (ref, ctx) => buildDataService(ref, { ...ctx, baseRef: ctx.refs.base }),
+  },
+  // k6-operator's Jobs (cluster:k6): the TestRun's runner and starter images.
+  {
+    name: 'k6-runner',
+    replaces: ['docker.io/grafana/k6'],
+    key: (refs) => k6RunnerKey(refs.base),
+    build: (ref, ctx) => buildK6Runner(ref, { ...ctx, baseRef: ctx.refs.base }),
+  },
+  {
+    name: 'k6-starter',
+    replaces: ['ghcr.io/grafana/k6-operator'],
+    key: (refs) => k6StarterKey(refs.base),
+    build: (ref, ctx) => buildK6Starter(ref, { ...ctx, baseRef: ctx.refs.base }),
   },
 ];
 

@@ -1,7 +1,7 @@
 'use strict';
-// What a lab with pods (LAB_PODS=yes) needs beside the control plane (setup --for test or openshift): a container runtime, its
-// network plugins and the tools that build images here, from the system's packages; the node's
-// Kubernetes commands, built from the Go module proxy at kube-apiserver's version.
+// What a lab with pods (LAB_PODS=yes) needs beside the control plane (setup --for test): a container
+// runtime, its network plugins and the image tools from the system's packages; the node's
+// Kubernetes commands at kube-apiserver's version, CoreDNS and k6-operator, built here.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -12,6 +12,7 @@ const { goInstall } = require('./go-install');
 const { plannedImages, ensureImages } = require('../images');
 const { installSystemPackages } = require('./system-packages');
 const { KUBE_APISERVER_VERSION, NODE_COMMANDS, kubernetesCommandTool } = require('./kubernetes-build');
+const { k6OperatorTool } = require('./k6-operator-build');
 
 /** The level that installs them: npm test boots the node (test/node/). */
 const LEVEL = 'test';
@@ -67,7 +68,6 @@ const runtimeTools = [
     packages: { apt: ['runc'], dnf: ['runc'] },
   }),
   cniPlugins,
-  // The base image, from the system's own package sources.
   // kube-proxy's rules (nftables mode: a table of its own, removed at lab:down) and its conntrack.
   systemTool({
     name: 'nft',
@@ -83,6 +83,7 @@ const runtimeTools = [
     min: '1.4.7',
     packages: { apt: ['conntrack'], dnf: ['conntrack-tools'] },
   }),
+  // The base image, from the system's own package sources.
   systemTool({
     name: 'mmdebstrap',
     versionArgs: ['--version'],
@@ -134,8 +135,12 @@ const images = {
   },
 };
 
-/** The node's commands built from the Go module proxy. */
-const BUILT_TOOLS = [...NODE_COMMANDS.map((command) => kubernetesCommandTool(command, LEVEL)), coredns];
+/** The node's commands built from the Go module proxy (k6-operator: from its pinned commit). */
+const BUILT_TOOLS = [
+  ...NODE_COMMANDS.map((command) => kubernetesCommandTool(command, LEVEL)),
+  coredns,
+  k6OperatorTool(LEVEL),
+];
 const NODE_TOOLS = [...runtimeTools, ...BUILT_TOOLS, images];
 
 module.exports = { NODE_TOOLS, BUILT_TOOLS, cniDir };

@@ -1,13 +1,11 @@
 'use strict';
 // The real OpenShift router (openshift-router), built from its pinned commits with their vendor/
-// into .tools/openshift-router/<release>/. Its sources come from GitHub, or from a mirror
-// directory (ROUTER_LAB_MIRROR) where GitHub cannot be reached; either way the commit is checked.
+// into .tools/openshift-router/<release>/, from GitHub or the mirror (./mirror-source.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const zlib = require('node:zlib');
-const { spawnSync } = require('node:child_process');
 const { runGo } = require('./go-install');
 const { TOOLS_DIR } = require('../core/paths');
+const { unpackSource } = require('./mirror-source');
 
 // Each OpenShift release's router branch, the HAProxy branch its image installs, and the setup
 // level that builds it: both for 'test', since a command on the real router (route-scale in a test)
@@ -26,7 +24,6 @@ const ROUTER_PINS = {
     neededFor: 'test',
   },
 };
-const MIRROR_ENV = 'ROUTER_LAB_MIRROR';
 
 const shortCommit = (pin) => pin.commit.slice(0, 12);
 // One folder per release: the binary picks its command by the name it runs as, openshift-router.
@@ -35,61 +32,13 @@ const stampFile = (release) => path.join(path.dirname(routerBin(release)), 'comm
 // The image's /var/lib/haproxy: the template, the reload script and the error pages.
 const imageFiles = (release) => path.join(path.dirname(routerBin(release)), 'haproxy');
 
-/**
- * The commit `git archive` wrote into a tarball's pax global header ('52 comment=<sha>'), or null.
- * GitHub's archives are made the same way, so one check serves both sources.
- */
-function tarCommitId(gzipped) {
-  // Only the first two blocks are needed: inflate a prefix, not the whole source tree.
-  const prefix = gzipped.subarray(0, 65536);
-  const tar = zlib.gunzipSync(prefix, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).subarray(0, 1024);
-  if (String.fromCharCode(tar[156]) !== 'g') return null;
-  const match = /\d+ comment=([0-9a-f]{40})\n/.exec(tar.subarray(512).toString('latin1'));
-  return match ? match[1] : null;
-}
-
-/** The source tarball of `pin`: the mirror's file when ROUTER_LAB_MIRROR is set, else GitHub's. */
-async function fetchSource(pin, { env = process.env, log }) {
-  const mirror = env[MIRROR_ENV];
-  if (mirror) {
-    const file = path.join(path.resolve(mirror), `openshift-router-${shortCommit(pin)}.tar.gz`);
-    if (!fs.existsSync(file)) throw new Error(`${MIRROR_ENV}=${mirror} has no ${path.basename(file)}`);
-    log(`  source: ${file}`);
-    return fs.readFileSync(file);
-  }
-  const url = `https://github.com/openshift/router/archive/${pin.commit}.tar.gz`;
-  log(`  source: ${url}`);
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(120000) });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return Buffer.from(await res.arrayBuffer());
-  } catch (err) {
-    throw new Error(
-      `cannot download the router's source (${err.message}): set ${MIRROR_ENV} to a directory ` +
-        `holding openshift-router-${shortCommit(pin)}.tar.gz`,
-      { cause: err },
-    );
-  }
-}
-
-/** Unpacks a checked source tarball into .tools/src and returns its top folder. */
-function unpack(tarball, pin) {
-  const commit = tarCommitId(tarball);
-  if (commit !== pin.commit) {
-    throw new Error(`the router's source is commit ${commit || 'unknown'}, not the pinned ${pin.commit}`);
-  }
-  const dir = path.join(TOOLS_DIR, 'src', `openshift-router-${shortCommit(pin)}`);
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  const tar = spawnSync('tar', ['-xz', '--strip-components=1', '-C', dir], { input: tarball });
-  if (tar.status !== 0) throw new Error(`unpacking the router's source failed: ${tar.stderr}`);
-  return dir;
-}
-
 /** Builds openshift-router for `release` ('5.0', '4.22') from its vendored sources, offline. */
 async function buildOpenshiftRouter(release, log, { env = process.env } = {}) {
   const pin = ROUTER_PINS[release];
-  const dir = unpack(await fetchSource(pin, { env, log }), pin);
+  const dir = await unpackSource(
+    { name: 'openshift-router', repo: 'openshift/router', commit: pin.commit },
+    { env, log },
+  );
   log(`  building openshift-router ${pin.branch} (${shortCommit(pin)}): about 2 minutes on 2 cores`);
   fs.mkdirSync(path.dirname(routerBin(release)), { recursive: true });
   runGo(['build', '-trimpath', '-ldflags=-s -w', '-o', routerBin(release), './cmd/openshift-router'], {
@@ -125,4 +74,4 @@ function openshiftRouterTool(release) {
   };
 }
 
-module.exports = { ROUTER_PINS, tarCommitId, openshiftRouterTool, routerBin, imageFiles };
+module.exports = { ROUTER_PINS, openshiftRouterTool, routerBin, imageFiles };

@@ -30,11 +30,19 @@ test.each(SCRIPTS)('%s rejects an unknown option by name (a usage error: exit 2)
   expect(r.stderr).toMatch(/--no-such-option/);
 });
 
-test.each(SCRIPTS)('%s says how to get oc when it is not on PATH', (script) => {
+test.each(['deploy', 'teardown'])('%s says how to get oc when it is not on PATH', (script) => {
   // A PATH with node's own directory only: no oc anywhere (.tools/bin has none either).
   const r = run(script, [], { ...process.env, PATH: path.dirname(process.execPath) });
   expect(r.status).toBe(1);
   expect(r.stderr).toMatch(/'oc' is not on PATH/);
+});
+
+test('k6 without oc asks kubectl who is logged in, and says how to log in when no one is', () => {
+  // No oc: the pinned kubectl in .tools/bin stands in; its kubeconfig names no cluster.
+  const env = { ...process.env, PATH: path.dirname(process.execPath), KUBECONFIG: '/nonexistent' };
+  const r = run('k6', [], env);
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/not logged in to a cluster.*with kubectl, set KUBECONFIG/);
 });
 
 test('deploy refuses router tuning on the Developer Sandbox overlay, before touching a cluster', () => {

@@ -1,15 +1,15 @@
 'use strict';
-// The real router's pure parts: the template's binds moved to loopback, the namespaces it runs in,
+// The real router's pure parts: the template's binds moved to the lab's addresses, the namespaces it runs in,
 // the pod network's addresses, and the knobs that go with LAB_ROUTER=openshift.
 const { namespacedCommand } = require('../../lib/lab/openshift-router/processes');
-const { loopbackTemplate } = require('../../lib/lab/openshift-router/work-dir');
+const { boundTemplate } = require('../../lib/lab/openshift-router/work-dir');
 const { podNetwork } = require('../../lib/lab/common/pod-network');
 const { resolveLabOptions } = require('../../lib/lab/common/options');
 const { summarize } = require('../../lib/lab/openshift-router/admission');
 
 const cores = { allowedCores: [0, 1] };
 
-test("the template's `bind :PORT` lines bind 127.0.0.1, and a template without them is refused", () => {
+test("the template's `bind :PORT` lines bind 127.0.0.1 (and the node's address), and a template without them is refused", () => {
   const text = [
     'listen stats',
     '  bind :{{ .StatsPort }}',
@@ -20,11 +20,16 @@ test("the template's `bind :PORT` lines bind 127.0.0.1, and a template without t
     '  bind :{{ env "ROUTER_SERVICE_HTTPS_PORT" "443" }}',
     '  bind unix@/var/lib/haproxy/run/haproxy-sni.sock ssl',
   ].join('\n');
-  const out = loopbackTemplate(text);
+  const out = boundTemplate(text);
   expect(out.match(/bind 127\.0\.0\.1:/g)).toHaveLength(3);
+  expect(out).toContain('bind 127.0.0.1:{{ env "ROUTER_SERVICE_HTTPS_PORT" "443" }}\n');
+  // With pods: the node's address too, on the same port.
+  expect(boundTemplate(text, ['127.0.0.1', '198.18.130.1'])).toContain(
+    'bind 127.0.0.1:{{ .StatsPort }}\n  bind 198.18.130.1:{{ .StatsPort }}\n',
+  );
   expect(out).toContain('bind :::{{ env "ROUTER_SERVICE_HTTP_PORT" "80" }} v6only');
   expect(out).toContain('bind unix@/var/lib/haproxy/run/haproxy-sni.sock ssl');
-  expect(() => loopbackTemplate('frontend public\n  bind 0.0.0.0:80\n')).toThrow(/0 'bind :PORT' lines/);
+  expect(() => boundTemplate('frontend public\n  bind 0.0.0.0:80\n')).toThrow(/0 'bind :PORT' lines/);
 });
 
 test('the router runs in new mount and PID namespaces, its files mounted over the paths it hard-codes', () => {

@@ -1,7 +1,7 @@
 'use strict';
-// LAB_PODS=yes: the overlay's pods on a real node of the lab (containerd, kubelet, the controllers,
-// kube-proxy, CoreDNS), from images built here; the router serves every termination from them,
-// through the EndpointSlices the controller writes; lab:down leaves nothing behind.
+// LAB_PODS=yes: the overlay's pods on a real node of the lab, from images built here; the router
+// serves every termination from them through the controller's EndpointSlices; cluster:k6 runs its
+// TestRun there through k6-operator; lab:down leaves nothing behind.
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
@@ -147,6 +147,31 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
         'soak',
       ]),
     );
+  });
+
+  test('cluster:k6 --parallelism 2 as lab:status prints it: k6-operator runs the TestRun on the node, both runners merged', () => {
+    // "KUBECONFIG=<file> npm run cluster:k6 -- <args>", run as users run it.
+    const [assignment, ...words] = state.router.node.clusterK6.split(' ');
+    const args = words.slice(words.indexOf('--') + 1);
+    const out = path.join(env.LAB_DIR, 'cluster-k6');
+    const stdout = execFileSync(
+      process.execPath,
+      ['bin/cluster-k6.js', ...args, '--parallelism', '2', '--vus', '4', '--duration', '3s', '--out', out],
+      { encoding: 'utf8', timeout: 180000, env: { ...process.env, KUBECONFIG: assignment.split('=')[1] } },
+    );
+    expect(stdout).toMatch(/stage: finished/);
+    const results = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+    const [cell] = results.cells;
+    // One summary per runner pod, named after it: both ran (the starter started them together).
+    expect(cell.raw).toEqual([
+      expect.stringMatching(/-router-matrix-1-\w+\.json$/),
+      expect.stringMatching(/-router-matrix-2-\w+\.json$/),
+    ]);
+    expect([cell.name, cell.errors, cell.combine]).toEqual(['edge:1k:keepalive', {}, 'concurrent']);
+    expect(cell.okRps).toBeGreaterThan(100);
+    // The runners' requests went through the router to the pods (the router's Service and CoreDNS).
+    const runners = kubectl('get', 'jobs', '-n', 'router-lab', '-l', 'k6_cr=router-matrix').items;
+    expect(runners.filter((j) => j.status.succeeded === 1).length).toBeGreaterThanOrEqual(2);
   });
 
   test('lab:down stops every process, mount, cgroup, bridge and netfilter table of the node', async () => {

@@ -2,7 +2,8 @@
 // The router source's commit, read from the pax header `git archive` (and so GitHub) writes, and
 // the pins it is checked against (lib/setup/openshift-router-build.js).
 const zlib = require('node:zlib');
-const { tarCommitId, ROUTER_PINS } = require('../../lib/setup/openshift-router-build');
+const { ROUTER_PINS } = require('../../lib/setup/openshift-router-build');
+const { tarCommitId } = require('../../lib/setup/mirror-source');
 
 /** A gzipped tar whose first entry is a header of `type` carrying `data`, as git archive writes. */
 function tarball(type, data) {

@@ -27,6 +27,9 @@ function nodeAddresses(labDir) {
     serviceCidr: `198.19.${services}.0/18`,
     // The first address of the Service range: the `kubernetes` Service's, as on any cluster.
     apiServiceIp: `198.19.${services}.1`,
+    // The router's in-cluster Service (OpenShift's router-internal-default): the apps domain's
+    // address for the pods, as a cluster's DNS gives its load balancer's.
+    routerServiceIp: `198.19.${services}.10`,
     // kubelet's cgroups for the pods, apart from the machine's own (cgroup v1: one per hierarchy).
     cgroupRoot: `/routerlab-${id}`,
   };

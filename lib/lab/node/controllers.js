@@ -1,11 +1,12 @@
 'use strict';
 // What a cluster runs beside the kubelet, each a lab process on the host: the controllers, the
-// scheduler, kube-proxy (ClusterIPs, in an nftables table of its own) and CoreDNS (Services and
-// StatefulSet pods by name, on the bridge's address).
+// scheduler, kube-proxy (ClusterIPs, in an nftables table of its own) and CoreDNS (Services,
+// StatefulSet pods and the apps domain by name, on the bridge's address).
 const fs = require('node:fs');
 const { requireTool } = require('../../core/tools');
 const { freePort } = require('../../core/ports');
 const { launch } = require('../common/stack');
+const { APPS_DOMAIN } = require('../common/routes');
 const { nodePaths } = require('./paths');
 
 /** The controller manager: every default controller, no leader election, no cloud. */
@@ -55,7 +56,10 @@ async function proxyArgs({ kube, addresses }) {
   ];
 }
 
-/** CoreDNS's configuration: the cluster's zone from the API, the rest from the machine's resolver. */
+/**
+ * CoreDNS's configuration: the cluster's zone from the API; every name of the apps domain to the
+ * router's Service (./router-service.js), IPv4 only; the rest from the machine's resolver.
+ */
 function corefile({ kube, addresses }) {
   return `.:53 {
     bind ${addresses.gateway}
@@ -64,6 +68,12 @@ function corefile({ kube, addresses }) {
         kubeconfig ${kube.kubeconfig} router-lab
         pods insecure
         fallthrough in-addr.arpa ip6.arpa
+    }
+    template IN A ${APPS_DOMAIN} {
+        answer "{{ .Name }} 60 IN A ${addresses.routerServiceIp}"
+    }
+    template IN AAAA ${APPS_DOMAIN} {
+        rcode NOERROR
     }
     forward . /etc/resolv.conf
     cache 30

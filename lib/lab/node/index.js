@@ -1,7 +1,7 @@
 'use strict';
 // The lab's Kubernetes node (LAB_PODS=yes): bridge, private mount namespace, containerd with the
-// lab's images, kubelet, controllers, scheduler, kube-proxy, CoreDNS. stopNode undoes all of it:
-// pods, processes, mounts, cgroups, the bridge and kube-proxy's tables (docs/pods.md).
+// lab's images, kubelet, controllers, kube-proxy, CoreDNS, k6-operator. stopNode undoes all of
+// it: pods, processes, mounts, cgroups, the bridge and kube-proxy's tables (docs/pods.md).
 const fs = require('node:fs');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
@@ -16,6 +16,8 @@ const { startContainerd, importImages } = require('./containerd');
 const { startKubelet } = require('./kubelet');
 const { podPids, removeCgroupRoot } = require('./cgroups');
 const { startControllers } = require('./controllers');
+const { createRouterService } = require('./router-service');
+const { startK6Operator } = require('./k6-operator');
 
 const run = promisify(execFile);
 
@@ -46,9 +48,11 @@ async function startNode(lab, kube) {
     labDir,
     images.map((i) => i.archive),
   );
-  step('kubelet, kube-controller-manager, kube-scheduler, kube-proxy (nftables), CoreDNS');
+  step('kubelet, kube-controller-manager, kube-scheduler, kube-proxy (nftables), CoreDNS, k6-operator');
   const kubelet = await startKubelet(labDir, { holderPid: holder.pid, addresses, kube, signal });
   await startControllers(labDir, { kube, addresses });
+  await createRouterService(kube.admin, { addresses, ports: lab.ports });
+  await startK6Operator(labDir, { kube, certs: lab.certs, holderPid: holder.pid, signal });
   return { addresses, images, kubeletPort: kubelet.ports.kubelet };
 }
 
@@ -96,6 +100,7 @@ const NODE_STOP_ORDER = [
   'kube-scheduler',
   'kube-proxy',
   'coredns',
+  'k6-operator',
   'containerd',
   'node-namespace',
 ];

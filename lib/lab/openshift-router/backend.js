@@ -16,6 +16,7 @@ const { tlsLine, sizingLine } = require('../common/router-lines');
 const { request } = require('../common/client');
 const { createPodNetwork } = require('../common/pod-network');
 const { workDir, prepareWorkDir } = require('./work-dir');
+const { nodeAddresses } = require('../node/addresses');
 const { namespacedCommand, routerInit } = require('./processes');
 const { reloadThroughApi } = require('./reload');
 const { routeAdmissions, measureAdmission } = require('./admission');
@@ -78,7 +79,8 @@ function routerEnv(lab, { tls, stats }) {
 async function configure(lab) {
   const { labDir, opts, certs, haproxy } = lab;
   const release = opts.openshiftRelease;
-  prepareWorkDir(labDir, release);
+  // With pods, the router also listens on the node's address: the pods reach it there.
+  prepareWorkDir(labDir, release, ['127.0.0.1', ...(opts.pods ? [nodeAddresses(labDir).gateway] : [])]);
   const network = opts.pods ? null : await createPodNetwork(labDir);
   if (network) {
     lab.network = { host: network.podAddress, netns: network.netns, ...network };
@@ -262,6 +264,7 @@ function statusLines(router) {
       ? `  node     ${router.node.addresses.nodeName} (kubelet, containerd): pods in ${router.node.addresses.podCidr} ` +
         `on bridge ${router.node.addresses.bridge}; kubectl get pods -n router-lab`
       : `  pods     network namespace ${network.netns}, ${network.podAddress}`,
+    ...(router.node?.clusterK6 ? [`  k6-operator ${router.node.clusterK6}`] : []),
     ...(monitoring
       ? [
           `  Prometheus ${monitoring.url} (every ${monitoring.scrapeIntervalSeconds} s: the router's /metrics, each process's CPU)`,

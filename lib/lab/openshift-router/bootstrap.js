@@ -6,11 +6,10 @@ const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const path = require('node:path');
-const { setTimeout: sleep } = require('node:timers/promises');
 const { ROOT } = require('../../core/paths');
 const { requireTool } = require('../../core/tools');
-const { apiserverCrds } = require('../../setup/validation-tools');
 const { ensure } = require('../kube/api');
+const { installCrds } = require('../kube/crds');
 const { ROUTER_USER } = require('./control-plane');
 const { NAMESPACE, SERVICE_NAME } = require('../common/routes');
 const { scaleManifests, readBase } = require('../common/scale-routes');
@@ -18,7 +17,6 @@ const { scaleManifests, readBase } = require('../common/scale-routes');
 const run = promisify(execFile);
 const ROUTER_NAMESPACE = 'openshift-ingress';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 /** What the router reads and writes, as the ingress operator's ClusterRole grants it. */
 const ROUTER_RULES = [
@@ -30,26 +28,6 @@ const ROUTER_RULES = [
   { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
   { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
 ];
-
-/** Waits until a CRD is Established. */
-async function waitEstablished(admin, crd, { signal, timeoutMs }) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await admin.get(`${CRDS}/${crd.metadata.name}`);
-    const conditions = found.status?.conditions || [];
-    if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
-    if (Date.now() > deadline)
-      throw new Error(`CRD ${crd.metadata.name} was not established in ${timeoutMs} ms`);
-    await sleep(100, undefined, { signal });
-  }
-}
-
-/** Installs the CRDs and waits until each is Established. */
-async function installCrds(admin, { signal, timeoutMs = 60000 }) {
-  const crds = apiserverCrds();
-  for (const crd of crds) await ensure(admin, CRDS, crd);
-  for (const crd of crds) await waitEstablished(admin, crd, { signal, timeoutMs });
-}
 
 /** The namespaces, and the router's ClusterRole bound to its identity. */
 async function createNamespacesAndRbac(admin) {
@@ -104,8 +82,7 @@ const INGRESS_CONTROLLER_CRD = {
 
 /** The lab router's IngressController `default`: its threads, one replica, available. */
 async function describeIngressController(admin, { threads, signal }) {
-  await ensure(admin, CRDS, INGRESS_CONTROLLER_CRD);
-  await waitEstablished(admin, INGRESS_CONTROLLER_CRD, { signal, timeoutMs: 60000 });
+  await installCrds(admin, [INGRESS_CONTROLLER_CRD], { signal });
   await ensure(admin, '/api/v1/namespaces', {
     apiVersion: 'v1',
     kind: 'Namespace',
@@ -215,7 +192,6 @@ module.exports = {
   ROUTER_NAMESPACE,
   ROUTER_RULES,
   OPERATOR_NAMESPACE,
-  installCrds,
   createNamespacesAndRbac,
   describeIngressController,
   applyOverlay,

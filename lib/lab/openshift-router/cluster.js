@@ -4,7 +4,6 @@
 // router has admitted every Route and each answers 200 through it.
 const { startControlPlane } = require('./control-plane');
 const {
-  installCrds,
   createNamespacesAndRbac,
   describeIngressController,
   applyOverlay,
@@ -12,10 +11,13 @@ const {
   createScaleRoutes,
 } = require('./bootstrap');
 const { routeAdmission, routesPath } = require('../kube/routes-api');
+const { installCrds } = require('../kube/crds');
+const { apiserverCrds } = require('../../setup/validation-tools');
 const { SCALE_LABEL } = require('../common/scale-routes');
 const { waitUntil, logTail } = require('../common/stack');
 const { probeRoute, lastOfEachServes } = require('../common/health');
 const { startNode } = require('../node');
+const { clusterK6Command } = require('../node/k6-operator');
 const { applyPods, waitPodsReady, podInstances } = require('../node/workloads');
 
 /**
@@ -24,7 +26,11 @@ const { applyPods, waitPodsReady, podInstances } = require('../node/workloads');
  */
 async function startPods(lab) {
   const { addresses, images } = await startNode(lab, lab.kube);
-  lab.node = { addresses, images: images.map((i) => i.ref) };
+  lab.node = {
+    addresses,
+    images: images.map((i) => i.ref),
+    clusterK6: clusterK6Command(lab.kube.kubeconfig, images),
+  };
   lab.step(
     `kubectl apply -k of overlays/${lab.opts.overlay} with the images built here (Redis ${lab.opts.redisMode})`,
   );
@@ -38,7 +44,7 @@ async function startCluster(lab) {
   const { labDir, opts, ports, signal, step } = lab;
   step(`Kubernetes API server (kube-apiserver, etcd, RBAC) on https://127.0.0.1:${ports.api}`);
   const cluster = await startControlPlane(labDir, { ports, signal, pods: opts.pods });
-  await installCrds(cluster.admin, { signal });
+  await installCrds(cluster.admin, apiserverCrds(), { signal });
   await createNamespacesAndRbac(cluster.admin);
   await describeIngressController(cluster.admin, { threads: opts.threads, signal });
   if (opts.pods) {

@@ -7,23 +7,30 @@ const path = require('node:path');
 const { imageFiles } = require('../../setup/openshift-router-build');
 const { routerPaths } = require('../haproxy/router-config');
 
-/** The image's /var/lib/haproxy, copied into the lab: the template binds loopback only. */
+/** The image's /var/lib/haproxy, copied into the lab: the template binds the lab's addresses only. */
 const workDir = (labDir) => path.join(labDir, 'openshift-router');
 
-/** The template with its `bind :PORT` lines on 127.0.0.1 (the lab's one deviation from it). */
-function loopbackTemplate(text) {
+/**
+ * The template with its `bind :PORT` lines on `addresses` (the lab's one deviation from it):
+ * loopback, and with pods the node's address, where the pods' Service for the router leads. Each
+ * address gets a copy of the line, its port expression and options as they were.
+ */
+function boundTemplate(text, addresses = ['127.0.0.1']) {
   let count = 0;
-  const out = text.replace(/^(\s*bind ):(?=[{0-9])/gm, (match, head) => {
+  const out = text.replace(/^(\s*bind ):(?=[{0-9])(.*)$/gm, (match, head, rest) => {
     count++;
-    return `${head}127.0.0.1:`;
+    return addresses.map((a) => `${head}${a}:${rest}`).join('\n');
   });
   // stats, public and public_ssl in the v4 branches: anything else means the template changed.
   if (count < 3) throw new Error(`the router's template has ${count} 'bind :PORT' lines, not the 3 expected`);
   return out;
 }
 
-/** Lays out the image's /var/lib/haproxy (Dockerfile.ocp's folders and empty map files). */
-function prepareWorkDir(labDir, release) {
+/**
+ * Lays out the image's /var/lib/haproxy (Dockerfile.ocp's folders and empty map files), the
+ * template bound to `addresses`.
+ */
+function prepareWorkDir(labDir, release, addresses) {
   const dir = workDir(labDir);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(imageFiles(release), dir, { recursive: true });
@@ -51,9 +58,9 @@ function prepareWorkDir(labDir, release) {
     fs.writeFileSync(path.join(dir, 'conf', `${map}.map`), '');
   }
   const template = path.join(dir, 'conf', 'haproxy-config.template');
-  fs.writeFileSync(template, loopbackTemplate(fs.readFileSync(template, 'utf8')));
+  fs.writeFileSync(template, boundTemplate(fs.readFileSync(template, 'utf8'), addresses));
   fs.mkdirSync(routerPaths(labDir).runDir, { recursive: true });
   return dir;
 }
 
-module.exports = { workDir, prepareWorkDir, loopbackTemplate };
+module.exports = { workDir, prepareWorkDir, boundTemplate };

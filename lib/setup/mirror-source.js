@@ -1,0 +1,69 @@
+'use strict';
+// Sources setup builds from a pinned GitHub commit: downloaded, or read from the directory
+// ROUTER_LAB_MIRROR names where GitHub cannot be reached; either way the commit is checked.
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { spawnSync } = require('node:child_process');
+const { TOOLS_DIR } = require('../core/paths');
+
+const MIRROR_ENV = 'ROUTER_LAB_MIRROR';
+
+/**
+ * The commit `git archive` wrote into a tarball's pax global header ('52 comment=<sha>'), or null.
+ * GitHub's archives are made the same way, so one check serves both sources.
+ */
+function tarCommitId(gzipped) {
+  // Only the first two blocks are needed: inflate a prefix, not the whole source tree.
+  const prefix = gzipped.subarray(0, 65536);
+  const tar = zlib.gunzipSync(prefix, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).subarray(0, 1024);
+  if (String.fromCharCode(tar[156]) !== 'g') return null;
+  const match = /\d+ comment=([0-9a-f]{40})\n/.exec(tar.subarray(512).toString('latin1'));
+  return match ? match[1] : null;
+}
+
+/**
+ * The tarball of `source` ({ name, repo: 'owner/name', commit }), as `<name>-<commit:12>.tar.gz`
+ * in the mirror when ROUTER_LAB_MIRROR is set, else from GitHub.
+ */
+async function fetchSource(source, { env = process.env, log }) {
+  const file = `${source.name}-${source.commit.slice(0, 12)}.tar.gz`;
+  const mirror = env[MIRROR_ENV];
+  if (mirror) {
+    const full = path.join(path.resolve(mirror), file);
+    if (!fs.existsSync(full)) throw new Error(`${MIRROR_ENV}=${mirror} has no ${file}`);
+    log(`  source: ${full}`);
+    return fs.readFileSync(full);
+  }
+  const url = `https://github.com/${source.repo}/archive/${source.commit}.tar.gz`;
+  log(`  source: ${url}`);
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(120000) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  } catch (err) {
+    throw new Error(
+      `cannot download ${source.name}'s source (${err.message}): set ${MIRROR_ENV} to a directory holding ${file}`,
+      { cause: err },
+    );
+  }
+}
+
+/** Fetches, checks and unpacks `source` into .tools/src; resolves its directory. */
+async function unpackSource(source, { env, log }) {
+  const tarball = await fetchSource(source, { env, log });
+  const commit = tarCommitId(tarball);
+  if (commit !== source.commit) {
+    throw new Error(
+      `${source.name}'s source is commit ${commit || 'unknown'}, not the pinned ${source.commit}`,
+    );
+  }
+  const dir = path.join(TOOLS_DIR, 'src', `${source.name}-${source.commit.slice(0, 12)}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const tar = spawnSync('tar', ['-xz', '--strip-components=1', '-C', dir], { input: tarball });
+  if (tar.status !== 0) throw new Error(`unpacking ${source.name}'s source failed: ${tar.stderr}`);
+  return dir;
+}
+
+module.exports = { MIRROR_ENV, tarCommitId, fetchSource, unpackSource };
