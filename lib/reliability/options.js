@@ -15,9 +15,11 @@ const { ATTACKS } = require('./attacks');
 const SCENARIO_NAMES = [
   'router-reload',
   'endpoints',
+  'pod-delete',
   'redis-kill',
   'durability',
   'redis-failover',
+  'redis-pod-delete',
   'hostile',
   'exhaustion',
   'soak',

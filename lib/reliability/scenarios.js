@@ -3,9 +3,11 @@
 module.exports = [
   require('./router-reload'),
   require('./endpoints'),
+  require('./pod-delete'),
   require('./redis-kill'),
   require('./durability'),
   require('./redis-failover'),
+  require('./redis-pod-delete'),
   require('./hostile'),
   require('./exhaustion'),
   require('./soak'),

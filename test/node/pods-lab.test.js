@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { labEnv, quietLog, whoami, loadLoop } = require('../lab/helpers');
+const { labEnv, quietLog, whoami, loadLoop, runScenarios } = require('../lab/helpers');
 const { request } = require('../../lib/lab/common/client');
 const { nodeAddresses } = require('../../lib/lab/node/addresses');
 const { cgroupHierarchies } = require('../../lib/lab/node/cgroups');
@@ -132,6 +132,31 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     const listed = servicePods();
     expect(listed.map((p) => p.metadata.name)).toEqual(expect.arrayContaining(names));
     state = after;
+  });
+
+  test('reliability on pods: a data-service pod deleted under load loses no request; a Redis Cluster primary deleted, writes come back', async () => {
+    const dir = path.join(env.LAB_DIR, 'reliability');
+    const opts = { rate: 30, terminations: ['http', 'edge'], writers: 2 };
+    const { doc } = await runScenarios(['pod-delete', 'redis-pod-delete'], opts, { env, dir });
+    const [podDelete, redisDelete] = doc.scenarios;
+    for (const c of podDelete.cases) {
+      expect({ case: c.name, errors: c.errors, covered: c.figures.coveredByLoad }).toEqual({
+        case: c.name,
+        errors: {},
+        covered: true,
+      });
+    }
+    expect(podDelete.cases[0].injected.map((i) => i.what)).toEqual([
+      expect.stringMatching(/^pod data-service-\S+ deleted/),
+      expect.stringMatching(/^2 pods ready again/),
+    ]);
+    const [c] = redisDelete.cases;
+    expect(c.name).toMatch(/^cluster: redis-cluster-\d deleted$/);
+    expect(c.dataLost.acknowledged).toBeGreaterThan(0);
+    // Writes came back once the replica was promoted (the verdict's other condition).
+    expect(c.recoveryMs).toBeGreaterThan(0);
+    expect([podDelete.verdict.pass, redisDelete.verdict.pass]).toEqual([true, true]);
+    state = lab.readLabState(env.LAB_DIR);
   });
 
   test('what acts on the process lab’s own processes is refused or skipped, saying what to do instead', async () => {

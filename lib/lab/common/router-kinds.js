@@ -2,7 +2,7 @@
 // The router backends the lab can run (LAB_ROUTER), as plain data: what each needs installed,
 // its defaults and what it cannot do. The knobs, setup and the commands read this before loading
 // a backend (lib/lab/routers.js loads one).
-const NODE_UNSUPPORTED = require('../node/unsupported');
+const { WITH_PODS, WITHOUT_PODS } = require('../node/unsupported');
 const ROUTER_KINDS = {
   template: require('../template-router/kind'),
   openshift: require('../openshift-router/kind'),
@@ -27,9 +27,9 @@ function unsupportedBy(kind, operation) {
   return routerKind(kind).unsupported[operation] ?? null;
 }
 
-/** Why the running lab's router (lab.json's `router`) cannot do `operation`, or null: a lab with pods adds its own. */
+/** Why the running lab's router (lab.json's `router`) cannot do `operation`, or null: pods or none add their own. */
 function unsupportedOn(router, operation) {
-  return (router.node && NODE_UNSUPPORTED[operation]) || unsupportedBy(router.kind, operation);
+  return (router.node ? WITH_PODS : WITHOUT_PODS)[operation] || unsupportedBy(router.kind, operation);
 }
 
 module.exports = { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy, unsupportedOn };
