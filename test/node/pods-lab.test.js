@@ -10,6 +10,9 @@ const { request } = require('../../lib/lab/common/client');
 const { nodeAddresses } = require('../../lib/lab/node/addresses');
 const { cgroupHierarchies } = require('../../lib/lab/node/cgroups');
 const { applicable } = require('../../lib/reliability/applicable');
+const { parseMatrixArgs } = require('../../lib/matrix/options');
+const { runMatrix } = require('../../lib/matrix/run');
+const { treeCpuSeconds } = require('../../lib/core/proc');
 
 // The node's first start may build the images (setup --for test builds them beforehand).
 jest.setTimeout(300000);
@@ -157,6 +160,47 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     expect(c.recoveryMs).toBeGreaterThan(0);
     expect([podDelete.verdict.pass, redisDelete.verdict.pass]).toEqual([true, true]);
     state = lab.readLabState(env.LAB_DIR);
+  });
+
+  test('the router runs as a pod: the openshift profile reads its CPU from the kubelet’s cAdvisor, agreeing with /proc', async () => {
+    const router = kubectl('get', 'pod', 'router-default-lab', '-n', 'openshift-ingress');
+    expect(router.spec.containers.map((c) => c.name)).toEqual(['router']);
+    expect(router.spec.hostNetwork).toBe(true);
+    // The command lab:status prints, as arguments: the openshift profile, unchanged.
+    const args = state.router.monitoring.clusterCommand.split(' ').slice(4);
+    expect(args.join(' ')).toContain('--prometheus-profile openshift');
+    const opts = parseMatrixArgs([
+      ...args,
+      ...[
+        '--cells',
+        'http:1k:keepalive',
+        '--duration',
+        '6',
+        '--samples',
+        '2',
+        '--warmup',
+        '0',
+        '--cooldown',
+        '0',
+      ],
+      ...['--no-report', '--out', path.join(env.LAB_DIR, 'matrix-cluster')],
+    ]);
+    const before = treeCpuSeconds(state.router.pid);
+    const { results } = await runMatrix(opts, {
+      env,
+      log: () => {},
+      progressStream: fs.createWriteStream('/dev/null'),
+    });
+    const procSeconds = treeCpuSeconds(state.router.pid) - before;
+    const [cell] = results.cells;
+    expect(cell.router.metricsError).toBeNull();
+    // cAdvisor's series for the service's pods too (container data-service in router-lab), by pod.
+    const listed = servicePods().map((p) => p.metadata.name);
+    expect(cell.backend.instances.map((i) => i.name).sort()).toEqual(listed.sort());
+    expect(cell.backend.instances.every((i) => i.cpuCores > 0)).toBe(true);
+    const promSeconds = cell.router.cpuCores * 6 * 2;
+    expect(promSeconds / procSeconds).toBeGreaterThan(0.85);
+    expect(promSeconds / procSeconds).toBeLessThan(1.15);
   });
 
   test('what acts on the process lab’s own processes is refused or skipped, saying what to do instead', async () => {

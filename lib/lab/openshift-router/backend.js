@@ -16,6 +16,7 @@ const { tlsLine, sizingLine } = require('../common/router-lines');
 const { request } = require('../common/client');
 const { createPodNetwork } = require('../common/pod-network');
 const { workDir, prepareWorkDir } = require('./work-dir');
+const { startRouterPod } = require('./router-pod');
 const { nodeAddresses } = require('../node/addresses');
 const { namespacedCommand, routerInit } = require('./processes');
 const { reloadThroughApi } = require('./reload');
@@ -176,7 +177,9 @@ async function waitReady(lab, record) {
  */
 async function start(lab, configured) {
   lab.kube = await kube.startCluster(lab);
-  const record = await startRouterProcess(lab, configured);
+  const record = lab.opts.pods
+    ? await startRouterPod(lab, configured, routerEnv(lab, configured))
+    : await startRouterProcess(lab, configured);
   lab.step(
     `Router (openshift-router, ${lab.opts.threads} thread(s), maxconn ${lab.maxconn}, reload interval ${lab.opts.reloadIntervalS} s)`,
   );

@@ -25,10 +25,13 @@ const { applyPods, waitPodsReady, podInstances } = require('../node/workloads');
  * publishes them. Resolves the data service's pods as the lab's instances.
  */
 async function startPods(lab) {
-  const { addresses, images } = await startNode(lab, lab.kube);
+  const { addresses, images, kubeletPort } = await startNode(lab, lab.kube);
   lab.node = {
     addresses,
+    kubeletPort,
     images: images.map((i) => i.ref),
+    // The router's pod runs the machine's binaries on it (./router-pod.js).
+    baseImage: images.find((i) => i.name === 'base').ref,
     clusterK6: clusterK6Command(lab.kube.kubeconfig, images),
   };
   lab.step(

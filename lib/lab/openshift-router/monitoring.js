@@ -1,13 +1,14 @@
 'use strict';
 // The lab's cluster monitoring (LAB_ROUTER=openshift): a real Prometheus scraping the real router's
-// /metrics, and prometheus-process-exporter's CPU per process group (router, data-service-<n>,
-// redis-<n>) standing in for cAdvisor's per-container CPU on a cluster.
+// /metrics, and CPU per process group from prometheus-process-exporter (router, data-service-<n>,
+// redis-<n>) standing in for cAdvisor; with pods (LAB_PODS=yes) the kubelet's cAdvisor itself.
 const { escapeRegex } = require('../../core/text');
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('../../core/tools');
 const { launch, assertRunning, waitUntil, logTail, instanceMarker } = require('../common/stack');
 const { request } = require('../common/client');
+const { createClientCert } = require('../../core/certs');
 
 /** How often Prometheus scrapes the lab: a sample must last 4 of these (the matrix refuses less). */
 const SCRAPE_INTERVAL_S = 1;
@@ -34,8 +35,27 @@ function exporterGroups(lab) {
   ];
 }
 
-/** prometheus.yml: the router's /metrics (its stats credentials) and the process exporter. */
-function prometheusConfig(lab, stats) {
+/**
+ * LAB_PODS=yes: the kubelet's cAdvisor, as a cluster's monitoring scrapes it (per-container CPU
+ * labelled namespace, pod, container), with a client certificate of the lab's cluster CA. The
+ * kubelet's serving certificate is its own self-signed one.
+ */
+function cadvisorJob(lab, dir) {
+  const client = createClientCert(dir, 'prometheus-kubelet-client', {
+    ca: lab.kube.ca,
+    commonName: 'prometheus',
+  });
+  return {
+    job_name: 'kubelet-cadvisor',
+    scheme: 'https',
+    metrics_path: '/metrics/cadvisor',
+    tls_config: { cert_file: client.cert, key_file: client.key, insecure_skip_verify: true },
+    static_configs: [{ targets: [`${lab.node.addresses.gateway}:${lab.node.kubeletPort}`] }],
+  };
+}
+
+/** prometheus.yml: the router's /metrics (its stats credentials), the process exporter, the kubelet's cAdvisor. */
+function prometheusConfig(lab, stats, cadvisor = null) {
   const interval = `${SCRAPE_INTERVAL_S}s`;
   return {
     global: { scrape_interval: interval, scrape_timeout: interval, evaluation_interval: interval },
@@ -56,12 +76,13 @@ function prometheusConfig(lab, stats) {
         job_name: 'process-exporter',
         static_configs: [{ targets: [`127.0.0.1:${lab.ports.processExporter}`] }],
       },
+      ...(cadvisor ? [cadvisor] : []),
     ],
   };
 }
 
 /** Resolves once Prometheus reports every target up (a first scrape of each succeeded). */
-async function waitTargetsUp(lab, url) {
+async function waitTargetsUp(lab, url, count) {
   await waitUntil(
     async () => {
       const res = await request(`${url}/api/v1/targets?state=active`, { timeoutMs: 2000 });
@@ -69,25 +90,29 @@ async function waitTargetsUp(lab, url) {
       const down = targets.filter((t) => t.health !== 'up');
       if (down.length)
         throw new Error(down.map((t) => `${t.scrapeUrl}: ${t.lastError || t.health}`).join('; '));
-      return targets.length === 2;
+      return targets.length === count;
     },
     {
       timeoutMs: 30000,
-      what: `Prometheus scraping the router and the process exporter (${url}/targets)`,
+      what: `Prometheus scraping every target (${url}/targets)`,
       signal: lab.signal,
       diagnose: () => logTail(lab.labDir, 'prometheus'),
     },
   );
 }
 
-/** The matrix against this lab as against a cluster: Routes from its API, the router from Prometheus. */
+/**
+ * The matrix against this lab as against a cluster: Routes from its API, the router from
+ * Prometheus; with pods, through cAdvisor's series as on OpenShift (the openshift profile).
+ */
 function clusterCommand(lab, url) {
+  const profile = lab.node ? 'openshift' : 'lab';
   return [
     'npm run matrix -- --target cluster',
     `--kubeconfig ${lab.kube.kubeconfig}`,
     `--router-address 127.0.0.1 --http-port ${lab.ports.http} --https-port ${lab.ports.https}`,
     `--ca-file ${lab.certs.labCA}`,
-    `--prometheus ${url} --prometheus-profile lab --scrape-interval ${SCRAPE_INTERVAL_S}`,
+    `--prometheus ${url} --prometheus-profile ${profile} --scrape-interval ${SCRAPE_INTERVAL_S}`,
   ].join(' ');
 }
 
@@ -115,7 +140,8 @@ async function startMonitoring(lab, { stats }) {
     match: exporterConfig,
   });
   const config = path.join(dir, 'prometheus.yml');
-  fs.writeFileSync(config, `${JSON.stringify(prometheusConfig(lab, stats), null, 2)}\n`);
+  const scrapes = prometheusConfig(lab, stats, lab.node ? cadvisorJob(lab, dir) : null);
+  fs.writeFileSync(config, `${JSON.stringify(scrapes, null, 2)}\n`);
   const url = `http://127.0.0.1:${lab.ports.prometheus}`;
   const prometheus = launch(lab.labDir, {
     name: 'prometheus',
@@ -143,7 +169,7 @@ async function startMonitoring(lab, { stats }) {
       diagnose: () => logTail(lab.labDir, 'prometheus'),
     },
   );
-  await waitTargetsUp(lab, url);
+  await waitTargetsUp(lab, url, scrapes.scrape_configs.length);
   return {
     url,
     scrapeIntervalSeconds: SCRAPE_INTERVAL_S,
