@@ -19,7 +19,11 @@ function ocPath() {
 
 /** kubectl's spelling of the oc commands it lacks; the rest are the same in both. */
 const KUBECTL_SPELLING = {
-  whoami: () => ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
+  // `oc whoami -t`: the bearer token of the current context.
+  whoami: (args) =>
+    args.includes('-t')
+      ? ['config', 'view', '--raw', '--minify', '-o', 'jsonpath={.users[0].user.token}']
+      : ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'],
   project: () => ['config', 'view', '--minify', '-o', 'jsonpath={..namespace}'],
 };
 

@@ -218,14 +218,20 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     );
   });
 
-  test('cluster:k6 --parallelism 2 as lab:status prints it: k6-operator runs the TestRun on the node, both runners merged', () => {
+  test('cluster:k6 --parallelism 2 as lab:status prints it: k6-operator runs the TestRun on the node, both runners merged, their CPU and the router’s from cAdvisor', () => {
     // "KUBECONFIG=<file> npm run cluster:k6 -- <args>", run as users run it.
     const [assignment, ...words] = state.router.node.clusterK6.split(' ');
     const args = words.slice(words.indexOf('--') + 1);
     const out = path.join(env.LAB_DIR, 'cluster-k6');
     const stdout = execFileSync(
       process.execPath,
-      ['bin/cluster-k6.js', ...args, '--parallelism', '2', '--vus', '4', '--duration', '3s', '--out', out],
+      [
+        'bin/cluster-k6.js',
+        ...args,
+        ...['--parallelism', '2', '--vus', '4', '--duration', '5s', '--out', out],
+        // The router's and the runners' CPU from cAdvisor, as on a cluster.
+        ...['--prometheus', state.router.monitoring.url, '--scrape-interval', '1'],
+      ],
       { encoding: 'utf8', timeout: 180000, env: { ...process.env, KUBECONFIG: assignment.split('=')[1] } },
     );
     expect(stdout).toMatch(/stage: finished/);
@@ -238,6 +244,9 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     ]);
     expect([cell.name, cell.errors, cell.combine]).toEqual(['edge:1k:keepalive', {}, 'concurrent']);
     expect(cell.okRps).toBeGreaterThan(100);
+    expect(cell.router.cpuCores).toBeGreaterThan(0);
+    expect(cell.cost.k6.perRequestUs.median).toBeGreaterThan(0);
+    expect(cell.limitedBy.by).not.toBe('unknown');
     // The runners' requests went through the router to the pods (the router's Service and CoreDNS).
     const runners = kubectl('get', 'jobs', '-n', 'router-lab', '-l', 'k6_cr=router-matrix').items;
     expect(runners.filter((j) => j.status.succeeded === 1).length).toBeGreaterThanOrEqual(2);
