@@ -19,6 +19,23 @@ const { mergeDirectory, writeClusterFigures } = require('./merge-runners');
 const log = (msg) => console.log(`cluster:k6: ${msg}`);
 const READER_POD = path.join(componentDir('k6-testrun'), 'results-reader-pod.yaml');
 
+/** Refuses an --images entry that changed no image of the TestRun (kustomize ignores it silently). */
+function checkImagesUsed(images, testRun) {
+  const used = [testRun.spec.runner.image, testRun.spec.starter?.image].filter(Boolean);
+  for (const image of images) {
+    const wanted = image.newTag ? `${image.newName}:${image.newTag}` : image.newName;
+    if (
+      !used.some(
+        (u) => u === wanted || u.startsWith(`${image.newName}:`) || u.startsWith(`${image.newName}@`),
+      )
+    ) {
+      throw new OcError(
+        `--images: '${image.name}' names no image of the TestRun (its images: docker.io/grafana/k6, ghcr.io/grafana/k6-operator)`,
+      );
+    }
+  }
+}
+
 /** The k6-testrun component's objects, with this run's cell, targets and parallelism filled in. */
 function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize', dir]) } = {}) {
   const composed = compose({ overlay: 'all', components: ['k6-testrun'], images: opts.images || [] });
@@ -36,6 +53,7 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
       (o.kind === 'ConfigMap' && /^k6-/.test(o.metadata.name)),
   );
   const testRun = wanted.find((o) => o.kind === 'TestRun');
+  checkImagesUsed(opts.images || [], testRun);
   testRun.spec.parallelism = opts.parallelism;
   testRun.spec.separate = opts.separate;
   if (opts.runnerCpu) testRun.spec.runner.resources.requests.cpu = opts.runnerCpu;
@@ -59,7 +77,19 @@ function readerPod(image) {
   return pod;
 }
 
-/** A pod of the TestRun the scheduler cannot place, as an error that says what to change; or null. */
+/** What to change for a pod the scheduler cannot place, from its reason; null: wait (it may pass). */
+function placementAdvice(message) {
+  if (/Insufficient (cpu|memory)/.test(message))
+    return 'fewer runners (--parallelism) or a smaller --runner-cpu';
+  if (/anti-affinity/.test(message)) return 'fewer runners than nodes, or leave out --separate';
+  // An unbound PVC (storage still provisioning), a node being added: these pass by themselves.
+  return null;
+}
+
+/**
+ * A runner the scheduler cannot place for a reason that will not pass, as an error that says what
+ * to change; or null.
+ */
 function unschedulable(namespace) {
   const pods = oc(['get', 'pods', '-n', namespace, '-l', `k6_cr=${names.TESTRUN}`, '-o', 'json'], {
     allowFail: true,
@@ -67,11 +97,9 @@ function unschedulable(namespace) {
   if (!pods.ok) return null;
   for (const pod of JSON.parse(pods.stdout).items) {
     const c = (pod.status.conditions || []).find((x) => x.type === 'PodScheduled' && x.status === 'False');
-    if (c?.reason === 'Unschedulable') {
-      const err = new OcError(
-        `${pod.metadata.name} cannot be placed: ${c.message} ` +
-          '(fewer runners: --parallelism; a smaller --runner-cpu; or leave out --separate)',
-      );
+    const advice = c?.reason === 'Unschedulable' ? placementAdvice(c.message) : null;
+    if (advice) {
+      const err = new OcError(`${pod.metadata.name} cannot be placed: ${c.message} (${advice})`);
       err.unschedulable = true;
       return err;
     }
@@ -196,4 +224,4 @@ async function clusterK6(opts, { signal } = {}) {
   }
 }
 
-module.exports = { renderObjects, readerPod, clusterK6 };
+module.exports = { renderObjects, readerPod, clusterK6, placementAdvice };

@@ -63,7 +63,8 @@ function requireLogin({ ocOnly = false } = {}) {
   const r = oc(['whoami'], { allowFail: true });
   if (!r.ok) {
     throw new OcError(
-      "oc is not logged in to a cluster: run 'oc login <api url>' (Developer Sandbox: in the console, your name > Copy login command); with kubectl, set KUBECONFIG",
+      "oc is not logged in to a cluster: run 'oc login <api url>' (Developer Sandbox: in the console, your name > Copy login command); with kubectl, set KUBECONFIG" +
+        (r.stderr.trim() ? `\n(${r.stderr.trim().split('\n')[0]})` : ''),
     );
   }
   return r.stdout.trim();

@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { runStep } = require('./command');
-const { buildah } = require('./buildah');
+const { commitFrom } = require('./buildah');
 
 /** Node.js and npm as npm packages: the official Linux x64 build, and npm itself. */
 const NODE_PACKAGES = [
@@ -108,32 +108,14 @@ function buildBase(ref, { log }) {
         log,
       });
     }
-    const step = (args, what) => buildah(args, { what: `the base image: ${what}`, log });
-    const ctr = step(['from', '--quiet', 'scratch'], 'a container from scratch');
-    try {
+    commitFrom(ref, 'scratch', { what: 'base', log }, (step, ctr) => {
       step(['add', '--quiet', ctr, rootfs, '/'], 'the Debian root');
       step(['copy', '--quiet', ctr, path.join(tmp, 'node/package/bin/node'), '/usr/local/bin/node'], 'node');
       step(['copy', '--quiet', ctr, path.join(tmp, 'npm/package'), '/usr/local/lib/node_modules/npm'], 'npm');
-      step(
-        [
-          'run',
-          '--network',
-          'none',
-          ctr,
-          '--',
-          'ln',
-          '-s',
-          '../lib/node_modules/npm/bin/npm-cli.js',
-          '/usr/local/bin/npm',
-        ],
-        'npm on PATH',
-      );
+      const npmOnPath = ['ln', '-s', '../lib/node_modules/npm/bin/npm-cli.js', '/usr/local/bin/npm'];
+      step(['run', '--network', 'none', ctr, '--', ...npmOnPath], 'npm on PATH');
       step(['config', '--env', PATH_ENV, '--cmd', '/bin/sh', ctr], 'its settings');
-      step(['commit', '--quiet', '--rm', ctr, ref], 'commit');
-    } catch (err) {
-      buildah(['rm', ctr], { what: 'removing the failed build', log });
-      throw err;
-    }
+    });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -25,4 +25,20 @@ function saveArchive(ref, archive, { log }) {
   fs.renameSync(partial, archive);
 }
 
-module.exports = { buildah, saveArchive, IMAGES_DIR };
+/**
+ * Image `ref`: a container from `from` (an image, or 'scratch'), changed by `change(step, ctr)`,
+ * committed; a failed change removes the container. `what` names the image in errors.
+ */
+function commitFrom(ref, from, { what, log }, change) {
+  const step = (args, doing) => buildah(args, { what: `the ${what} image: ${doing}`, log });
+  const ctr = step(['from', '--quiet', '--pull=never', from], `a container from ${from}`);
+  try {
+    change(step, ctr);
+    step(['commit', '--quiet', '--rm', ctr, ref], 'commit');
+  } catch (err) {
+    buildah(['rm', ctr], { what: 'removing the failed build', log });
+    throw err;
+  }
+}
+
+module.exports = { buildah, commitFrom, saveArchive, IMAGES_DIR };

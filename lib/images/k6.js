@@ -4,7 +4,7 @@
 // operator's starter image runs it (user 65532).
 const crypto = require('node:crypto');
 const { findTool, requireTool, toolVersion } = require('../core/tools');
-const { buildah } = require('./buildah');
+const { commitFrom } = require('./buildah');
 
 /** grafana/k6's user, and k6-operator's starter's (Dockerfile.starter): both non-root. */
 const RUNNER_USER = '12345';
@@ -23,29 +23,16 @@ function k6RunnerKey(baseRef) {
 
 const k6StarterKey = (baseRef) => keyOf(baseRef, STARTER_USER);
 
-/** A container FROM `baseRef`, changed by `change(step, ctr)`, committed as `ref`. */
-function derive(ref, { baseRef, log, what }, change) {
-  const step = (args, doing) => buildah(args, { what: `the ${what} image: ${doing}`, log });
-  const ctr = step(['from', '--quiet', '--pull=never', baseRef], `a container from ${baseRef}`);
-  try {
-    change(step, ctr);
-    step(['commit', '--quiet', '--rm', ctr, ref], 'commit');
-  } catch (err) {
-    buildah(['rm', ctr], { what: 'removing the failed build', log });
-    throw err;
-  }
-}
-
-function buildK6Runner(ref, ctx) {
-  derive(ref, { ...ctx, what: 'k6 runner' }, (step, ctr) => {
+function buildK6Runner(ref, { baseRef, log }) {
+  commitFrom(ref, baseRef, { what: 'k6 runner', log }, (step, ctr) => {
     step(['copy', '--quiet', ctr, requireTool('k6'), '/usr/local/bin/k6'], 'k6');
     const settings = ['--user', RUNNER_USER, '--workingdir', '/tmp', '--entrypoint', '["k6"]', '--cmd', ''];
     step(['config', ...settings, ctr], 'its user and entrypoint');
   });
 }
 
-function buildK6Starter(ref, ctx) {
-  derive(ref, { ...ctx, what: 'k6 starter' }, (step, ctr) => {
+function buildK6Starter(ref, { baseRef, log }) {
+  commitFrom(ref, baseRef, { what: 'k6 starter', log }, (step, ctr) => {
     step(['config', '--user', STARTER_USER, ctr], 'its user');
   });
 }

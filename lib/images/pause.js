@@ -8,7 +8,7 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawnSync } = require('node:child_process');
 const { runStep } = require('./command');
-const { buildah } = require('./buildah');
+const { commitFrom } = require('./buildah');
 
 /** build/pause/linux/pause.c of k8s.io/kubernetes at `version` (downloaded once). */
 function pauseSource(version) {
@@ -48,11 +48,10 @@ function buildPause(ref, { log, kubernetesVersion }) {
         log,
       },
     );
-    const step = (args, what) => buildah(args, { what: `the pause image: ${what}`, log });
-    const ctr = step(['from', '--quiet', 'scratch'], 'a container from scratch');
-    step(['copy', '--quiet', ctr, bin, '/pause'], 'pause');
-    step(['config', '--entrypoint', '["/pause"]', ctr], 'its entrypoint');
-    step(['commit', '--quiet', '--rm', ctr, ref], 'commit');
+    commitFrom(ref, 'scratch', { what: 'pause', log }, (step, ctr) => {
+      step(['copy', '--quiet', ctr, bin, '/pause'], 'pause');
+      step(['config', '--entrypoint', '["/pause"]', ctr], 'its entrypoint');
+    });
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -57,3 +57,31 @@ test('route URLs: admitted host, scheme by termination, URL_* names for k6', () 
     },
   ]);
 });
+
+test('--images NAME=IMAGE,…: kustomize entries, the tag split off; a malformed entry named', () => {
+  expect(
+    parse([
+      '--images',
+      'docker.io/grafana/k6=registry.example:5000/k6:1.8.1,ghcr.io/grafana/k6-operator=reg/starter',
+    ]).images,
+  ).toEqual([
+    { name: 'docker.io/grafana/k6', newName: 'registry.example:5000/k6', newTag: '1.8.1' },
+    { name: 'ghcr.io/grafana/k6-operator', newName: 'reg/starter' },
+  ]);
+  expect(() => parse(['--images', 'docker.io/grafana/k6'])).toThrow(
+    /--images: "docker.io\/grafana\/k6" is not NAME=IMAGE/,
+  );
+  expect(() => parse(['--runner-cpu', '1.5x'])).toThrow(/--runner-cpu: "1.5x" is not a CPU quantity/);
+  expect(parse(['--runner-cpu', '250m']).runnerCpu).toBe('250m');
+});
+
+test('a runner that cannot be placed: the advice follows the reason; a passing reason gets none', () => {
+  const { placementAdvice } = require('../../lib/cluster/k6-testrun');
+  expect(placementAdvice('0/1 nodes are available: 1 Insufficient cpu.')).toMatch(/--runner-cpu/);
+  expect(placementAdvice("0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.")).toMatch(
+    /--separate/,
+  );
+  expect(
+    placementAdvice('0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.'),
+  ).toBeNull();
+});

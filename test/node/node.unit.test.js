@@ -105,3 +105,80 @@ test('LAB_PODS=yes without the real router is refused, naming both', () => {
   expect(() => resolveLabOptions({ LAB_PODS: 'yes' })).toThrow(/LAB_PODS is for LAB_ROUTER=openshift only/);
   expect(resolveLabOptions({ LAB_PODS: 'yes', LAB_ROUTER: 'openshift' }).pods).toBe(true);
 });
+
+describe('how the pods reach the router, and what cluster:k6 runs on the node', () => {
+  const { routerServiceObjects } = require('../../lib/lab/node/router-service');
+  const { corefile } = require('../../lib/lab/node/controllers');
+  const { clusterK6Command, resultsVolume } = require('../../lib/lab/node/k6-operator');
+  const { routerPod } = require('../../lib/lab/openshift-router/router-pod');
+  const addresses = nodeAddresses('/tmp/some-lab');
+
+  test("the router's Service: ports 80 and 443 to the router's on the node's address, at a fixed ClusterIP", () => {
+    const { service, slice } = routerServiceObjects({ addresses, ports: { http: 9080, https: 9443 } });
+    expect(service.spec.clusterIP).toBe(addresses.routerServiceIp);
+    expect(service.spec.clusterIP.startsWith(addresses.serviceCidr.split('.').slice(0, 3).join('.'))).toBe(
+      true,
+    );
+    expect(service.spec.ports.map((p) => [p.port, p.targetPort])).toEqual([
+      [80, 9080],
+      [443, 9443],
+    ]);
+    expect(slice.endpoints).toEqual([{ addresses: [addresses.gateway], conditions: { ready: true } }]);
+    expect(slice.metadata.labels['kubernetes.io/service-name']).toBe(service.metadata.name);
+  });
+
+  test('CoreDNS answers every name of the apps domain with that ClusterIP, IPv4 only', () => {
+    const text = corefile({ kube: { kubeconfig: '/k' }, addresses });
+    expect(text).toContain(
+      `template IN A apps.lab.localhost {\n        answer "{{ .Name }} 60 IN A ${addresses.routerServiceIp}"`,
+    );
+    expect(text).toMatch(/template IN AAAA apps\.lab\.localhost \{\s+rcode NOERROR/);
+  });
+
+  test("lab:status's cluster:k6 command maps the TestRun's two images and lowers the runners' CPU request", () => {
+    const images = [
+      { name: 'base', ref: 'localhost/router-lab/base:aa', replaces: ['docker.io/library/redis'] },
+      { name: 'k6-runner', ref: 'localhost/router-lab/k6-runner:bb', replaces: ['docker.io/grafana/k6'] },
+      {
+        name: 'k6-starter',
+        ref: 'localhost/router-lab/k6-starter:cc',
+        replaces: ['ghcr.io/grafana/k6-operator'],
+      },
+    ];
+    expect(clusterK6Command('/lab/kubeconfig', images)).toBe(
+      'KUBECONFIG=/lab/kubeconfig npm run cluster:k6 -- --images docker.io/grafana/k6=localhost/router-lab/k6-runner:bb,' +
+        'ghcr.io/grafana/k6-operator=localhost/router-lab/k6-starter:cc --runner-cpu 100m',
+    );
+    expect(resultsVolume('/lab/node/volumes/k6-results').spec.accessModes).toEqual(['ReadWriteMany']);
+  });
+
+  test("the router's pod: named as the openshift profile expects, host network, its files mounted, pinned when asked", () => {
+    const lab = {
+      labDir: '/tmp/some-lab',
+      haproxy: { path: '/usr/sbin/haproxy' },
+      node: { baseImage: 'localhost/router-lab/base:aa' },
+      cpus: { router: '1' },
+    };
+    const pod = routerPod(lab, { release: '5.0' }, { ROUTER_THREADS: '2' });
+    expect(pod.metadata).toMatchObject({
+      name: expect.stringMatching(/^router-default-.+/),
+      namespace: 'openshift-ingress',
+    });
+    expect(pod.spec.hostNetwork).toBe(true);
+    const [container] = pod.spec.containers;
+    expect(container.name).toBe('router');
+    expect(container.command[2]).toMatch(/^exec taskset -c "\$2"/);
+    expect(container.command[5]).toBe('1');
+    expect(container.env).toEqual([{ name: 'ROUTER_THREADS', value: '2' }]);
+    expect(container.volumeMounts.map((m) => m.mountPath)).toEqual(
+      expect.arrayContaining([
+        '/var/lib/haproxy',
+        '/var/lib/haproxy/run',
+        '/usr/sbin/haproxy',
+        '/tmp/some-lab',
+      ]),
+    );
+    const unpinned = routerPod({ ...lab, cpus: { router: null } }, { release: '5.0' }, {});
+    expect(unpinned.spec.containers[0].command[2]).toBe('exec "$0" --v=2 >>"$1" 2>&1');
+  });
+});

@@ -10,6 +10,8 @@ const cells = require('../../../k6/lib/cells');
 
 const APPS_DOMAIN = cells.LAB_APPS_DOMAIN;
 const NAMESPACE = cells.DEFAULT_NAMESPACE;
+/** Where OpenShift runs its routers (and the lab its IngressController's objects). */
+const ROUTER_NAMESPACE = 'openshift-ingress';
 const { SERVICE_NAME } = cells;
 /** The in-cluster service name the serving certificate is for (service-ca style). */
 const SERVICE_HOST = cells.serviceHost(NAMESPACE);
@@ -66,6 +68,7 @@ function labRoutes({ httpPort, httpsPort }) {
 
 module.exports = {
   APPS_DOMAIN,
+  ROUTER_NAMESPACE,
   NAMESPACE,
   SERVICE_NAME,
   SERVICE_HOST,

@@ -10,7 +10,8 @@ const { operatorBin, crdFiles } = require('../../setup/k6-operator-build');
 const { ensure } = require('../kube/api');
 const { installCrds } = require('../kube/crds');
 const { NAMESPACE } = require('../common/routes');
-const { launch } = require('../common/stack');
+const { launch, waitUntil, assertRunning, logTail } = require('../common/stack');
+const { request } = require('../common/client');
 const { readKubeconfig } = require('../kube/kubeconfig');
 const { inMountNamespace } = require('./mount-namespace');
 const { kustomizeImages } = require('../../images');
@@ -75,12 +76,24 @@ async function startK6Operator(labDir, { kube, certs, holderPid, signal }) {
   // The operator's own CRDs replace the lab's TestRun stand-in (lib/setup/schemas), whose status
   // lacks the conditions the operator writes.
   await installCrds(kube.admin, crds, { signal, replace: true });
+  const health = await freePort();
   const [file, args] = inMountNamespace(holderPid, operatorBin, [
     '--metrics-bind-address=0',
-    `--health-probe-bind-address=127.0.0.1:${await freePort()}`,
+    `--health-probe-bind-address=127.0.0.1:${health}`,
   ]);
   const env = { ...process.env, KUBECONFIG: kube.kubeconfig, ...inClusterConfig(holderPid, kube.kubeconfig) };
   const record = launch(labDir, { name: 'k6-operator', role: 'node', file, args, env, match: 'k6-operator' });
+  // A TestRun nobody picks up would wait out cluster:k6's timeout: the operator must be up.
+  await waitUntil(
+    async () => {
+      assertRunning(labDir, record);
+      return (
+        (await request(`http://127.0.0.1:${health}/readyz`, { timeoutMs: 1000 }).catch(() => null))
+          ?.status === 200
+      );
+    },
+    { timeoutMs: 30000, what: 'k6-operator ready', signal, diagnose: () => logTail(labDir, 'k6-operator') },
+  );
   // Created, not applied: cluster:k6's `kubectl apply` of the empty ConfigMap keeps this data,
   // as it keeps what OpenShift's injection writes.
   await ensure(

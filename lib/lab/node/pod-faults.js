@@ -1,10 +1,10 @@
 'use strict';
 // Faults injected through Kubernetes on a lab with pods (LAB_PODS=yes), as an operator or a node
 // failure would: a pod deleted (gracefully, or at once), and the wait for its controller's new one.
-const { setTimeout: sleep } = require('node:timers/promises');
 const { kubeClient } = require('../kube/api');
 const { readKubeconfig } = require('../kube/kubeconfig');
 const { NAMESPACE } = require('../common/routes');
+const { waitUntil } = require('../common/stack');
 
 const PODS = `/api/v1/namespaces/${NAMESPACE}/pods`;
 
@@ -35,23 +35,26 @@ async function deletePod(admin, name, { graceSeconds = null } = {}) {
 }
 
 /**
- * Waits until the pods matching `selector` are `count` ready ones, none of them `goneUid` and none
- * terminating; resolves them.
+ * Waits until `count` pods matching `selector` are ready, none of them `goneUid` and none
+ * terminating; resolves them. (A Job's finished pod under the same label is never ready.)
  */
 async function waitReplaced(admin, { selector, count, goneUid, timeoutMs = 120000, signal }) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const pods = await listPods(admin, selector);
-    const ready = pods.filter(isReady);
-    const settled =
-      pods.every((p) => !p.metadata.deletionTimestamp) && pods.every((p) => p.metadata.uid !== goneUid);
-    if (settled && ready.length === count) return ready;
-    if (Date.now() > deadline) {
-      const seen = pods.map((p) => `${p.metadata.name}${isReady(p) ? ' ready' : ''}`).join(', ');
-      throw new Error(`pods ${selector} not back to ${count} ready in ${timeoutMs} ms: ${seen}`);
-    }
-    await sleep(200, undefined, { signal });
-  }
+  let pods = [];
+  await waitUntil(
+    async () => {
+      pods = await listPods(admin, selector);
+      const settled = pods.every((p) => !p.metadata.deletionTimestamp && p.metadata.uid !== goneUid);
+      return settled && pods.filter(isReady).length === count;
+    },
+    {
+      timeoutMs,
+      intervalMs: 200,
+      what: `${count} pods ${selector} ready again`,
+      signal,
+      diagnose: () => `\n${pods.map((p) => `  ${p.metadata.name}${isReady(p) ? ' ready' : ''}`).join('\n')}`,
+    },
+  );
+  return pods.filter(isReady);
 }
 
 module.exports = { labClient, listPods, deletePod, waitReplaced, isReady };

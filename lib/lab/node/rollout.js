@@ -10,8 +10,7 @@ const { NAMESPACE } = require('../common/routes');
 const { readLabState, writeLabState } = require('../common/state');
 const { waitUntil } = require('../common/stack');
 const { podsOf, podInstances } = require('./workloads');
-const { kubeClient } = require('../kube/api');
-const { readKubeconfig } = require('../kube/kubeconfig');
+const { labClient } = require('./pod-faults');
 
 const run = promisify(execFile);
 
@@ -32,7 +31,7 @@ async function rolloutPods(labDir, { log = () => {}, signal, timeoutS = 300 } = 
   await kubectl('rollout', 'status', deployment, `--timeout=${timeoutS}s`);
   // The rollout is done when the old pods are gone, not when the new ones are ready: each old pod
   // still serves for its drain delay after SIGTERM.
-  const admin = kubeClient(readKubeconfig(state.router.kube.kubeconfig));
+  const admin = labClient(state);
   const service = async () =>
     (await podsOf(admin)).filter((p) => p.labels['app.kubernetes.io/name'] === names.APP);
   await waitUntil(async () => !(await service()).some((p) => p.terminating), {

@@ -4,7 +4,7 @@
 // ports; CoreDNS answers every name of the apps domain with that ClusterIP (./controllers.js).
 const { ensure } = require('../kube/api');
 
-const NAMESPACE = 'openshift-ingress';
+const { ROUTER_NAMESPACE: NAMESPACE } = require('../common/routes');
 const NAME = 'router-internal-default';
 const LABELS = { 'app.kubernetes.io/part-of': 'router-lab', 'kubernetes.io/service-name': NAME };
 

@@ -11,11 +11,11 @@ const { requireTool } = require('../../core/tools');
 const { ensure } = require('../kube/api');
 const { installCrds } = require('../kube/crds');
 const { ROUTER_USER } = require('./control-plane');
-const { NAMESPACE, SERVICE_NAME } = require('../common/routes');
+const { NAMESPACE, SERVICE_NAME, ROUTER_NAMESPACE } = require('../common/routes');
 const { scaleManifests, readBase } = require('../common/scale-routes');
 
 const run = promisify(execFile);
-const ROUTER_NAMESPACE = 'openshift-ingress';
+
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 
 /** What the router reads and writes, as the ingress operator's ClusterRole grants it. */

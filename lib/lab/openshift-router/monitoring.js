@@ -9,6 +9,8 @@ const { requireTool } = require('../../core/tools');
 const { launch, assertRunning, waitUntil, logTail, instanceMarker } = require('../common/stack');
 const { request } = require('../common/client');
 const { createClientCert } = require('../../core/certs');
+const { ROUTER_NAMESPACE } = require('../common/routes');
+const { POD_NAME } = require('./router-pod');
 
 /** How often Prometheus scrapes the lab: a sample must last 4 of these (the matrix refuses less). */
 const SCRAPE_INTERVAL_S = 1;
@@ -68,7 +70,7 @@ function prometheusConfig(lab, stats, cadvisor = null) {
         static_configs: [
           {
             targets: [`127.0.0.1:${lab.ports.stats}`],
-            labels: { namespace: 'openshift-ingress', pod: 'router-default-lab' },
+            labels: { namespace: ROUTER_NAMESPACE, pod: POD_NAME },
           },
         ],
       },

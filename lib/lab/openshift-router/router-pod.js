@@ -10,7 +10,9 @@ const { routerPaths } = require('../haproxy/router-config');
 const { routerBin } = require('../../setup/openshift-router-build');
 const { workDir } = require('./work-dir');
 
-const NAMESPACE = 'openshift-ingress';
+const { ROUTER_NAMESPACE: NAMESPACE } = require('../common/routes');
+/** The container states that do not pass by themselves. */
+const CANNOT_START = ['ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError'];
 /** The pod's name: its IngressController's, as the profile's `router-<name>-.+` expects. */
 const POD_NAME = 'router-default-lab';
 
@@ -49,12 +51,14 @@ function routerPod(lab, configured, env) {
           name: 'router',
           image: lab.node.baseImage,
           imagePullPolicy: 'Never',
+          // Pinned as the process would be (LAB_CPUS): taskset is in the base (util-linux).
           command: [
             'sh',
             '-c',
-            'exec "$0" --v=2 >>"$1" 2>&1',
+            lab.cpus?.router ? 'exec taskset -c "$2" "$0" --v=2 >>"$1" 2>&1' : 'exec "$0" --v=2 >>"$1" 2>&1',
             routerBin(configured.release),
             logFile(lab.labDir, 'router'),
+            String(lab.cpus?.router ?? ''),
           ],
           workingDir: '/var/lib/haproxy/conf',
           env: Object.entries(env).map(([name, value]) => ({ name, value })),
@@ -75,10 +79,13 @@ async function startRouterPod(lab, configured, env) {
     async () => {
       const pod = await kube.admin.get(`/api/v1/namespaces/${NAMESPACE}/pods/${POD_NAME}`);
       const status = pod.status.containerStatuses?.[0];
-      if (status?.state?.terminated) {
-        const err = new Error(
-          `the router's pod exited (${status.state.terminated.reason})${logTail(labDir, 'router')}`,
-        );
+      const { terminated, waiting } = status?.state || {};
+      // Exited, or a container that cannot start (its image, its mounts): no point in waiting.
+      if (terminated || CANNOT_START.includes(waiting?.reason)) {
+        const why = terminated
+          ? `exited (${terminated.reason})`
+          : `cannot start: ${waiting.reason}: ${waiting.message}`;
+        const err = new Error(`the router's pod ${why}${logTail(labDir, 'router')}`);
         err.fatal = true;
         throw err;
       }
