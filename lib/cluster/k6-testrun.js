@@ -100,15 +100,19 @@ function unschedulable(namespace) {
     const advice = c?.reason === 'Unschedulable' ? placementAdvice(c.message) : null;
     if (advice) {
       const err = new OcError(`${pod.metadata.name} cannot be placed: ${c.message} (${advice})`);
-      err.unschedulable = true;
+      err.nothingRan = true;
       return err;
     }
   }
   return null;
 }
 
+/** How long a TestRun may go without a stage before the operator counts as absent. */
+const PICKUP_MS = 60000;
+
 async function waitForStage(namespace, timeoutSeconds, signal) {
-  const deadline = Date.now() + timeoutSeconds * 1000;
+  const started = Date.now();
+  const deadline = started + timeoutSeconds * 1000;
   const query = ['get', 'testrun', names.TESTRUN, '-n', namespace, '-o', 'jsonpath={.status.stage}'];
   let last = null;
   for (;;) {
@@ -122,6 +126,15 @@ async function waitForStage(namespace, timeoutSeconds, signal) {
       throw new OcError(`the TestRun failed: oc describe testrun ${names.TESTRUN} -n ${namespace}`);
     const stuck = stage === 'initialization' || stage === 'created' ? unschedulable(namespace) : null;
     if (stuck) throw stuck;
+    // The TestRun API is served (checkCluster), but no operator acted on it: not running, or
+    // watching other namespaces.
+    if (!stage && Date.now() - started > PICKUP_MS) {
+      const err = new OcError(
+        `no k6-operator picked up TestRun ${names.TESTRUN} in ${PICKUP_MS / 1000} s: is its pod running, and does it watch ${namespace}?`,
+      );
+      err.nothingRan = true;
+      throw err;
+    }
     if (Date.now() > deadline) throw new OcError(`the TestRun did not finish within ${timeoutSeconds} s`);
     await sleep(2000, undefined, { signal });
   }
@@ -214,8 +227,8 @@ async function clusterK6(opts, { signal } = {}) {
   try {
     await runTestRun({ opts, namespace, routes, objects, runId, signal });
   } catch (err) {
-    // Interrupted, or runners that will never run; a failed TestRun stays for oc describe.
-    if (err.name === 'AbortError' || err.unschedulable) {
+    // Interrupted, or a run that will never start; a failed TestRun stays for oc describe.
+    if (err.name === 'AbortError' || err.nothingRan) {
       // collect() cleans up its own reader pod.
       const del = ['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait=false'];
       oc(del, { allowFail: true });

@@ -37,4 +37,4 @@ function buildK6Starter(ref, { baseRef, log }) {
   });
 }
 
-module.exports = { buildK6Runner, buildK6Starter, k6RunnerKey, k6StarterKey };
+module.exports = { buildK6Runner, buildK6Starter, k6RunnerKey, k6StarterKey, RUNNER_USER };

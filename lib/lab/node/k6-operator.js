@@ -15,8 +15,10 @@ const { request } = require('../common/client');
 const { readKubeconfig } = require('../kube/kubeconfig');
 const { inMountNamespace } = require('./mount-namespace');
 const { kustomizeImages } = require('../../images');
+const { RUNNER_USER } = require('../../images/k6');
 const { nodePaths } = require('./paths');
 
+const RUNNER_UID = Number(RUNNER_USER);
 /** The names the k6-testrun component uses (overlays/components/k6-testrun). */
 const TRUSTED_CA = 'k6-trusted-ca';
 const RESULTS_PV = 'router-lab-k6-results';
@@ -103,8 +105,10 @@ async function startK6Operator(labDir, { kube, certs, holderPid, signal }) {
   );
   const dir = path.join(nodePaths(labDir).root, 'volumes', 'k6-results');
   fs.mkdirSync(dir, { recursive: true });
-  // The runners' non-root user writes here: a hostPath volume is not chowned to any fsGroup.
-  fs.chmodSync(dir, 0o777);
+  // The runners' user (the runner image's) writes here: a hostPath volume is not chowned to any
+  // fsGroup; the reader pod runs the same image.
+  fs.chownSync(dir, RUNNER_UID, RUNNER_UID);
+  fs.chmodSync(dir, 0o750);
   await ensure(kube.admin, '/api/v1/persistentvolumes', resultsVolume(dir));
   return record;
 }
