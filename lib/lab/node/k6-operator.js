@@ -17,6 +17,7 @@ const { inMountNamespace } = require('./mount-namespace');
 const { kustomizeImages } = require('../../images');
 const { RUNNER_USER } = require('../../images/k6');
 const { nodePaths } = require('./paths');
+const { hostPathVolume } = require('./workloads');
 
 const RUNNER_UID = Number(RUNNER_USER);
 /** The names the k6-testrun component uses (overlays/components/k6-testrun). */
@@ -37,20 +38,8 @@ function trustedCaConfigMap(pems) {
 }
 
 /** A ReadWriteMany hostPath volume for the results PVC: every runner is on this one node. */
-function resultsVolume(dir) {
-  return {
-    apiVersion: 'v1',
-    kind: 'PersistentVolume',
-    metadata: { name: RESULTS_PV },
-    spec: {
-      capacity: { storage: '1Gi' },
-      accessModes: ['ReadWriteMany'],
-      persistentVolumeReclaimPolicy: 'Retain',
-      storageClassName: '',
-      hostPath: { path: dir, type: 'Directory' },
-    },
-  };
-}
+const resultsVolume = (dir) =>
+  hostPathVolume(RESULTS_PV, dir, { accessMode: 'ReadWriteMany', reclaim: 'Retain' });
 
 /** Where client-go's in-cluster configuration reads a pod's service account. */
 const SERVICE_ACCOUNT_DIR = '/run/secrets/kubernetes.io/serviceaccount';

@@ -102,25 +102,36 @@ async function createSecrets(admin, certs) {
   );
 }
 
-/** A hostPath PersistentVolume per Redis pod (a cluster's storage class would provision them). */
+/**
+ * A PersistentVolume of 1 GiB on the node's directory `dir`, for claims without a storage class
+ * (the lab has none: a cluster's would provision them).
+ */
+function hostPathVolume(name, dir, { accessMode, reclaim }) {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name },
+    spec: {
+      capacity: { storage: '1Gi' },
+      accessModes: [accessMode],
+      persistentVolumeReclaimPolicy: reclaim,
+      storageClassName: '',
+      hostPath: { path: dir, type: 'Directory' },
+    },
+  };
+}
+
+/** A hostPath PersistentVolume per Redis pod. */
 async function createVolumes(admin, labDir, count) {
   for (let i = 0; i < count; i++) {
     const dir = path.join(nodePaths(labDir).root, 'volumes', `pv-${i}`);
     fs.mkdirSync(dir, { recursive: true });
     // The pod's arbitrary UID writes here: a hostPath volume is not chowned to its fsGroup.
     fs.chmodSync(dir, 0o777);
-    await admin.post('/api/v1/persistentvolumes', {
-      apiVersion: 'v1',
-      kind: 'PersistentVolume',
-      metadata: { name: `router-lab-pv-${i}` },
-      spec: {
-        capacity: { storage: '1Gi' },
-        accessModes: ['ReadWriteOnce'],
-        persistentVolumeReclaimPolicy: 'Delete',
-        storageClassName: '',
-        hostPath: { path: dir, type: 'Directory' },
-      },
-    });
+    await admin.post(
+      '/api/v1/persistentvolumes',
+      hostPathVolume(`router-lab-pv-${i}`, dir, { accessMode: 'ReadWriteOnce', reclaim: 'Delete' }),
+    );
   }
 }
 
@@ -221,4 +232,12 @@ function podInstances(pods, cgroupRoot) {
     }));
 }
 
-module.exports = { labKustomization, applyPods, waitPodsReady, podsOf, podInstances, SCC_UID };
+module.exports = {
+  hostPathVolume,
+  labKustomization,
+  applyPods,
+  waitPodsReady,
+  podsOf,
+  podInstances,
+  SCC_UID,
+};
