@@ -30,7 +30,7 @@ const COMMAND = defineCommand({
       choices: EXTRAS,
       help:
         'also what only a comparison needs, built on request: haproxy-3.0 (the 3.0 LTS branch, ' +
-        '.tools/bin/haproxy-3.0, about a minute); openssl-3.5 (the router HAProxy on ' +
+        '.tools/bin/haproxy-3.0, about a minute; --for test builds it too); openssl-3.5 (the router HAProxy on ' +
         "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about five minutes)",
     },
     {

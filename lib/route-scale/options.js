@@ -69,6 +69,20 @@ const SETTINGS = [
     help: "the router's ROUTER_HARD_STOP_AFTER: how long an old HAProxy may keep its connections after a reload",
   },
   {
+    name: 'reloadIntervalS',
+    flag: '--reload-interval',
+    type: 'integer',
+    min: 1,
+    max: 120,
+    arg: 'S',
+    default: null,
+    // Every change waits out the interval at least once; the short form waits 1 s instead of 5.
+    quick: 1,
+    help:
+      "the router's RELOAD_INTERVAL, at most one reload per interval (on a cluster the IngressController's " +
+      "tuningOptions.reloadInterval); unset, LAB_ROUTER_RELOAD_INTERVAL or the router's 5",
+  },
+  {
     name: 'admissions',
     flag: '--admissions',
     type: 'integer',

@@ -26,6 +26,7 @@ function labEnv(env, opts, count, { configManager = false } = {}) {
     LAB_ROUTER: router,
     LAB_ROUTES: String(count),
     LAB_ROUTER_HARD_STOP_AFTER: String(opts.hardStopAfterS),
+    ...(opts.reloadIntervalS && { LAB_ROUTER_RELOAD_INTERVAL: String(opts.reloadIntervalS) }),
     LAB_ROUTER_DCM: configManager ? 'true' : 'false',
   };
 }

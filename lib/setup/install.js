@@ -50,9 +50,9 @@ async function ensureTool(tool, { check, log }) {
  * to see a Ctrl-C first.
  */
 async function setup({ level, extras, check = false, log = (line) => console.log(line), signal }) {
-  const wanted = TOOLS.filter((t) =>
-    t.extra ? (extras || []).includes(t.extra) : LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level),
-  );
+  // A tool is wanted by its level (neededFor) or by name (--with its extra), whichever comes first.
+  const byLevel = (t) => t.neededFor !== undefined && LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level);
+  const wanted = TOOLS.filter((t) => byLevel(t) || (extras || []).includes(t.extra));
   const problems = [];
   log(`setup (for ${level}${check ? ', check only' : ''}):`);
   for (const tool of wanted) {

@@ -64,9 +64,11 @@ const TOOLS = [
       return file ? { path: file, version: version || 'unknown version', tooOld: false } : null;
     },
   },
-  // On request only (setup --with haproxy-3.0): the LTS branch before it, for comparisons.
+  // The LTS branch before it, for comparisons: built for the tests (which run it), and on request
+  // at any level (setup --with haproxy-3.0).
   {
     name: `haproxy ${upstreamVersion(HAPROXY_PINS['3.0'].debianVersion)} (3.0 branch)`,
+    neededFor: 'test',
     extra: 'haproxy-3.0',
     locate: () => locatePinned(HAPROXY_PINS['3.0']),
     install(log) {

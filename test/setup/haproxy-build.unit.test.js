@@ -1,6 +1,6 @@
 'use strict';
-// Which HAProxy setup builds: OpenShift 5.0's branch (3.2) by default, the 3.0 LTS branch and the
-// OpenSSL 3.5 build only on request; and the lines `haproxy -vv` names its TLS library with.
+// Which HAProxy setup builds: OpenShift 5.0's branch (3.2) by default, the 3.0 LTS branch for the
+// tests, the OpenSSL 3.5 build only on request; and the lines `haproxy -vv` names its TLS library with.
 const { HAPROXY_PINS, HAPROXY_PIN, PINNED_BIN, SSL_LIBRARY_LINES } = require('../../lib/setup/haproxy-build');
 const { OPENSSL_PIN, OPENSSL_VERSION } = require('../../lib/setup/openssl-build');
 const { upstreamVersion } = require('../../lib/setup/debian-source');
@@ -21,10 +21,10 @@ test('the router HAProxy is pinned to 3.2 (a known version, its checksum) and bu
   expect(router.name).toContain(upstreamVersion(HAPROXY_PIN.debianVersion));
 });
 
-test('3.0 and OpenSSL 3.5 are built only when asked for (setup --with)', () => {
+test('3.0 is built for the tests and on request; OpenSSL 3.5 only when asked for (setup --with)', () => {
   const extra = TOOLS.filter((t) => t.extra);
   expect(extra.map((t) => [t.extra, t.neededFor])).toEqual([
-    ['haproxy-3.0', undefined],
+    ['haproxy-3.0', 'test'],
     ['openssl-3.5', undefined],
   ]);
   expect(EXTRAS).toEqual(['haproxy-3.0', 'openssl-3.5']);
