@@ -27,6 +27,7 @@ const { wrkTarget, compareTools, crossCheckSkip, protocolSkip } = require('./cro
 const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
 const { createProgress } = require('./progress');
+const { requireReachable } = require('./reachable');
 const { describeCell } = require('../report/console');
 
 function safeName(cellName) {
@@ -73,6 +74,10 @@ async function planRun(opts, { env, log }) {
   const resolved = resolveTarget(opts, env);
   const target = await withClusterApi(resolved.target, opts, env);
   const { cells, skipped: noRoute } = requireRoutes(target, planCells(opts));
+  await requireReachable(
+    target,
+    cells.map((c) => c.termination),
+  );
   const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
   const { runnable, skipped } = await placeCells(cells, { target, opts, wrk });

@@ -179,7 +179,8 @@ function reduceSummaries(summaries, { combine }) {
     // Each sample's own p99 (the cell's p99 comes from the merged distribution), for comparisons.
     p99PerSample: summaries.map((s) => {
       const own = values(s, 'request_total');
-      return own ? (summarize([own]).p99 ?? null) : null;
+      // A sample without one successful response has no latency to summarize.
+      return own ? (summarize([own])?.p99 ?? null) : null;
     }),
     // Latency of successful responses as the client lived it (connection set-up included).
     p50: latency.p50 ?? null,

@@ -1,7 +1,7 @@
 'use strict';
 // `--target cluster` rehearsed on the real-router lab: the Routes from its API server, the
 // router's and the data service's CPU from its Prometheus, verdicts and report as for a lab
-// cell; and each bad input said in the cell while the run goes on.
+// cell; each bad input said in the cell while the run goes on; unreachable Routes said before it.
 const fs = require('node:fs');
 const path = require('node:path');
 const { sharedLab, useTempDir } = require('../lab/helpers');
@@ -106,5 +106,34 @@ describeAsRoot('--target cluster against the real-router lab and its Prometheus'
         reason: "Route data-service-http is not in namespace elsewhere ('oc get routes -n elsewhere')",
       },
     ]);
+  });
+
+  test('Route hosts that do not resolve, or a router that refuses, end the run before any sample, saying what to do', async () => {
+    // Without --router-address the hosts go to DNS, where *.apps.lab.localhost is not (as for a
+    // workstation whose DNS does not know the cluster's apps domain).
+    const args = clusterArgs();
+    const at = args.indexOf('--router-address');
+    const withoutAddress = [...args.slice(0, at), ...args.slice(at + 2)];
+    const attempt = (name, extra) =>
+      runMatrix(
+        parseMatrixArgs([
+          ...extra,
+          '--cells',
+          'http:1k:keepalive,edge:1k:keepalive',
+          '--out',
+          path.join(dir, name),
+        ]),
+        { env: lab$.env, log: () => {}, progressStream: fs.createWriteStream('/dev/null') },
+      );
+    await expect(attempt('unresolved', withoutAddress)).rejects.toThrow(
+      /nothing was measured:\n {2}http: data-service-http-router-lab\.apps\.lab\.localhost does not resolve \(ENOTFOUND\)\n {2}edge: .* does not resolve[^]*--router-address ADDRESS/,
+    );
+    const closed = String(await freePort());
+    await expect(attempt('refused', [...args, '--http-port', closed])).rejects.toThrow(
+      new RegExp(`http: the router at 127\\.0\\.0\\.1:${closed} \\(.*\\): connection refused\n`),
+    );
+    // Refused before anything was written.
+    expect(fs.existsSync(path.join(dir, 'unresolved'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'refused'))).toBe(false);
   });
 });

@@ -112,3 +112,10 @@ describe('the cell a summary names', () => {
     );
   });
 });
+
+test('a sample without one successful response has no latency, and the cell still reduces', () => {
+  const none = summary({ requests: 50, seconds: 5, failed502: 50 });
+  const cell = reduceSummaries([none, a], { combine: 'sequential' });
+  expect(cell.p99PerSample).toEqual([null, expect.any(Number)]);
+  expect(cell.errors).toEqual({ 502: 50 });
+});
