@@ -227,6 +227,12 @@ const LESSONS = {
       expect(sized.tps).toBe(5000);
       const cores = (name) => sized.cells.find((c) => c.name === name).routerCores;
       expect(cores('edge:1k:close:full')).toBeGreaterThan(cores('edge:1k:keepalive'));
+      // One router for the mix: the fifth on new connections takes most of its cores.
+      const mix = command(run, /--mix edge=80,edge:1k:close=20$/).stdout;
+      const share = (cell) => Number(new RegExp(`${cell} .* (\\d+\\.\\d) % `).exec(mix)[1]);
+      expect(share('edge:1k:close:full')).toBeGreaterThan(50);
+      expect(share('edge:1k:close:full') + share('edge:1k:keepalive')).toBeCloseTo(100, 0);
+      expect(mix).toMatch(/^Router: \d+ core\(s\) → \d+ replicas × \d+ threads/m);
     },
   },
   'exercise-reliability.md': {

@@ -1,0 +1,135 @@
+'use strict';
+// Sizing for a traffic mix (npm run sizing -- --mix edge=60,reencrypt=30,passthrough=10): each
+// entry's share of the target TPS at its cell's measured cost, summed into router cores, then the
+// router's shape (replicas × threads), the data service's pods, and which of them is the limit.
+const { TERMINATIONS } = require('../../k6/lib/cells');
+const { coresFor } = require('./sizing');
+const { UsageError } = require('../core/settings');
+
+/** OpenShift's IngressController defaults: 4 HAProxy threads per pod, 2 pods on a cluster with HA. */
+const OPENSHIFT_ROUTER = { threads: 4, replicas: 2 };
+/** A Node.js instance runs its JavaScript on one core. */
+const CORES_PER_SERVICE_POD = 1;
+
+/** A mix problem, said as a usage error (exit 2) naming the entry. */
+const mixError = (message) => new UsageError(`--mix: ${message}`, { setting: '--mix' });
+
+/** 'edge=60,reencrypt:4k:close=30' → [{ key: 'edge', percent: 60 }, …]; pure syntax, shares checked. */
+function parseMix(entries) {
+  const parsed = entries.map((entry) => {
+    const m = /^([a-z0-9:]+)=(\d+(?:\.\d+)?)%?$/i.exec(entry.trim());
+    if (!m) throw mixError(`${JSON.stringify(entry)} is not CELL=PERCENT (edge=60, edge:4k:close=20)`);
+    const termination = m[1].split(':')[0];
+    if (!TERMINATIONS.includes(termination)) {
+      throw mixError(
+        `unknown termination ${JSON.stringify(termination)} in ${entry} (one of ${TERMINATIONS.join(', ')})`,
+      );
+    }
+    return { key: m[1], percent: Number(m[2]) };
+  });
+  const total = parsed.reduce((sum, e) => sum + e.percent, 0);
+  if (total > 100 + 1e-9) throw mixError(`the shares add up to ${total} %, over 100 %`);
+  const keys = parsed.map((e) => e.key);
+  const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (twice) throw mixError(`${twice} is given twice`);
+  return parsed;
+}
+
+/**
+ * The run's cell for an entry's key: the key's parts, the rest from the run's defaults (its 1k
+ * page or first size, keep-alive); a close cell with a full handshake before a resumed one.
+ */
+function cellFor(key, cells, sizes) {
+  const [termination, size = sizes.includes('1k') ? '1k' : sizes[0], connection = 'keepalive', ...rest] =
+    key.split(':');
+  const name = [termination, size, connection, ...rest].join(':');
+  const candidates = cells.filter((c) => c.name === name || c.name.startsWith(`${name}:`));
+  const chosen = candidates.find((c) => c.name === name) || candidates.find((c) => c.name.endsWith(':full'));
+  if (chosen || candidates.length) return chosen || candidates[0];
+  throw mixError(`${name} is not in this run (it has ${cells.map((c) => c.name).join(', ')})`);
+}
+
+const medianUs = (role) => role?.perRequestUs?.median ?? null;
+
+/** Whole units of `exact`, at least `min`; null stays null. */
+const whole = (exact, min = 0) => (exact === null ? null : Math.max(min, Math.ceil(exact - 1e-9)));
+
+/**
+ * The router's shape for `cores`: pods (at least `replicas`), and one HAProxy thread per core a pod
+ * needs, up to `threads` (the IngressController's threadCount): a thread without a core adds nothing.
+ */
+function routerShape(cores, { threads, replicas }) {
+  if (cores === null) return null;
+  const pods = Math.max(replicas, Math.ceil(cores / threads));
+  const perPod = Math.min(threads, Math.max(1, Math.ceil(cores / pods)));
+  return { replicas: pods, threads: perPod, cores: pods * perPod };
+}
+
+/**
+ * The mix `entries` (parseMix) sized against `results` at `tps` with `headroom`, for a router of
+ * `router` ({ threads, replicas }: its threads per pod and fewest pods). Pure.
+ */
+function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER }) {
+  const sizes = results.options?.sizes || ['1k'];
+  const rows = entries.map(({ key, percent }) => {
+    const cell = cellFor(key, results.cells, sizes);
+    const share = (tps * percent) / 100;
+    const routerUs = medianUs(cell.cost.router);
+    const serviceUs = medianUs(cell.cost.service);
+    // Busy cores at the share, before headroom: the shares of the router's cores add up.
+    return {
+      key,
+      cell: cell.name,
+      percent,
+      tps: share,
+      routerUs,
+      serviceUs,
+      routerBusy: coresFor(share, routerUs, 0),
+      serviceBusy: coresFor(share, serviceUs, 0),
+    };
+  });
+  const sum = (k) => (rows.some((r) => r[k] === null) ? null : rows.reduce((s, r) => s + r[k], 0));
+  const routerBusy = sum('routerBusy');
+  const serviceBusy = sum('serviceBusy');
+  const spare = 1 - headroom;
+  const routerCores = whole(routerBusy === null ? null : routerBusy / spare);
+  const shape = routerShape(routerCores, router);
+  const servicePods = whole(serviceBusy === null ? null : serviceBusy / spare / CORES_PER_SERVICE_POD, 1);
+  return {
+    tps,
+    headroom,
+    coveredPercent: rows.reduce((s, r) => s + r.percent, 0),
+    entries: rows.map((r) => ({
+      key: r.key,
+      cell: r.cell,
+      percent: r.percent,
+      tps: Number(r.tps.toFixed(1)),
+      routerUs: r.routerUs,
+      serviceUs: r.serviceUs,
+      routerCoreShare: routerBusy ? Number((r.routerBusy / routerBusy).toFixed(4)) : null,
+    })),
+    router: {
+      cores: routerCores,
+      exactCores: routerBusy === null ? null : routerBusy / spare,
+      ...(shape && { shape }),
+    },
+    service: { pods: servicePods, coresPerPod: CORES_PER_SERVICE_POD },
+    redis:
+      'not exercised: /api/pages does not touch Redis (size it from the bank workload, docs/exercise-bank-workload.md)',
+    limit: limitOf({ routerCores, servicePods }),
+  };
+}
+
+/** Which role needs the most cores for the mix: the one to scale first. */
+function limitOf({ routerCores, servicePods }) {
+  const needs = [
+    ['router', routerCores],
+    ['data service', servicePods === null ? null : servicePods * CORES_PER_SERVICE_POD],
+  ].filter(([, cores]) => cores !== null);
+  if (!needs.length)
+    return { role: null, why: 'no role’s cost was measured (a cluster run without --prometheus)' };
+  const [role, cores] = needs.sort((a, b) => b[1] - a[1])[0];
+  return { role, cores, why: `${role} needs the most cores for this mix (${cores})` };
+}
+
+module.exports = { parseMix, sizeMix, cellFor, routerShape, OPENSHIFT_ROUTER };
