@@ -59,6 +59,8 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   if (opts.runnerCpu) testRun.spec.runner.resources.requests.cpu = opts.runnerCpu;
   const set = { TERMINATION: opts.termination, PAGE_SIZE: opts['page-size'], CONNECTION: opts.connection };
   Object.assign(set, { VUS: String(opts.vus), DURATION: opts.duration });
+  // The total: each runner's script scales the arrival rate to its execution segment.
+  if (opts.rate) set.RATE = String(opts.rate);
   // The Routes' admitted hosts, so a sharded router (spec.subdomain) works as well as the default.
   for (const u of urls) if (u.url) set[u.envName] = u.url;
   // The router-matrix script's own variable: it also records that verification was skipped.
@@ -189,7 +191,8 @@ function checkCluster(opts) {
 async function runTestRun({ opts, namespace, routes, objects, runId, signal }) {
   oc(['delete', 'testrun', names.TESTRUN, '-n', namespace, '--ignore-not-found', '--wait']);
   const cell = `${opts.termination} ${opts['page-size']} ${opts.connection}`;
-  log(`TestRun: ${opts.parallelism} runners, ${cell}, ${opts.vus} VUs for ${opts.duration}`);
+  const load = opts.rate ? `${opts.rate} req/s in total` : `${opts.vus} VUs`;
+  log(`TestRun: ${opts.parallelism} runners, ${cell}, ${load} for ${opts.duration}`);
   oc(['apply', '-n', namespace, '-f', '-'], { input: objects.map((o) => JSON.stringify(o)).join('\n') });
   await waitForStage(namespace, opts.timeout, signal);
   // Where the runner pods do not say when they finished (./testrun-figures.js).

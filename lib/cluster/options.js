@@ -175,7 +175,19 @@ const K6_CELL = [
     min: 1,
     max: 1000000,
     default: 128,
-    help: 'virtual users in total',
+    help: 'virtual users in total (with --rate: the VUs made ready beforehand)',
+  },
+  {
+    name: 'rate',
+    flag: '--rate',
+    arg: 'REQ/S',
+    type: 'integer',
+    min: 1,
+    max: 10000000,
+    default: null,
+    help:
+      "requests per second in total, started at that rate whatever the responses (k6's constant-arrival-rate), " +
+      "split across the runners by k6's execution segments; what they could not start is counted as dropped",
   },
   {
     name: 'duration',

@@ -43,14 +43,38 @@ function describeCell(cell) {
   return `${cell.name.padEnd(28)} ${String(Math.round(okRps)).padStart(7)} ok rps${routerCost(cell)}  p99 ${p99 === null ? '–' : p99.toFixed(1)} ms  ${err}${flags.length ? `  ${flags.join('; ')}` : ''}`;
 }
 
-/** An in-cluster run (one cell, concurrent runners): the sum of the runners, then the cell's line. */
+/** How far an offered rate may fall short of the one asked and still count as offered. */
+const RATE_TOLERANCE = 0.05;
+
+/**
+ * A run at a set rate (--rate): whether the runners together offered it, within RATE_TOLERANCE and
+ * without dropped iterations, or that the generator could not, and why. Null without a rate.
+ */
+function offeredRate(results) {
+  const asked = results.options.rate;
+  if (!asked) return null;
+  const [cell] = results.cells;
+  const dropped = cell.generator?.droppedIterations || 0;
+  if (dropped === 0 && Math.abs(cell.rps - asked) <= RATE_TOLERANCE * asked) {
+    return `offered ${cell.rps} of the ${asked} req/s asked`;
+  }
+  const why = dropped
+    ? `${dropped} iterations dropped, ${cell.rps} req/s offered`
+    : `${cell.rps} req/s offered`;
+  return `the generator could not offer ${asked} req/s: ${why} (more runners, --runner-cpu or --vus)`;
+}
+
+/** An in-cluster run (one cell, concurrent runners): the sum of the runners, the rate asked, the cell's line. */
 function describeMerged(results) {
   const [cell] = results.cells;
   return [
     `merged ${cell.samples} runners, cell ${cell.name}, ${cell.seconds} s: ` +
       `${cell.rps} req/s = ${cell.rpsPerSample.join(' + ')}`,
+    offeredRate(results),
     describeCell(cell),
-  ].join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
-module.exports = { describeCell, describeMerged };
+module.exports = { describeCell, describeMerged, offeredRate, RATE_TOLERANCE };

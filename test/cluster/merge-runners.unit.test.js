@@ -2,7 +2,7 @@
 // The merge of runner summaries into one cell, through the lab's reducer: rates add up, and
 // percentiles come from the merged distribution, not from averaging the runners'.
 const { mergeRunnerSummaries } = require('../../lib/cluster/merge-runners');
-const { describeMerged } = require('../../lib/report/console');
+const { describeMerged, offeredRate } = require('../../lib/report/console');
 const { RESULTS_VERSION } = require('../../lib/results-model/document');
 const { parseK6: parse } = require('../../lib/cluster/options');
 const { trendOf } = require('../support/k6-trend');
@@ -101,6 +101,32 @@ describe('the merged distribution', () => {
     expect(text).toMatch(
       /^edge:1k:keepalive +166 ok rps {2}p99 9\d\.\d ms {2}0\.10 % errors {2}NO VERDICT: /m,
     );
+  });
+});
+
+describe('--rate: the rate the runners offered together, against the one asked', () => {
+  const at = (rate, generator = {}) => ({
+    options: { rate },
+    cells: [{ ...merged, rps: 98.4, generator: { ...merged.generator, droppedIterations: 0, ...generator } }],
+  });
+
+  test('within 5 % and nothing dropped: offered', () => {
+    expect(offeredRate(at(100))).toBe('offered 98.4 of the 100 req/s asked');
+    expect(describeMerged(at(100))).toMatch(/^offered 98\.4 of the 100 req\/s asked$/m);
+  });
+
+  test('short by more than 5 %, or iterations dropped: the generator could not offer it, and why', () => {
+    expect(offeredRate(at(110))).toBe(
+      'the generator could not offer 110 req/s: 98.4 req/s offered (more runners, --runner-cpu or --vus)',
+    );
+    expect(offeredRate(at(100, { droppedIterations: 12 }))).toMatch(
+      /^the generator could not offer 100 req\/s: 12 iterations dropped, 98\.4 req\/s offered/,
+    );
+  });
+
+  test('without --rate (a closed model) there is nothing to offer', () => {
+    expect(offeredRate(at(null))).toBeNull();
+    expect(describeMerged(results)).not.toMatch(/offer/);
   });
 });
 

@@ -92,6 +92,13 @@ test('cluster:k6 renders only the k6 objects, with the cell, targets and run id 
     INSECURE_SKIP_TLS_VERIFY: 'true',
     SUMMARY_PATH: '/results/run-abc-$(POD_NAME).json',
   });
+  // A closed model unless --rate: then the total, which each runner scales to its segment.
+  expect(value.RATE).toBeUndefined();
+  const rated = renderObjects(parse(['--parallelism', '2', '--rate', '5000']), urls, 'run-r', {
+    kustomize: build,
+  });
+  const ratedEnv = rated.find((o) => o.kind === 'TestRun').spec.runner.env;
+  expect(ratedEnv.find((e) => e.name === 'RATE')).toEqual({ name: 'RATE', value: '5000' });
   // $(POD_NAME) only expands if POD_NAME comes first.
   expect(env.findIndex((e) => e.name === 'POD_NAME')).toBeLessThan(
     env.findIndex((e) => e.name === 'SUMMARY_PATH'),

@@ -218,7 +218,7 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     );
   });
 
-  test('cluster:k6 --parallelism 2 as lab:status prints it: k6-operator runs the TestRun on the node, both runners merged, their CPU and the router’s from cAdvisor', () => {
+  test('cluster:k6 --parallelism 2 --rate 100 as lab:status prints it: k6-operator runs the TestRun on the node, the rate split between both runners and offered, their CPU and the router’s from cAdvisor', () => {
     // "KUBECONFIG=<file> npm run cluster:k6 -- <args>", run as users run it.
     const [assignment, ...words] = state.router.node.clusterK6.split(' ');
     const args = words.slice(words.indexOf('--') + 1);
@@ -228,7 +228,7 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
       [
         'bin/cluster-k6.js',
         ...args,
-        ...['--parallelism', '2', '--vus', '4', '--duration', '5s', '--out', out],
+        ...['--parallelism', '2', '--rate', '100', '--vus', '4', '--duration', '5s', '--out', out],
         // The router's and the runners' CPU from cAdvisor, as on a cluster.
         ...['--prometheus', state.router.monitoring.url, '--scrape-interval', '1'],
       ],
@@ -243,7 +243,11 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
       expect.stringMatching(/-router-matrix-2-\w+\.json$/),
     ]);
     expect([cell.name, cell.errors, cell.combine]).toEqual(['edge:1k:keepalive', {}, 'concurrent']);
-    expect(cell.okRps).toBeGreaterThan(100);
+    // Each runner started half the rate (k6's execution segments); together the 100 asked, within 5 %.
+    expect(results.options).toMatchObject({ executor: 'constant-arrival-rate', rate: 100 });
+    expect(cell.rpsPerSample.map((r) => Math.round(r / 10))).toEqual([5, 5]);
+    expect(Math.abs(cell.rps - 100)).toBeLessThanOrEqual(5);
+    expect(stdout).toMatch(/^offered [\d.]+ of the 100 req\/s asked$/m);
     expect(cell.router.cpuCores).toBeGreaterThan(0);
     expect(cell.cost.k6.perRequestUs.median).toBeGreaterThan(0);
     expect(cell.limitedBy.by).not.toBe('unknown');
