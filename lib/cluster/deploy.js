@@ -8,6 +8,7 @@ const names = require('./names');
 const { compose } = require('./kustomize');
 const { OcError, oc, requireLogin, resolveNamespace, appsDomain, ensureProject } = require('./oc');
 const { routeUrls, printNextSteps } = require('./routes');
+const { excludeFromDefaultRouter } = require('./default-router');
 
 const log = (msg) => console.log(`deploy: ${msg}`);
 
@@ -35,16 +36,6 @@ function shardPatches(opts) {
   log(`dedicated router for *.${domain}`);
   const patch = JSON.stringify([{ op: 'replace', path: '/spec/domain', value: domain }]);
   return [{ target: { group: 'operator.openshift.io', kind: 'IngressController' }, patch }];
-}
-
-/** The default router must not serve the benchmark routes too: they carry the shard label. */
-function excludeFromDefaultRouter() {
-  const selector = {
-    matchExpressions: [{ key: names.SHARD_LABEL, operator: 'NotIn', values: ['benchmark'] }],
-  };
-  log(`excluding ${names.SHARD_LABEL}=benchmark routes from the default IngressController`);
-  const patch = JSON.stringify({ spec: { routeSelector: selector } });
-  oc(['patch', 'ingresscontroller/default', '-n', 'openshift-ingress-operator', '--type=merge', '-p', patch]);
 }
 
 /** oc apply of the overlay and its components (server-side dry run with --dry-run). */
@@ -101,7 +92,7 @@ function deploy(opts) {
   if (!opts.dryRun) ensureProject(namespace, log);
   apply(opts, namespace);
   if (opts.dryRun) return log('dry run: nothing changed');
-  if (opts.routerTuning) excludeFromDefaultRouter();
+  if (opts.routerTuning) excludeFromDefaultRouter(namespace, log);
   buildAndWait(opts, namespace);
   const routes = JSON.parse(oc(['get', 'routes', '-n', namespace, '-o', 'json'])).items;
   printNextSteps(routeUrls(routes), { namespace, appsDomain: appsDomain() });

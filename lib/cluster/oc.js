@@ -41,6 +41,8 @@ function command(args) {
 function oc(args, { input, inherit = false, allowFail = false } = {}) {
   const [file, argv] = command(args);
   const r = spawnSync(file, argv, {
+    // Explicitly this process's env (KUBECONFIG): what a caller set in it is what oc sees.
+    env: process.env,
     input,
     encoding: 'utf8',
     maxBuffer: 64 << 20,

@@ -7,6 +7,7 @@ const { durationSeconds } = require('../../k6/lib/config');
 const { OVERLAYS } = require('../core/paths');
 const { out, PROMETHEUS_SETTINGS, checkPrometheus } = require('../core/shared-settings');
 const names = require('./names');
+const { CHANGE } = require('./default-router');
 
 const OVERLAY = {
   name: 'overlay',
@@ -44,6 +45,13 @@ the rollouts and the Redis Cluster Job, then prints the route URLs and the k6 co
       help:
         'also a dedicated, tuned IngressController for the routes and exclude them from the default ' +
         'router (cluster-admin only)',
+    },
+    {
+      name: 'yes',
+      flag: '--yes',
+      type: 'boolean',
+      requires: 'routerTuning',
+      help: "--router-tuning: agree to change the cluster's shared default router (what changes: without --yes it says)",
     },
     {
       name: 'shardDomain',
@@ -89,6 +97,12 @@ function parseDeploy(argv) {
       setting: '--router-tuning',
     });
   }
+  // A dry run changes nothing, the default router included.
+  if (opts.routerTuning && !opts.yes && !opts.dryRun) {
+    throw new UsageError(`--router-tuning changes ${CHANGE}. Run again with --yes to allow it`, {
+      setting: '--yes',
+    });
+  }
   return opts;
 }
 
@@ -105,7 +119,7 @@ added) from the project, the Redis data volumes and the Redis password Secret.`,
       type: 'boolean',
       help:
         'also delete the dedicated IngressController and give the default router its routes back ' +
-        '(cluster-admin only)',
+        '(cluster-admin only; where cluster:deploy recorded doing it, teardown does it without the flag)',
     },
     {
       name: 'keepData',

@@ -4,29 +4,12 @@
 const names = require('./names');
 const { compose } = require('./kustomize');
 const { OcError, oc, requireLogin, resolveNamespace } = require('./oc');
+const { readRecord, restoreDefaultRouter } = require('./default-router');
 
 const log = (msg) => console.log(`teardown: ${msg}`);
 
 // Kinds the cluster does not serve (no k6-operator, no cluster-admin) are not an error here.
 const UNSERVED = /the server doesn't have a resource type|no matches for kind|ensure CRDs are installed/;
-
-/** Gives the default router its routes back, if cluster:deploy is what excluded them. */
-function restoreDefaultRouter() {
-  const controller = ['ingresscontroller/default', '-n', 'openshift-ingress-operator'];
-  const r = oc(['get', ...controller, '-o', 'json'], { allowFail: true });
-  if (!r.ok) return;
-  const selector = JSON.parse(r.stdout).spec.routeSelector;
-  const ours =
-    selector &&
-    !selector.matchLabels &&
-    (selector.matchExpressions || []).length === 1 &&
-    selector.matchExpressions[0].key === names.SHARD_LABEL;
-  if (!ours)
-    return log('the default router has a route selector cluster:deploy did not set: leaving it alone');
-  log('removing the benchmark exclusion from the default IngressController');
-  const patch = JSON.stringify([{ op: 'remove', path: '/spec/routeSelector' }]);
-  oc(['patch', ...controller, '--type=json', '-p', patch]);
-}
 
 /** The overlay's objects and the components', with the in-cluster k6 objects and the build. */
 function deleteObjects(opts, namespace) {
@@ -65,8 +48,10 @@ function deleteData(namespace) {
 function teardown(opts) {
   log(`logged in as ${requireLogin({ ocOnly: true })}`);
   const namespace = resolveNamespace(opts.namespace);
-  deleteObjects(opts, namespace);
-  if (opts.routerTuning) restoreDefaultRouter();
+  // What deploy changed outside the project, as it recorded it: its router too, without the flag.
+  const routerTuning = opts.routerTuning || Boolean(readRecord(namespace)?.routerTuning);
+  deleteObjects({ ...opts, routerTuning }, namespace);
+  if (routerTuning) restoreDefaultRouter(namespace, log);
   if (!opts.keepData) deleteData(namespace);
   if (opts.deleteProject) {
     log(`deleting project ${namespace}`);

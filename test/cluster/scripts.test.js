@@ -51,6 +51,15 @@ test('deploy refuses router tuning on the Developer Sandbox overlay, before touc
   expect(r.stderr).toMatch(/cluster-admin/);
 });
 
+test('deploy --router-tuning says what it changes in the shared router and asks for --yes, before touching a cluster', () => {
+  const r = run('deploy', ['--router-tuning']);
+  expect(r.status).toBe(2);
+  expect(r.stderr).toMatch(
+    /--router-tuning changes the cluster's shared default router: IngressController 'default' .* spec\.routeSelector .*Run again with --yes/,
+  );
+  expect(run('deploy', ['--yes']).stderr).toMatch(/--yes .*--router-tuning/);
+});
+
 test('deploy names the overlays it knows', () => {
   const r = run('deploy', ['--overlay', 'edgy']);
   expect(r.stderr).toMatch(

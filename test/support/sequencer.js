@@ -6,7 +6,10 @@ const BaseSequencer = require('@jest/test-sequencer').default;
 
 /** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
 const FINISHERS = {
-  'test/lab/openshift-lab.test.js': ['test/matrix/cluster-target.test.js'],
+  'test/lab/openshift-lab.test.js': [
+    'test/cluster/default-router.test.js',
+    'test/matrix/cluster-target.test.js',
+  ],
 };
 
 /** `files` (paths relative to the root) in run order. */
