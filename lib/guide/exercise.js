@@ -190,12 +190,15 @@ function expandFor(text) {
   );
 }
 
-/** `npm run <script> [-- args]` → { script, args }; anything else → null. */
+/** `npm run [-s] <script> [-- args]` → { script, args }; anything else → null. */
 function npmRun(argv) {
-  if (argv[0] !== 'npm' || argv[1] !== 'run' || !argv[2]) return null;
-  const rest = argv.slice(3);
+  if (argv[0] !== 'npm' || argv[1] !== 'run') return null;
+  // npm's own options (-s: no banner, as inside $(…)) come before the script.
+  const at = argv.findIndex((word, i) => i >= 2 && !word.startsWith('-'));
+  if (at === -1) return null;
+  const rest = argv.slice(at + 1);
   const dashes = rest.indexOf('--');
-  return { script: argv[2], args: dashes === -1 ? rest : rest.slice(dashes + 1) };
+  return { script: argv[at], args: dashes === -1 ? rest : rest.slice(dashes + 1) };
 }
 
 /** The `--flag` names among a command's arguments (`--flag=value` counts as --flag). */

@@ -36,17 +36,23 @@ function parseMix(entries) {
 }
 
 /**
- * The run's cell for an entry's key: the key's parts, the rest from the run's defaults (its 1k
- * page or first size, keep-alive); a close cell with a full handshake before a resumed one.
+ * The run's cell for an entry's key: the cells whose name begins with the key's parts; of several,
+ * the run's 1k page (or its first size), keep-alive, then a full handshake.
  */
 function cellFor(key, cells, sizes) {
-  const [termination, size = sizes.includes('1k') ? '1k' : sizes[0], connection = 'keepalive', ...rest] =
-    key.split(':');
-  const name = [termination, size, connection, ...rest].join(':');
-  const candidates = cells.filter((c) => c.name === name || c.name.startsWith(`${name}:`));
-  const chosen = candidates.find((c) => c.name === name) || candidates.find((c) => c.name.endsWith(':full'));
-  if (chosen || candidates.length) return chosen || candidates[0];
-  throw mixError(`${name} is not in this run (it has ${cells.map((c) => c.name).join(', ')})`);
+  const given = key.split(':');
+  const matching = cells.filter((c) => given.every((part, i) => c.name.split(':')[i] === part));
+  if (!matching.length) {
+    throw mixError(`${key} matches no cell of this run (it has ${cells.map((c) => c.name).join(', ')})`);
+  }
+  const size = sizes.includes('1k') ? '1k' : sizes[0];
+  const rank = (c) => {
+    const [, pageSize, connection, session] = c.name.split(':');
+    return (
+      (pageSize === size ? 0 : 4) + (connection === 'keepalive' ? 0 : 2) + (session === 'resumed' ? 1 : 0)
+    );
+  };
+  return matching.reduce((best, c) => (rank(c) < rank(best) ? c : best));
 }
 
 const medianUs = (role) => role?.perRequestUs?.median ?? null;

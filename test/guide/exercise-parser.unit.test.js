@@ -79,6 +79,12 @@ test('simple commands: environment prefix, pipes and substitutions, quotes kept 
     script: 'sizing',
     args: ['results/x', '--tps', '5000'],
   });
+  // npm's own options before the script (-s inside $(…)).
+  expect(npmRun(['npm', 'run', '-s', 'lab:status', '--', '--cluster-args'])).toEqual({
+    script: 'lab:status',
+    args: ['--cluster-args'],
+  });
+  expect(npmRun(['npm', 'run', '-s'])).toBeNull();
   expect(npmRun(['k6', 'run'])).toBeNull();
 });
 

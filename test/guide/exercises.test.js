@@ -19,9 +19,15 @@ const DOCS = path.join(ROOT, 'docs');
 const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const read = (page) => fs.readFileSync(path.join(DOCS, page), 'utf8');
 
-/** The exercise pages in the order the guide's index gives them. */
+/** The guide's pages: those with `sh exercise` blocks (the exercises, and Size your cluster). */
+const GUIDE_PAGES = fs.readdirSync(DOCS).filter((f) => f.endsWith('.md') && /^```sh exercise/m.test(read(f)));
+/** The guide's pages in the order its index gives them. */
 const INDEX_ORDER = [
-  ...new Set([...read('README.md').matchAll(/\]\((exercise-[a-z0-9-]+\.md)\)/g)].map((m) => m[1])),
+  ...new Set(
+    [...read('README.md').matchAll(/\]\(([a-z0-9-]+\.md)\)/g)]
+      .map((m) => m[1])
+      .filter((p) => GUIDE_PAGES.includes(p)),
+  ),
 ];
 
 /** Why this machine cannot run a block, or null. */
@@ -266,6 +272,21 @@ const LESSONS = {
       }
     },
   },
+  'size-your-cluster.md': {
+    check: ({ run, lab }) => {
+      // The rehearsal measured the node as a cluster: the router's cost from Prometheus (cAdvisor).
+      const results = lab.results('size-rehearsal');
+      expect(results.environment.target).toBe('cluster');
+      // Passthrough terminates no TLS: a fraction of what edge and re-encrypt cost the router.
+      const us = (name) => routerUs(cell(results, name));
+      expect(us('passthrough:1k:close:full')).toBeLessThan(us('edge:1k:close:full'));
+      expect(us('passthrough:1k:close:full')).toBeLessThan(us('reencrypt:1k:close:full'));
+      const { stdout } = command(run, /npm run sizing -- results\/size-rehearsal .*--mix/);
+      expect(stdout).toMatch(/^Router: \d+ core\(s\) → \d+ replicas × \d+ threads/m);
+      expect(stdout).toMatch(/^The limit: (router|data service) needs the most cores/m);
+      expect(stdout).toMatch(/From this cluster's pods, read from Prometheus/);
+    },
+  },
   'exercise-router-reload.md': {
     check: ({ lab }) => {
       const c = cell(lab.results('reload'), 'edge:1k:keepalive');
@@ -280,9 +301,10 @@ const LESSONS = {
 const lab = new ExerciseLab();
 afterAll(() => lab.end());
 
-test('the guide’s index lists every exercise page', () => {
-  const pages = fs.readdirSync(DOCS).filter((f) => /^exercise-.*\.md$/.test(f));
-  expect([...INDEX_ORDER].sort()).toEqual(pages.sort());
+test('the guide’s index lists every page with exercise blocks, every exercise page among them', () => {
+  expect([...INDEX_ORDER].sort()).toEqual([...GUIDE_PAGES].sort());
+  const exercises = fs.readdirSync(DOCS).filter((f) => /^exercise-.*\.md$/.test(f));
+  expect(exercises.filter((p) => !GUIDE_PAGES.includes(p))).toEqual([]);
 });
 
 /**

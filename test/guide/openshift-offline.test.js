@@ -1,6 +1,6 @@
 'use strict';
-// The On OpenShift exercise, offline: every `oc apply -k <dir>` and `npm run cluster:deploy` of its
-// page is built with the pinned kustomize and validated with kubeconform -strict.
+// Size your cluster, offline: every `oc apply -k <dir>` and `npm run cluster:deploy` of its page is
+// built with the pinned kustomize and validated with kubeconform -strict.
 const fs = require('node:fs');
 const path = require('node:path');
 const yaml = require('js-yaml');
@@ -9,7 +9,7 @@ const { fencedBlocks, blockCommands, simpleCommands, npmRun } = require('../../l
 const { buildObjects, compose } = require('../../lib/cluster/kustomize');
 const { validateAll } = require('../../lib/cluster/kubeconform');
 
-const PAGE = 'docs/exercise-openshift.md';
+const PAGE = 'docs/size-your-cluster.md';
 const commands = fencedBlocks(fs.readFileSync(path.join(ROOT, PAGE), 'utf8'))
   .filter((b) => b.lang === 'sh')
   .flatMap((b) => blockCommands(b.text))

@@ -8,7 +8,8 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, TOOLS_BIN } = require('../../lib/core/paths');
 const lab = require('../../lib/lab/index');
-const { pooledLabDir, sharedRunDir, rememberEnv } = require('../support/lab-pool');
+const { isDeepStrictEqual } = require('node:util');
+const { SHARED_KNOBS, pooledLabDir, sharedRunDir, rememberEnv } = require('../support/lab-pool');
 const {
   blockCommands,
   simpleCommands,
@@ -33,10 +34,12 @@ const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k
 const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('LAB_')));
 
 /**
- * The run's shared lab for `knobs` (test/support/lab-pool.js) where a test file uses the same: the
- * default lab, test/bin/compare.test.js's, which runs first and leaves it up. Other knobs: ownDir.
+ * The run's shared lab for `knobs` (test/support/lab-pool.js) where a test file uses the same
+ * (SHARED_KNOBS: the default lab, started by test/bin/compare.test.js; the lab with pods, taken
+ * down by test/node/pods-lab.test.js, which runs right after this). Other knobs: ownDir.
  */
-const sharedDir = (knobs) => (Object.keys(knobs).length ? null : pooledLabDir(knobs));
+const sharedDir = (knobs) =>
+  Object.values(SHARED_KNOBS).some((shared) => isDeepStrictEqual(shared, knobs)) ? pooledLabDir(knobs) : null;
 
 /** The env a page's command runs with: the shell's without its LAB_*, every port free unless set. */
 const commandEnv = (labDir, knobs = {}) => ({
@@ -101,9 +104,13 @@ class ExerciseLab {
     await lab.down({ env: this.env(), log: () => {} });
   }
 
+  /**
+   * The end of the pages: a shared lab is left up for the file that shares it next (the lab with
+   * pods: test/node/pods-lab.test.js, placed right after by the sequencer), or for globalTeardown.
+   */
   async end() {
     try {
-      await this.stop();
+      if (this.labDir === this.ownDir) await this.stop();
     } finally {
       fs.rmSync(this.ownDir, { recursive: true, force: true });
       fs.rmSync(this.resultsDir, { recursive: true, force: true });

@@ -5,7 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { labEnv, quietLog, whoami, loadLoop, runScenarios } = require('../lab/helpers');
+const { sharedLab, whoami, loadLoop, runScenarios } = require('../lab/helpers');
+const { SHARED_KNOBS } = require('../support/lab-pool');
 const { request } = require('../../lib/lab/common/client');
 const { nodeAddresses } = require('../../lib/lab/node/addresses');
 const { cgroupHierarchies } = require('../../lib/lab/node/cgroups');
@@ -21,18 +22,16 @@ const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
 describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the lab', () => {
   const lab = require('../../lib/lab/index');
-  // Redis Cluster, as the overlays have it: 6 pods and the formation Job.
-  const env = labEnv({ LAB_ROUTER: 'openshift', LAB_PODS: 'yes', LAB_REDIS: 'cluster' });
+  // Redis Cluster, as the overlays have it: 6 pods and the formation Job. The run's shared lab with
+  // pods: the guide's Size your cluster page, run just before, leaves it up; the last test here
+  // takes it down.
+  const lab$ = sharedLab(SHARED_KNOBS.pods);
+  const { env } = lab$;
   let state;
   let kubectl;
 
-  beforeAll(async () => {
-    const log = quietLog();
-    try {
-      state = await lab.up({ env, log });
-    } catch (err) {
-      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
-    }
+  beforeAll(() => {
+    state = lab$.state;
     kubectl = (...args) =>
       JSON.parse(
         execFileSync(

@@ -43,6 +43,12 @@ test("the router's shape: at least the fewest pods, one thread per core a pod ne
   expect(routerShape(null, OPENSHIFT_ROUTER)).toBeNull();
 });
 
+test("a run with one connection mode: an entry's termination takes the run's cell", () => {
+  const closeOnly = { ...results, cells: results.cells.filter((c) => c.name.includes(':close')) };
+  const mix = sizeMix(closeOnly, parseMix(['edge=50', 'http=50']), { tps: 5000, headroom: 0.3 });
+  expect(mix.entries.map((e) => e.cell)).toEqual(['edge:1k:close:full', 'http:1k:close']);
+});
+
 test('a mix that covers part of the traffic sizes that part and says so', () => {
   const mix = size('edge=40');
   expect(mix.coveredPercent).toBe(40);
@@ -64,7 +70,7 @@ test('a run without the service’s cost (a cluster without --prometheus): no po
 test.each([
   ['edge=60,reencrypt=50', /--mix: the shares add up to 110 %, over 100 %/],
   ['edgy=60', /--mix: unknown termination "edgy" in edgy=60 \(one of http, edge, passthrough, reencrypt\)/],
-  ['edge:8k=60', /--mix: edge:8k:keepalive is not in this run \(it has http:1k:keepalive, /],
+  ['edge:8k=60', /--mix: edge:8k matches no cell of this run \(it has http:1k:keepalive, /],
   ['edge=sixty', /--mix: "edge=sixty" is not CELL=PERCENT/],
   ['edge=50,edge=20', /--mix: edge is given twice/],
 ])('%s is refused with exit 2, naming it', (text, message) => {

@@ -12,6 +12,15 @@ const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
 /** The env a shared lab was started with, kept in its LAB_DIR so that teardown can take it down. */
 const ENV_FILE = 'shared-lab-env.json';
 
+/**
+ * The labs the guide's runner shares with test files, by knobs: the default lab
+ * (test/bin/compare.test.js's) and the lab with pods (test/node/pods-lab.test.js's).
+ */
+const SHARED_KNOBS = {
+  default: {},
+  pods: { LAB_ROUTER: 'openshift', LAB_PODS: 'yes', LAB_REDIS: 'cluster' },
+};
+
 /** A folder name for a set of knobs: the same knobs, in any order, give the same name. */
 function poolKey(knobs, prefix = 'lab') {
   const canonical = JSON.stringify(Object.entries(knobs).sort(([a], [b]) => a.localeCompare(b)));
@@ -72,6 +81,7 @@ async function globalTeardown() {
 }
 
 module.exports = {
+  SHARED_KNOBS,
   ROOT_ENV,
   poolKey,
   poolRoot,
