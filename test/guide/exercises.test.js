@@ -20,7 +20,7 @@ const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 
 const read = (page) => fs.readFileSync(path.join(DOCS, page), 'utf8');
 
 /** The guide's pages: those with `sh exercise` blocks (the exercises, and Size your cluster). */
-const GUIDE_PAGES = fs.readdirSync(DOCS).filter((f) => f.endsWith('.md') && /^```sh exercise/m.test(read(f)));
+const GUIDE_PAGES = fs.readdirSync(DOCS).filter((f) => f.endsWith('.md') && exerciseBlocks(read(f)).length);
 /** The guide's pages in the order its index gives them. */
 const INDEX_ORDER = [
   ...new Set(
