@@ -1,10 +1,10 @@
 'use strict';
 // The one shared object cluster:deploy --router-tuning changes: the default IngressController's
-// route selector, so that only the dedicated router serves the benchmark Routes. What it was is
-// recorded in the project first (a ConfigMap), and cluster:teardown puts exactly that back.
+// route selector, so that only the dedicated router serves the benchmark Routes. Recorded in the
+// project first (a ConfigMap); cluster:teardown takes out only what deploy added.
 const { isDeepStrictEqual } = require('node:util');
 const names = require('./names');
-const { oc } = require('./oc');
+const { OcError, oc } = require('./oc');
 
 const DEFAULT_CONTROLLER = ['ingresscontroller/default', '-n', 'openshift-ingress-operator'];
 /** The ConfigMap in the project that says what cluster:deploy changed outside it. */
@@ -46,10 +46,12 @@ function selectorPatch(wanted, current) {
 
 const routeSelector = () => JSON.parse(oc(['get', ...DEFAULT_CONTROLLER, '-o', 'json'])).spec.routeSelector;
 
-/** The project's record, or null: { routerTuning, defaultRouteSelector (null: it had none) }. */
+/** The project's record, or null where there is none: { routerTuning, defaultRouteSelector (null: none) }. */
 function readRecord(namespace) {
   const r = oc(['get', 'configmap', RECORD, '-n', namespace, '-o', 'json'], { allowFail: true });
-  if (!r.ok) return null;
+  // Only "not found" means no record: any other failure must not be taken for one.
+  if (!r.ok && /NotFound|not found/.test(r.stderr)) return null;
+  if (!r.ok) throw new OcError(`oc get configmap ${RECORD} failed: ${r.stderr.trim()}`);
   const { data } = JSON.parse(r.stdout);
   return {
     routerTuning: data.routerTuning === 'true',
@@ -67,7 +69,11 @@ function excludeFromDefaultRouter(namespace, log) {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: RECORD, labels: { 'app.kubernetes.io/part-of': 'router-lab' } },
-      data: { routerTuning: 'true', defaultRouteSelector: JSON.stringify(routeSelector() ?? null) },
+      // Without our expression: a deploy after an unfinished teardown records the router's own.
+      data: {
+        routerTuning: 'true',
+        defaultRouteSelector: JSON.stringify(withoutOurs(routeSelector()) ?? null),
+      },
     };
     oc(['apply', '-n', namespace, '-f', '-'], { input: JSON.stringify(record) });
     log(`recorded the default IngressController's route selector in configmap/${RECORD}`);
@@ -79,26 +85,39 @@ function excludeFromDefaultRouter(namespace, log) {
 }
 
 /**
- * Puts back what the project's record says the default router had, then drops the record. Without
- * a record (a deploy from before records), only our expression is taken out of its selector.
+ * Takes our expression out of the default router's selector, keeping whatever else it selects
+ * (an administrator's change since the deploy too), then drops the project's record. What the
+ * record says the router had is said beside what it has now.
  */
 function restoreDefaultRouter(namespace, log) {
   const record = readRecord(namespace);
   const current = routeSelector();
-  if (!record) {
-    if (!(current?.matchExpressions || []).some(isOurs))
-      return log('the default IngressController has no change of cluster:deploy: leaving it alone');
-    const patch = selectorPatch(withoutOurs(current), current);
-    oc(['patch', ...DEFAULT_CONTROLLER, '--type=json', '-p', JSON.stringify(patch)]);
-    return log("removed the benchmark exclusion from the default IngressController's route selector");
+  if (!(current?.matchExpressions || []).some(isOurs)) {
+    log('the default IngressController has no change of cluster:deploy: leaving it alone');
+  } else {
+    const restored = withoutOurs(current);
+    oc([
+      'patch',
+      ...DEFAULT_CONTROLLER,
+      '--type=json',
+      '-p',
+      JSON.stringify(selectorPatch(restored, current)),
+    ]);
+    log(
+      `took the benchmark exclusion out of the default IngressController's route selector (now ${describe(restored)})`,
+    );
+    if (record && !isDeepStrictEqual(restored ?? null, record.defaultRouteSelector)) {
+      log(
+        `  it had ${describe(record.defaultRouteSelector)} before cluster:deploy: the changes since are kept`,
+      );
+    }
   }
-  const patch = selectorPatch(record.defaultRouteSelector, current);
-  if (patch.length) oc(['patch', ...DEFAULT_CONTROLLER, '--type=json', '-p', JSON.stringify(patch)]);
-  const was = record.defaultRouteSelector ? JSON.stringify(record.defaultRouteSelector) : 'none';
-  log(`restored the default IngressController's route selector (${was})`);
+  if (!record) return;
   oc(['delete', 'configmap', RECORD, '-n', namespace, '--ignore-not-found']);
   log(`deleted configmap/${RECORD}`);
 }
+
+const describe = (selector) => (selector ? JSON.stringify(selector) : 'none');
 
 module.exports = {
   CHANGE,

@@ -41,7 +41,8 @@ function command(args) {
 function oc(args, { input, inherit = false, allowFail = false } = {}) {
   const [file, argv] = command(args);
   const r = spawnSync(file, argv, {
-    // Explicitly this process's env (KUBECONFIG): what a caller set in it is what oc sees.
+    // This module's process.env, named: under Jest it is the test's, which the default (the
+    // worker's own) is not, so a KUBECONFIG a test sets reaches oc.
     env: process.env,
     input,
     encoding: 'utf8',

@@ -24,17 +24,26 @@ async function freePorts(count, host = '127.0.0.1') {
 }
 
 /** True when something accepts TCP connections on host:port. */
-function isListening(port, host = '127.0.0.1', timeoutMs = 500) {
+/**
+ * One TCP connection to host:port, closed at once: resolves null when it connected, else why not
+ * ('connection refused', 'no answer within N s', or the error's message).
+ */
+function connectProblem(port, host = '127.0.0.1', timeoutMs = 500) {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host });
-    const done = (result) => {
+    const done = (problem) => {
       socket.destroy();
-      resolve(result);
+      resolve(problem);
     };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
+    socket.once('connect', () => done(null));
+    socket.once('error', (err) => done(err.code === 'ECONNREFUSED' ? 'connection refused' : err.message));
   });
+}
+
+/** Whether host:port accepts connections. */
+async function isListening(port, host = '127.0.0.1', timeoutMs = 500) {
+  return (await connectProblem(port, host, timeoutMs)) === null;
 }
 
 /** Waits until host:port accepts connections; throws after timeoutMs. */
@@ -57,4 +66,11 @@ async function waitForPortClosed(port, { host = '127.0.0.1', timeoutMs = 10000 }
   throw new Error(`${host}:${port} is still accepting connections after ${timeoutMs} ms`);
 }
 
-module.exports = { freePort, freePorts, isListening, waitForPort, waitForPortClosed };
+module.exports = {
+  connectProblem,
+  freePort,
+  freePorts,
+  isListening,
+  waitForPort,
+  waitForPortClosed,
+};

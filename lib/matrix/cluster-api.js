@@ -4,11 +4,12 @@
 // them: its IngressController's threads and replicas. What cannot be read is said, not guessed.
 const { kubeClient } = require('../lab/kube/api');
 const { readKubeconfig } = require('../lab/kube/kubeconfig');
+const { OPENSHIFT_DEFAULTS } = require('../lab/common/options');
 const { TERMINATIONS, routeName, routeScheme } = require('../../k6/lib/cells');
 
 const OPERATOR_NAMESPACE = 'openshift-ingress-operator';
 // OpenShift's defaults where an IngressController leaves them unset.
-const DEFAULT_THREADS = 4;
+const DEFAULT_THREADS = OPENSHIFT_DEFAULTS.threads;
 
 const terminationOf = (route) => (route.spec.tls && route.spec.tls.termination) || 'http';
 

@@ -3,23 +3,9 @@
 // connected to from here? A host that does not resolve, or a router that refuses, ends the run
 // with the reason and what to do, instead of samples of nothing but errors.
 const dns = require('node:dns/promises');
-const net = require('node:net');
+const { connectProblem } = require('../core/ports');
 
 const CONNECT_TIMEOUT_MS = 5000;
-
-/** A TCP connection to address:port, closed at once: resolves null, or the reason it failed. */
-function connectProblem(address, port, timeoutMs) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: address, port, timeout: timeoutMs });
-    const done = (problem) => {
-      socket.destroy();
-      resolve(problem);
-    };
-    socket.once('connect', () => done(null));
-    socket.once('timeout', () => done(`no answer within ${timeoutMs / 1000} s`));
-    socket.once('error', (err) => done(err.code === 'ECONNREFUSED' ? 'connection refused' : err.message));
-  });
-}
 
 /** Where the URL's host connects: --router-address when given (k6's `hosts`), else DNS. */
 async function addressOf(host, routerAddress) {
@@ -38,7 +24,7 @@ async function unreachableRoutes(target, terminations, { timeoutMs = CONNECT_TIM
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const { address, problem } = await addressOf(url.hostname, target.routerAddress);
     if (problem) return { termination, problem, dns: true };
-    const refused = await connectProblem(address, port, timeoutMs);
+    const refused = await connectProblem(port, address, timeoutMs);
     return (
       refused && { termination, problem: `the router at ${address}:${port} (${url.hostname}): ${refused}` }
     );
@@ -69,4 +55,4 @@ async function requireReachable(target, terminations, opts) {
   );
 }
 
-module.exports = { requireReachable, unreachableRoutes, connectProblem };
+module.exports = { requireReachable, unreachableRoutes };

@@ -5,9 +5,10 @@
 const { TERMINATIONS } = require('../../k6/lib/cells');
 const { coresFor } = require('./sizing');
 const { UsageError } = require('../core/settings');
+const { OPENSHIFT_DEFAULTS } = require('../lab/common/options');
 
-/** OpenShift's IngressController defaults: 4 HAProxy threads per pod, 2 pods on a cluster with HA. */
-const OPENSHIFT_ROUTER = { threads: 4, replicas: 2 };
+/** OpenShift's IngressController defaults: its HAProxy threads per pod, 2 pods on a cluster with HA. */
+const OPENSHIFT_ROUTER = { threads: OPENSHIFT_DEFAULTS.threads, replicas: 2 };
 /** A Node.js instance runs its JavaScript on one core. */
 const CORES_PER_SERVICE_POD = 1;
 
@@ -19,6 +20,7 @@ function parseMix(entries) {
   const parsed = entries.map((entry) => {
     const m = /^([a-z0-9:]+)=(\d+(?:\.\d+)?)%?$/i.exec(entry.trim());
     if (!m) throw mixError(`${JSON.stringify(entry)} is not CELL=PERCENT (edge=60, edge:4k:close=20)`);
+    if (Number(m[2]) === 0) throw mixError(`${entry}: a share of 0 % sizes nothing; leave the entry out`);
     const termination = m[1].split(':')[0];
     if (!TERMINATIONS.includes(termination)) {
       throw mixError(
@@ -126,15 +128,14 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
   };
 }
 
-/** Which role needs the most cores for the mix: the one to scale first. */
+/** Which role needs the most cores for the mix: the one to scale first; none while a cost is unknown. */
 function limitOf({ routerCores, servicePods }) {
-  const needs = [
-    ['router', routerCores],
-    ['data service', servicePods === null ? null : servicePods * CORES_PER_SERVICE_POD],
-  ].filter(([, cores]) => cores !== null);
-  if (!needs.length)
-    return { role: null, why: 'no role’s cost was measured (a cluster run without --prometheus)' };
-  const [role, cores] = needs.sort((a, b) => b[1] - a[1])[0];
+  if (routerCores === null || servicePods === null) {
+    return { role: null, why: 'not every role’s cost was measured (a cluster run without --prometheus?)' };
+  }
+  const serviceCores = servicePods * CORES_PER_SERVICE_POD;
+  const [role, cores] =
+    routerCores >= serviceCores ? ['router', routerCores] : ['data service', serviceCores];
   return { role, cores, why: `${role} needs the most cores for this mix (${cores})` };
 }
 

@@ -92,6 +92,17 @@ function pinnedSourcesFile(entries, pin) {
   return [...stanzas.values()].join('\n\n');
 }
 
+/** Whether `pin` can be built here: root (for its build packages) and apt with a mirror of its release. */
+function canBuildHere(pin) {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    checkAptSource(pin);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs one step; `what` says in the error which step failed (its own output is above). */
 function run(file, args, { cwd, log, what }) {
   log(`  $ ${[file, ...args].join(' ')}`);
@@ -255,6 +266,7 @@ module.exports = {
   parseAptSources,
   pinnedSourcesFile,
   checkAptSource,
+  canBuildHere,
   fetchUpstreamTarball,
   fetchPlan,
   run,

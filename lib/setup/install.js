@@ -50,8 +50,11 @@ async function ensureTool(tool, { check, log }) {
  * to see a Ctrl-C first.
  */
 async function setup({ level, extras, check = false, log = (line) => console.log(line), signal }) {
-  // A tool is wanted by its level (neededFor) or by name (--with its extra), whichever comes first.
-  const byLevel = (t) => t.neededFor !== undefined && LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level);
+  // A tool is wanted by its level (neededFor; `onlyWhere` it can be had) or by name (--with its extra).
+  const byLevel = (t) =>
+    t.neededFor !== undefined &&
+    LEVELS.indexOf(t.neededFor) <= LEVELS.indexOf(level) &&
+    (!t.onlyWhere || t.onlyWhere());
   const wanted = TOOLS.filter((t) => byLevel(t) || (extras || []).includes(t.extra));
   const problems = [];
   log(`setup (for ${level}${check ? ', check only' : ''}):`);

@@ -6,7 +6,7 @@ const { systemTool } = require('./system-tool');
 const { goInstall } = require('./go-install');
 const { npmDeps } = require('./npm-deps');
 const { HAPROXY_PINS, HAPROXY_PIN, haproxyVersion, buildHaproxy, locatePinned } = require('./haproxy-build');
-const { upstreamVersion } = require('./debian-source');
+const { upstreamVersion, canBuildHere } = require('./debian-source');
 const {
   OPENSSL_VERSION,
   OPENSSL_HAPROXY_BIN,
@@ -64,11 +64,12 @@ const TOOLS = [
       return file ? { path: file, version: version || 'unknown version', tooOld: false } : null;
     },
   },
-  // The LTS branch before it, for comparisons: built for the tests (which run it), and on request
-  // at any level (setup --with haproxy-3.0).
+  // The LTS branch before it, for comparisons: built for the tests where it can be (elsewhere its
+  // test skips), and on request at any level (setup --with haproxy-3.0).
   {
     name: `haproxy ${upstreamVersion(HAPROXY_PINS['3.0'].debianVersion)} (3.0 branch)`,
     neededFor: 'test',
+    onlyWhere: () => canBuildHere(HAPROXY_PINS['3.0']),
     extra: 'haproxy-3.0',
     locate: () => locatePinned(HAPROXY_PINS['3.0']),
     install(log) {

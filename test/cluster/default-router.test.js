@@ -1,7 +1,7 @@
 'use strict';
 // cluster:deploy --router-tuning's one change outside its project, and cluster:teardown's undoing
 // of it, against the real-router lab's API server (its IngressController `default`), with kubectl
-// standing in for oc: the selector recorded first, ours added, then exactly the old one put back.
+// standing in for oc: the selector recorded first, ours added to it, then only ours taken out.
 const { sharedLab } = require('../lab/helpers');
 const { oc } = require('../../lib/cluster/oc');
 const router = require('../../lib/cluster/default-router');
@@ -20,8 +20,7 @@ const setSelector = (value) => patch([{ op: 'add', path: '/spec/routeSelector', 
 describeAsRoot(
   'the default IngressController, changed by deploy --router-tuning and put back by teardown',
   () => {
-    // The run's shared real-router lab (test/lab/openshift-lab.test.js takes it down); each test
-    // leaves its default IngressController without a selector, as the lab made it.
+    // The run's shared real-router lab (test/lab/openshift-lab.test.js takes it down).
     const lab$ = sharedLab({ LAB_ROUTER: 'openshift', LAB_ROUTER_RELOAD_INTERVAL: '1' });
     const lines = [];
     const log = (line) => lines.push(line);
@@ -35,8 +34,13 @@ describeAsRoot(
       if (kubeconfig === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = kubeconfig;
     });
+    // Whatever a test left, a failed one too: no selector, no record, as the lab made them.
+    afterEach(() => {
+      if (selector() !== undefined) patch([{ op: 'remove', path: '/spec/routeSelector' }]);
+      oc(['delete', 'configmap', router.RECORD, '-n', NAMESPACE, '--ignore-not-found']);
+    });
 
-    test('a selector of its own: recorded once, ours added, then exactly it back and the record gone', () => {
+    test('a selector of its own: recorded once, ours added, then it back and the record gone', () => {
       setSelector(OWN);
       router.excludeFromDefaultRouter(NAMESPACE, log);
       // What it selected, less the benchmark Routes.
@@ -48,8 +52,20 @@ describeAsRoot(
       router.restoreDefaultRouter(NAMESPACE, log);
       expect(selector()).toEqual(OWN);
       expect(oc(['get', 'configmap', router.RECORD, '-n', NAMESPACE], { allowFail: true }).ok).toBe(false);
+      expect(router.readRecord(NAMESPACE)).toBeNull();
       expect(lines).toContain(`deleted configmap/${router.RECORD}`);
-      patch([{ op: 'remove', path: '/spec/routeSelector' }]);
+    });
+
+    test("an administrator's change since the deploy is kept; only ours is taken out, and said", () => {
+      setSelector(OWN);
+      router.excludeFromDefaultRouter(NAMESPACE, log);
+      const changed = { matchLabels: { tier: 'internal' } };
+      setSelector({ ...changed, ...router.EXCLUDING_SELECTOR });
+      router.restoreDefaultRouter(NAMESPACE, log);
+      expect(selector()).toEqual(changed);
+      expect(lines).toContain(
+        `  it had ${JSON.stringify(OWN)} before cluster:deploy: the changes since are kept`,
+      );
     });
 
     test('no selector before, none after; without a record only our expression is taken out', () => {
@@ -65,7 +81,6 @@ describeAsRoot(
       router.restoreDefaultRouter(NAMESPACE, log);
       expect(selector()).toEqual(OWN);
       expect(lines.at(-1)).toMatch(/no change of cluster:deploy: leaving it alone/);
-      patch([{ op: 'remove', path: '/spec/routeSelector' }]);
     });
   },
 );

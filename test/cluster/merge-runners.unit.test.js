@@ -110,8 +110,9 @@ describe('--rate: the rate the runners offered together, against the one asked',
     cells: [{ ...merged, rps: 98.4, generator: { ...merged.generator, droppedIterations: 0, ...generator } }],
   });
 
-  test('within 5 % and nothing dropped: offered', () => {
+  test('within 5 % (or over) and nothing dropped: offered', () => {
     expect(offeredRate(at(100))).toBe('offered 98.4 of the 100 req/s asked');
+    expect(offeredRate(at(90))).toBe('offered 98.4 of the 90 req/s asked');
     expect(describeMerged(at(100))).toMatch(/^offered 98\.4 of the 100 req\/s asked$/m);
   });
 

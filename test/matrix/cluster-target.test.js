@@ -109,11 +109,12 @@ describeAsRoot('--target cluster against the real-router lab and its Prometheus'
   });
 
   test('Route hosts that do not resolve, or a router that refuses, end the run before any sample, saying what to do', async () => {
-    // Without --router-address the hosts go to DNS, where *.apps.lab.localhost is not (as for a
-    // workstation whose DNS does not know the cluster's apps domain).
+    // Without --router-address the hosts go to DNS, as for a workstation whose DNS does not know
+    // the cluster's apps domain: one under .invalid (RFC 6761), which no resolver answers (some
+    // resolve *.localhost, the lab's own domain).
     const args = clusterArgs();
     const at = args.indexOf('--router-address');
-    const withoutAddress = [...args.slice(0, at), ...args.slice(at + 2)];
+    const withoutAddress = [...args.slice(0, at), ...args.slice(at + 2), '--apps-domain', 'apps.lab.invalid'];
     const attempt = (name, extra) =>
       runMatrix(
         parseMatrixArgs([
@@ -126,7 +127,7 @@ describeAsRoot('--target cluster against the real-router lab and its Prometheus'
         { env: lab$.env, log: () => {}, progressStream: fs.createWriteStream('/dev/null') },
       );
     await expect(attempt('unresolved', withoutAddress)).rejects.toThrow(
-      /nothing was measured:\n {2}http: data-service-http-router-lab\.apps\.lab\.localhost does not resolve \(ENOTFOUND\)\n {2}edge: .* does not resolve[^]*--router-address ADDRESS/,
+      /nothing was measured:\n {2}http: data-service-http-router-lab\.apps\.lab\.invalid does not resolve \(ENOTFOUND\)\n {2}edge: .* does not resolve[^]*--router-address ADDRESS/,
     );
     const closed = String(await freePort());
     await expect(attempt('refused', [...args, '--http-port', closed])).rejects.toThrow(

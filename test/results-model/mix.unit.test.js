@@ -65,6 +65,12 @@ test('a run without the service’s cost (a cluster without --prometheus): no po
   expect(mix.service.pods).toBeNull();
   expect(mix.limit.role).toBeNull();
   expect(mix.limit.why).toMatch(/without --prometheus/);
+  // One role measured is not enough to name the limit.
+  const routerOnly = {
+    ...results,
+    cells: results.cells.map((c) => ({ ...c, cost: { ...c.cost, service: null } })),
+  };
+  expect(sizeMix(routerOnly, parseMix(['edge=100']), { tps: 5000, headroom: 0.3 }).limit.role).toBeNull();
 });
 
 test.each([
@@ -73,6 +79,7 @@ test.each([
   ['edge:8k=60', /--mix: edge:8k matches no cell of this run \(it has http:1k:keepalive, /],
   ['edge=sixty', /--mix: "edge=sixty" is not CELL=PERCENT/],
   ['edge=50,edge=20', /--mix: edge is given twice/],
+  ['edge=0,reencrypt=50', /--mix: edge=0: a share of 0 % sizes nothing/],
 ])('%s is refused with exit 2, naming it', (text, message) => {
   let err;
   try {
