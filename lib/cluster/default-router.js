@@ -64,6 +64,7 @@ function readRecord(namespace) {
  * record, which holds the selector from before any deploy), then excludes the benchmark Routes.
  */
 function excludeFromDefaultRouter(namespace, log) {
+  const current = routeSelector();
   if (!readRecord(namespace)) {
     const record = {
       apiVersion: 'v1',
@@ -72,14 +73,13 @@ function excludeFromDefaultRouter(namespace, log) {
       // Without our expression: a deploy after an unfinished teardown records the router's own.
       data: {
         routerTuning: 'true',
-        defaultRouteSelector: JSON.stringify(withoutOurs(routeSelector()) ?? null),
+        defaultRouteSelector: JSON.stringify(withoutOurs(current) ?? null),
       },
     };
     oc(['apply', '-n', namespace, '-f', '-'], { input: JSON.stringify(record) });
     log(`recorded the default IngressController's route selector in configmap/${RECORD}`);
   }
   log(`changing ${CHANGE}`);
-  const current = routeSelector();
   const patch = selectorPatch(excluding(current), current);
   oc(['patch', ...DEFAULT_CONTROLLER, '--type=json', '-p', JSON.stringify(patch)]);
 }
@@ -87,10 +87,9 @@ function excludeFromDefaultRouter(namespace, log) {
 /**
  * Takes our expression out of the default router's selector, keeping whatever else it selects
  * (an administrator's change since the deploy too), then drops the project's record. What the
- * record says the router had is said beside what it has now.
+ * record says the router had is said beside what it has now. `record`: the project's, if read already.
  */
-function restoreDefaultRouter(namespace, log) {
-  const record = readRecord(namespace);
+function restoreDefaultRouter(namespace, log, record = readRecord(namespace)) {
   const current = routeSelector();
   if (!(current?.matchExpressions || []).some(isOurs)) {
     log('the default IngressController has no change of cluster:deploy: leaving it alone');

@@ -49,9 +49,10 @@ function teardown(opts) {
   log(`logged in as ${requireLogin({ ocOnly: true })}`);
   const namespace = resolveNamespace(opts.namespace);
   // What deploy changed outside the project, as it recorded it: its router too, without the flag.
-  const routerTuning = opts.routerTuning || Boolean(readRecord(namespace)?.routerTuning);
+  const record = readRecord(namespace);
+  const routerTuning = opts.routerTuning || Boolean(record?.routerTuning);
   deleteObjects({ ...opts, routerTuning }, namespace);
-  if (routerTuning) restoreDefaultRouter(namespace, log);
+  if (routerTuning) restoreDefaultRouter(namespace, log, record);
   if (!opts.keepData) deleteData(namespace);
   if (opts.deleteProject) {
     log(`deleting project ${namespace}`);

@@ -2,9 +2,9 @@
 // `npm run sizing -- --mix …` on the console: one row per entry of the mix, then the router's
 // cores and shape, the data service's pods, Redis, and the limit (lib/results-model/mix.js).
 const { table } = require('../core/text');
+const { pct } = require('./format');
 
 const dash = (v) => (v === null || v === undefined ? '–' : String(v));
-const percent = (share) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 
 /** The mix's lines: the table, then one line per role. `cluster`: the run measured a cluster. */
 function mixLines(mix, { runId, target, cluster }) {
@@ -14,7 +14,7 @@ function mixLines(mix, { runId, target, cluster }) {
     `${e.percent} %`,
     String(e.tps),
     dash(e.routerUs),
-    percent(e.routerCoreShare),
+    pct(e.routerCoreShare, 1),
     dash(e.serviceUs),
   ]);
   const head = ['entry', 'cell', 'share', 'TPS', 'router µs/req', "of the router's cores", 'service µs/req'];

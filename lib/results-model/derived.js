@@ -4,12 +4,11 @@
 // measured in the same run, and the run's sizing at its target.
 const { parseCpuList } = require('../core/cpus');
 const { capacity } = require('./cost');
-const { DEFAULT_HEADROOM, sizeCell } = require('./sizing');
+const { DEFAULT_HEADROOM, sizeCell, medianCostUs } = require('./sizing');
 const { cellName } = require('../../k6/lib/cells');
 
 const round = (v, digits = 1) =>
   typeof v === 'number' && Number.isFinite(v) ? Number(v.toFixed(digits)) : null;
-const median = (role) => (role && role.perRequestUs ? role.perRequestUs.median : null);
 
 /** The router's threads and the cores it may use, from the environment; {} when not known. */
 function routerCores(environment) {
@@ -33,7 +32,7 @@ function routerCores(environment) {
  * limit, the check of the projection. Null where the router's cost was not measured.
  */
 function capacityOf(cell, router) {
-  const projected = capacity(median(cell.cost.router), {
+  const projected = capacity(medianCostUs(cell.cost.router), {
     threads: router.threads ?? 1,
     cores: router.allowedCores ?? 1,
   });
@@ -85,8 +84,8 @@ function handshakePrices(cells, floor) {
     const resumed = cells.find((c) => c.name === resumedName);
     if (!resumed) continue;
     const role = handshakeRole(full.termination);
-    const fullUs = median(full.cost[role]);
-    const resumedUs = median(resumed.cost[role]);
+    const fullUs = medianCostUs(full.cost[role]);
+    const resumedUs = medianCostUs(resumed.cost[role]);
     if (fullUs === null || resumedUs === null) continue;
     const priceUs = fullUs - resumedUs;
     const floorUs = floor && floor.floorUs > 0 ? floor.floorUs : null;
@@ -125,10 +124,10 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
     cells: cells.map((cell) => {
       const sized = sizeCell(
         {
-          routerUs: median(cell.cost.router),
-          serviceUs: median(cell.cost.service),
-          k6Us: median(cell.cost.k6),
-          wrkUs: median(cell.cost.wrk),
+          routerUs: medianCostUs(cell.cost.router),
+          serviceUs: medianCostUs(cell.cost.service),
+          k6Us: medianCostUs(cell.cost.k6),
+          wrkUs: medianCostUs(cell.cost.wrk),
         },
         { tps, headroom },
       );

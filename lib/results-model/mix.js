@@ -3,14 +3,12 @@
 // entry's share of the target TPS at its cell's measured cost, summed into router cores, then the
 // router's shape (replicas × threads), the data service's pods, and which of them is the limit.
 const { TERMINATIONS } = require('../../k6/lib/cells');
-const { coresFor } = require('./sizing');
+const { coresFor, medianCostUs, wholeUnits, SERVICE_CORES_PER_INSTANCE } = require('./sizing');
 const { UsageError } = require('../core/settings');
 const { OPENSHIFT_DEFAULTS } = require('../lab/common/options');
 
 /** OpenShift's IngressController defaults: its HAProxy threads per pod, 2 pods on a cluster with HA. */
 const OPENSHIFT_ROUTER = { threads: OPENSHIFT_DEFAULTS.threads, replicas: 2 };
-/** A Node.js instance runs its JavaScript on one core. */
-const CORES_PER_SERVICE_POD = 1;
 
 /** A mix problem, said as a usage error (exit 2) naming the entry. */
 const mixError = (message) => new UsageError(`--mix: ${message}`, { setting: '--mix' });
@@ -57,11 +55,6 @@ function cellFor(key, cells, sizes) {
   return matching.reduce((best, c) => (rank(c) < rank(best) ? c : best));
 }
 
-const medianUs = (role) => role?.perRequestUs?.median ?? null;
-
-/** Whole units of `exact`, at least `min`; null stays null. */
-const whole = (exact, min = 0) => (exact === null ? null : Math.max(min, Math.ceil(exact - 1e-9)));
-
 /**
  * The router's shape for `cores`: pods (at least `replicas`), and one HAProxy thread per core a pod
  * needs, up to `threads` (the IngressController's threadCount): a thread without a core adds nothing.
@@ -82,8 +75,8 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
   const rows = entries.map(({ key, percent }) => {
     const cell = cellFor(key, results.cells, sizes);
     const share = (tps * percent) / 100;
-    const routerUs = medianUs(cell.cost.router);
-    const serviceUs = medianUs(cell.cost.service);
+    const routerUs = medianCostUs(cell.cost.router);
+    const serviceUs = medianCostUs(cell.cost.service);
     // Busy cores at the share, before headroom: the shares of the router's cores add up.
     return {
       key,
@@ -100,9 +93,12 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
   const routerBusy = sum('routerBusy');
   const serviceBusy = sum('serviceBusy');
   const spare = 1 - headroom;
-  const routerCores = whole(routerBusy === null ? null : routerBusy / spare);
+  const routerCores = wholeUnits(routerBusy === null ? null : routerBusy / spare);
   const shape = routerShape(routerCores, router);
-  const servicePods = whole(serviceBusy === null ? null : serviceBusy / spare / CORES_PER_SERVICE_POD, 1);
+  const servicePods = wholeUnits(
+    serviceBusy === null ? null : serviceBusy / spare / SERVICE_CORES_PER_INSTANCE,
+    1,
+  );
   return {
     tps,
     headroom,
@@ -121,7 +117,7 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
       exactCores: routerBusy === null ? null : routerBusy / spare,
       ...(shape && { shape }),
     },
-    service: { pods: servicePods, coresPerPod: CORES_PER_SERVICE_POD },
+    service: { pods: servicePods, coresPerPod: SERVICE_CORES_PER_INSTANCE },
     redis:
       'not exercised: /api/pages does not touch Redis (size it from the bank workload, docs/exercise-bank-workload.md)',
     limit: limitOf({ routerCores, servicePods }),
@@ -133,7 +129,7 @@ function limitOf({ routerCores, servicePods }) {
   if (routerCores === null || servicePods === null) {
     return { role: null, why: 'not every role’s cost was measured (a cluster run without --prometheus?)' };
   }
-  const serviceCores = servicePods * CORES_PER_SERVICE_POD;
+  const serviceCores = servicePods * SERVICE_CORES_PER_INSTANCE;
   const [role, cores] =
     routerCores >= serviceCores ? ['router', routerCores] : ['data service', serviceCores];
   return { role, cores, why: `${role} needs the most cores for this mix (${cores})` };

@@ -8,6 +8,12 @@ const DEFAULT_HEADROOM = 0.3;
 /** A Node.js instance runs its JavaScript on one core. */
 const SERVICE_CORES_PER_INSTANCE = 1;
 
+/** A role's median µs of CPU per request (a cell's cost.<role>), or null where it was not measured. */
+const medianCostUs = (role) => role?.perRequestUs?.median ?? null;
+
+/** Whole units for `exact` (a float's last bit does not add one), at least `min`; null stays null. */
+const wholeUnits = (exact, min = 0) => (exact === null ? null : Math.max(min, Math.ceil(exact - 1e-9)));
+
 /** Cores for `tps` requests/s at `costUs` µs of CPU each, kept below (1 − headroom) busy. */
 function coresFor(tps, costUs, headroom = DEFAULT_HEADROOM) {
   if (!(costUs > 0) || !(tps > 0)) return null;
@@ -23,7 +29,6 @@ function sizeCell({ routerUs, serviceUs, k6Us, wrkUs }, { tps, headroom = DEFAUL
   if (!(tps > 0)) throw new Error(`the target TPS must be a positive number, not ${tps}`);
   if (!(headroom >= 0 && headroom < 1))
     throw new Error(`headroom must be from 0 to below 1, not ${headroom}`);
-  const up = (v) => (v === null ? null : Math.ceil(v - 1e-9));
   const router = coresFor(tps, routerUs, headroom);
   const service = coresFor(tps, serviceUs, headroom);
   const k6 = coresFor(tps, k6Us, headroom);
@@ -31,11 +36,18 @@ function sizeCell({ routerUs, serviceUs, k6Us, wrkUs }, { tps, headroom = DEFAUL
   return {
     tps,
     headroom,
-    routerCores: up(router),
-    serviceInstances: service === null ? null : Math.max(1, up(service / SERVICE_CORES_PER_INSTANCE)),
-    generatorCores: { k6: up(k6), wrk: up(wrk) },
+    routerCores: wholeUnits(router),
+    serviceInstances: service === null ? null : wholeUnits(service / SERVICE_CORES_PER_INSTANCE, 1),
+    generatorCores: { k6: wholeUnits(k6), wrk: wholeUnits(wrk) },
     exact: { routerCores: router, serviceCores: service, k6Cores: k6, wrkCores: wrk },
   };
 }
 
-module.exports = { DEFAULT_HEADROOM, coresFor, sizeCell };
+module.exports = {
+  DEFAULT_HEADROOM,
+  SERVICE_CORES_PER_INSTANCE,
+  medianCostUs,
+  wholeUnits,
+  coresFor,
+  sizeCell,
+};
