@@ -177,7 +177,8 @@ async function formCluster(ports, { password, timeoutMs = 30000, signal, host = 
  */
 async function startTestRedis({ dir, password, cluster = false } = {}) {
   fs.mkdirSync(dir, { recursive: true });
-  const ports = await freePorts(cluster ? 6 : 1);
+  // A cluster node also listens on its bus port, the client port + 10000.
+  const ports = cluster ? await freePorts(6, '127.0.0.1', { pairedOffset: 10000 }) : await freePorts(1);
   const server = requireTool('redis-server');
   const children = ports.map((port) => {
     const nodeDir = path.join(dir, String(port));

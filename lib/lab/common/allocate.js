@@ -1,7 +1,7 @@
 'use strict';
 // Which ports the lab listens on: the fixed ones from the knobs, or distinct free ports where a
 // knob is 0, and the list preflight checks (each with what it is for and the knob that moves it).
-const { freePort, isListening } = require('../../core/ports');
+const { freePort } = require('../../core/ports');
 const { portKnob } = require('./options');
 const { routerKind } = require('./router-kinds');
 const { SERVICE_NAME } = require('../../../k6/lib/cells');
@@ -11,19 +11,17 @@ const REDIS_BUS_OFFSET = 10000; // Redis Cluster's bus port is the client port +
 
 /**
  * Fixed or free ports for everything; returns { ports, instances, redisPorts }. Ports of 0 become
- * distinct free ports (for Redis, with the cluster bus port +10000 free too).
+ * distinct free ports (for Redis Cluster, with its bus port +10000 free too).
  */
 async function allocatePorts(opts) {
   const fixed = Object.values(opts.ports).filter((p) => p !== 0);
   const taken = new Set(fixed);
   const pick = async ({ withBus = false } = {}) => {
     for (;;) {
-      const port = await freePort();
-      const bus = port + REDIS_BUS_OFFSET;
-      if (taken.has(port)) continue;
-      if (withBus && (bus > 65535 || taken.has(bus) || (await isListening(bus)))) continue;
+      const port = await freePort('127.0.0.1', { pairedOffset: withBus ? REDIS_BUS_OFFSET : 0 });
+      if (taken.has(port) || (withBus && taken.has(port + REDIS_BUS_OFFSET))) continue;
       taken.add(port);
-      if (withBus) taken.add(bus);
+      if (withBus) taken.add(port + REDIS_BUS_OFFSET);
       return port;
     }
   };
