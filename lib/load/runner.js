@@ -15,6 +15,7 @@ const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
  *     describe?(input) → string,    // names the run in errors, e.g. 'k6 on cell edge:1k:close'
  *     command(input) → { file, args, env? },
  *     exitOk(code) → boolean,       // default: code 0
+ *     failure?(output) → string,    // why it failed, from its output (default: the output's tail)
  *     parse(run, input) → result,   // run: { code, signal, output, cpu, counters, allowedCores, elapsedMs }
  *   }
  * `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere while
@@ -59,7 +60,8 @@ async function runTool(
   signal?.throwIfAborted();
   const exitOk = definition.exitOk || ((c) => c === 0);
   if (!exitOk(code)) {
-    throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${output().trim().slice(-2000)}`);
+    const why = definition.failure?.(output()) || output().trim().slice(-2000);
+    throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${why}`);
   }
   return definition.parse(
     {

@@ -27,7 +27,7 @@ const wrkGenerator = {
     const wrkCores = run.cpu.cores.wrk;
     return {
       ...parseWrkOutput(run.output),
-      wrkCpuCores: wrkCores === null ? null : Number(wrkCores.toFixed(2)),
+      cpuCores: wrkCores === null ? null : Number(wrkCores.toFixed(2)),
       threads,
       connections,
     };

@@ -1,6 +1,7 @@
 'use strict';
-// The cross-check: the same keep-alive cell driven by wrk beside k6. If the two disagree by more
-// than THRESHOLDS.crossCheckGap, one of them (usually k6) was the limit, not the router.
+// The cross-check: the same keep-alive cell driven by a second generator (wrk, or haload where wrk
+// cannot go) beside k6. If the two disagree by more than THRESHOLDS.crossCheckGap, one of them
+// (usually k6) was the limit, not the router.
 const dns = require('node:dns').promises;
 const { sizeLabel } = require('../../k6/lib/cells');
 const { THRESHOLDS } = require('../results-model/verdicts');
@@ -44,6 +45,23 @@ async function wrkTarget(cell, route, target) {
 }
 
 /**
+ * Which second generator cross-checks a keep-alive cell, and how it reaches the route: wrk where it
+ * can; haload (which sets the SNI itself) on a passthrough route wrk cannot reach. Returns
+ * { tool, url, host, sni? } or { tool, skip: reason }.
+ */
+async function crossCheckPlan(cell, route, target, { haload }) {
+  const where = await wrkTarget(cell, route, target);
+  if (!where.skip) return { tool: 'wrk', ...where };
+  if (!haload) {
+    return { tool: 'wrk', skip: `${where.skip}; haload could (npm run setup -- --for test builds it)` };
+  }
+  const { port } = new URL(route.url);
+  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
+  const url = `https://${address}${port ? `:${port}` : ''}/api/pages/${sizeLabel(cell.pageSize)}`;
+  return { tool: 'haload', url, host: route.host, sni: route.host };
+}
+
+/**
  * Why the cross-check does not run for keep-alive cells with these options, or null when it does
  * (close cells are never cross-checked: the runner does not ask).
  */
@@ -64,4 +82,4 @@ function protocolSkip(protocols = {}) {
   return `k6 negotiated ${other.join(', ')} in this cell and wrk speaks HTTP/1.1 only: their req/s would compare two protocols`;
 }
 
-module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckSkip, protocolSkip };
+module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckPlan, crossCheckSkip, protocolSkip };

@@ -22,8 +22,9 @@ const {
   writeResults,
 } = require('../results-model/document');
 const { runWrk, runWrkCell } = require('../load/wrk');
+const { runHaload } = require('../load/haload');
 const { startRouterCounters } = require('../load/router-counters');
-const { wrkTarget, compareTools, crossCheckSkip, protocolSkip } = require('./cross-check');
+const { wrkTarget, crossCheckPlan, compareTools, crossCheckSkip, protocolSkip } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
 const { createProgress } = require('./progress');
@@ -80,6 +81,7 @@ async function planRun(opts, { env, log }) {
   );
   const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
+  const haload = opts.crossCheck ? findTool('haload') : null;
   const { runnable, skipped } = await placeCells(cells, { target, opts, wrk });
   const monitoring = openMonitoring(opts, target);
   return {
@@ -87,6 +89,7 @@ async function planRun(opts, { env, log }) {
     log,
     k6,
     wrk,
+    haload,
     target,
     lab: resolved.lab,
     runnable,
@@ -202,7 +205,7 @@ async function sampleCell(run, placed, report) {
   return samples;
 }
 
-/** One cell's figures, with its TLS group and, where asked and possible, wrk's cross-check. */
+/** One cell's figures, with its TLS group and, where asked and possible, the cross-check. */
 async function measureCell(run, placed, report) {
   const { opts, target, log } = run;
   const { cell } = placed;
@@ -227,10 +230,11 @@ async function measureCell(run, placed, report) {
   if (!opts.crossCheck || cell.connection !== 'keepalive') return addCrossCheck(figures, null);
   const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);
   if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
-  report('wrk cross-check');
-  const { wrk, watch, signal } = run;
+  report('cross-check');
+  const { wrk, haload, watch, signal } = run;
   const route = target.routes[cell.termination];
-  const checked = await crossCheck({ wrk, cell, route, target, opts, watch, k6Rps: figures.okRps, signal });
+  const k6Rps = figures.okRps;
+  const checked = await crossCheck({ wrk, haload, cell, route, target, opts, watch, k6Rps, signal });
   return addCrossCheck(figures, checked);
 }
 
@@ -327,21 +331,23 @@ async function floorOrNull({ target, lab, log, signal, seen }) {
   }
 }
 
-async function crossCheck({ wrk, cell, route, target, opts, watch, k6Rps, signal }) {
-  const where = await wrkTarget(cell, route, target);
-  if (where.skip) return { tool: 'wrk', skipped: where.skip };
-  const run = await runWrk({
-    wrk,
-    url: where.url,
-    host: where.host,
-    connections: opts.vus,
+async function crossCheck({ wrk, haload, cell, route, target, opts, watch, k6Rps, signal }) {
+  const plan = await crossCheckPlan(cell, route, target, { haload });
+  if (plan.skip) return { tool: plan.tool, skipped: plan.skip };
+  const load = {
+    url: plan.url,
+    host: plan.host,
     threads: WRK_THREADS,
     durationSeconds: opts.duration,
     watch: { router: watch.router },
     cpus: target.k6Cpus,
     signal,
-  });
-  return { tool: 'wrk', ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
+  };
+  const run =
+    plan.tool === 'haload'
+      ? await runHaload({ ...load, haload, sni: plan.sni, users: opts.vus })
+      : await runWrk({ ...load, wrk, connections: opts.vus });
+  return { tool: plan.tool, ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
 }
 
 module.exports = { runMatrix, placeCells };

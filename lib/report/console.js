@@ -35,7 +35,7 @@ function describeCell(cell) {
   if (cell.tlsEvidence && cell.tlsEvidence.holds === false) flags.push(`⚠ ${cell.tlsEvidence.text}`);
   if (cell.crossCheck && cell.crossCheck.rps) {
     flags.push(
-      `wrk ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ` (over ${THRESHOLDS.crossCheckGap * 100} % apart)` : ''}`,
+      `${cell.crossCheck.tool} ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ` (over ${THRESHOLDS.crossCheckGap * 100} % apart)` : ''}`,
     );
   }
   const [okRps, p99, errors] = ['okRps', 'p99', 'errorRate'].map((key) => figureValue(key, cell));

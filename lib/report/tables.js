@@ -278,32 +278,38 @@ function decompositionRows(results) {
   };
 }
 
-/** k6's shortfall against wrk ((wrk − k6) ÷ wrk), or how far k6 was ahead. */
+/** k6's shortfall against the second tool ((it − k6) ÷ it), or how far k6 was ahead. */
 const shortfallText = (gap) =>
   gap === null ? '–' : gap < 0 ? `none (k6 ${pct(-gap, 1)} ahead)` : pct(gap, 1);
 
-/** The keep-alive cells wrk drove too: both tools' rate, latency and cores side by side. */
+/**
+ * The keep-alive cells a second tool drove too (wrk; haload where wrk cannot go): both tools'
+ * rate, latency and cores side by side. haload prints mean latencies only, so its p99 is –.
+ */
 function crossCheckRows(results) {
   const cells = results.cells.filter((c) => c.crossCheck);
   return {
     head: [
       'cell',
+      'tool',
       'k6 ok req/s',
-      'wrk req/s',
-      'wrk ÷ k6',
-      'k6 short of wrk',
+      'tool req/s',
+      'tool ÷ k6',
+      'k6 short of tool',
       'k6 p99 ms',
-      'wrk p99 ms',
+      'tool p99 ms',
       'k6 cores',
-      'wrk cores',
+      'tool cores',
       'note',
     ],
     rows: cells.map((c) => {
       const x = c.crossCheck;
-      if (x.skipped)
+      const k6 = [num(c.okRps)];
+      if (x.skipped) {
         return [
           c.name,
-          num(c.okRps),
+          x.tool,
+          ...k6,
           '–',
           '–',
           '–',
@@ -313,16 +319,18 @@ function crossCheckRows(results) {
           '–',
           `skipped: ${x.skipped}`,
         ];
+      }
       return [
         c.name,
-        num(c.okRps),
+        x.tool,
+        ...k6,
         num(x.rps),
         x.rps && c.okRps ? `${num(x.rps / (x.k6Rps ?? c.okRps), 2)}×` : '–',
         shortfallText(x.gap),
         ms(c.p99),
         ms(x.p99),
         num(c.generator.cpuCores, 2),
-        num(x.wrkCpuCores, 2),
+        num(x.cpuCores, 2),
         x.flagged ? `over ${GAP_PCT} % apart: the tools disagree` : `agree within ${GAP_PCT} %`,
       ];
     }),

@@ -36,7 +36,7 @@ function costOf(samples, roles) {
   const perSample = measured.map((s) => ({ ...sampleCounts(s.summary), cpuSeconds: s.cpu.cpuSeconds }));
   const costs = costPerRole(perSample, roles);
   // Every generator role is present, null where another tool made the load.
-  const cost = { k6: null, wrk: null };
+  const cost = { k6: null, wrk: null, haload: null };
   for (const [role, { perRequestUs, perHandshakeUs }] of Object.entries(costs)) {
     cost[role] = perRequestUs
       ? { perRequestUs: roundSpread(perRequestUs), perHandshakeUs: roundSpread(perHandshakeUs) }
@@ -45,18 +45,18 @@ function costOf(samples, roles) {
   return cost;
 }
 
-/** The cell's figures with the wrk cross-check beside them, and wrk's cost per request from it. */
+/** The cell's figures with the cross-check beside them, and its tool's cost per request from it. */
 function addCrossCheck(figures, crossCheck) {
   if (!crossCheck) return figures;
-  const measured = crossCheck.rps > 0 && typeof crossCheck.wrkCpuCores === 'number';
-  // One wrk run, so its spread is a single value.
-  const wrk = measured
+  const measured = crossCheck.rps > 0 && typeof crossCheck.cpuCores === 'number';
+  // One run, so its spread is a single value.
+  const cost = measured
     ? {
-        perRequestUs: roundSpread(spread([(crossCheck.wrkCpuCores / crossCheck.rps) * 1e6])),
+        perRequestUs: roundSpread(spread([(crossCheck.cpuCores / crossCheck.rps) * 1e6])),
         perHandshakeUs: null,
       }
     : null;
-  return { ...figures, cost: { ...figures.cost, wrk }, crossCheck };
+  return { ...figures, cost: { ...figures.cost, [crossCheck.tool]: cost }, crossCheck };
 }
 
 /**

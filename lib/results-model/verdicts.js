@@ -116,20 +116,21 @@ function hostVerdict(m, t = THRESHOLDS) {
 }
 
 /**
- * Adds the cross-check's evidence: wrk getting clearly more through the same cell. Closed model
+ * Adds the cross-check's evidence: its tool (wrk, haload) getting clearly more through the same cell. Closed model
  * only: with --rate the runner skips the cross-check (wrk.js crossCheckSkip).
  */
 function withCrossCheck(generator, crossCheck) {
   if (!crossCheck || !crossCheck.rps || !crossCheck.flagged || crossCheck.gap <= 0) return generator;
   // gap is k6's shortfall as a share of wrk's rate: (wrk − k6) ÷ wrk.
   const k6Rps = crossCheck.k6Rps ?? crossCheck.rps * (1 - crossCheck.gap);
+  const tool = crossCheck.tool ?? 'wrk';
   return {
     ...generator,
     saturated: true,
     reasons: [
       ...generator.reasons,
-      `wrk got ${Math.round(crossCheck.rps)} req/s through the same cell, ${fmt(crossCheck.rps / k6Rps, 1)}× ` +
-        `k6's ${Math.round(k6Rps)} (k6 fell ${Math.round(crossCheck.gap * 100)} % short of wrk)`,
+      `${tool} got ${Math.round(crossCheck.rps)} req/s through the same cell, ${fmt(crossCheck.rps / k6Rps, 1)}× ` +
+        `k6's ${Math.round(k6Rps)} (k6 fell ${Math.round(crossCheck.gap * 100)} % short of ${tool})`,
     ],
   };
 }

@@ -1,6 +1,7 @@
 'use strict';
 // Sources setup builds from a pinned GitHub commit: downloaded, or read from the directory
 // ROUTER_LAB_MIRROR names where GitHub cannot be reached; either way the commit is checked.
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
@@ -23,17 +24,24 @@ function tarCommitId(gzipped) {
 }
 
 /**
- * The tarball of `source` ({ name, repo: 'owner/name', commit }), as `<name>-<commit:12>.tar.gz`
- * in the mirror when ROUTER_LAB_MIRROR is set, else from GitHub.
+ * The tarball of `source` ({ name, repo: 'owner/name', commit, file?, sha256? }): in the mirror
+ * when ROUTER_LAB_MIRROR is set, as `file` (default `<name>-<commit:12>.tar.gz`) with its SHA-256
+ * checked when the pin has one, else from GitHub (whose archives are not byte-stable: the commit
+ * check in unpackSource serves both).
  */
 async function fetchSource(source, { env = process.env, log }) {
-  const file = `${source.name}-${source.commit.slice(0, 12)}.tar.gz`;
+  const file = source.file || `${source.name}-${source.commit.slice(0, 12)}.tar.gz`;
   const mirror = env[MIRROR_ENV];
   if (mirror) {
     const full = path.join(path.resolve(mirror), file);
     if (!fs.existsSync(full)) throw new Error(`${MIRROR_ENV}=${mirror} has no ${file}`);
     log(`  source: ${full}`);
-    return fs.readFileSync(full);
+    const tarball = fs.readFileSync(full);
+    const sha256 = crypto.createHash('sha256').update(tarball).digest('hex');
+    if (source.sha256 && sha256 !== source.sha256) {
+      throw new Error(`${full} has SHA-256 ${sha256}, not the pinned ${source.sha256}`);
+    }
+    return tarball;
   }
   const url = `https://github.com/${source.repo}/archive/${source.commit}.tar.gz`;
   log(`  source: ${url}`);

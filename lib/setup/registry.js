@@ -14,6 +14,7 @@ const {
   buildHaproxyOnOpenssl35,
 } = require('./openssl-build');
 const { openshiftRouterTool } = require('./openshift-router-build');
+const { haloadTool } = require('./haload-build');
 
 const K6_MODULE = 'go.k6.io/k6';
 const K6_VERSION = 'v1.8.1';
@@ -126,6 +127,8 @@ const TOOLS = [
     optional:
       'for npm run bench:service, the matrix resumed-TLS cells (or --tls-session full) and --cross-check',
   }),
+  // The second generator where wrk cannot go (SNI for passthrough): the matrix's --cross-check.
+  haloadTool,
   {
     ...systemTool({
       name: 'chromium',

@@ -109,6 +109,14 @@ const LESSONS = {
       const c = cell(lab.results('generator'), 'http:1k:keepalive');
       expect(c.limitedBy.by.split('+')).toContain('generator');
       expect(c.crossCheck.rps).toBeGreaterThan(c.crossCheck.k6Rps);
+      // Passthrough, which wrk cannot reach, is cross-checked by haload (its own SNI), all 2xx.
+      const p = cell(lab.results('generator'), 'passthrough:1k:keepalive').crossCheck;
+      expect({ tool: p.tool, errors: p.errors, non2xx: p.non2xx }).toEqual({
+        tool: 'haload',
+        errors: 0,
+        non2xx: 0,
+      });
+      expect(p.rps).toBeGreaterThan(0);
     },
   },
   'exercise-latency-decomposition.md': {

@@ -102,6 +102,7 @@ function madeUpCell(
       redis: perRequest(0.05),
       k6: perRequest(k6),
       wrk: null,
+      haload: null,
     },
   };
   if (crossCheck) cell.crossCheck = crossCheck;
