@@ -8,10 +8,10 @@ const { THRESHOLDS } = require('../results-model/verdicts');
 
 const GAP_FLAG = THRESHOLDS.crossCheckGap;
 
-/** Relative gap of k6 against wrk, flagged above 10 %. */
-function compareTools(k6Rps, wrkRps) {
-  if (!wrkRps) return { gap: null, flagged: false };
-  const gap = (wrkRps - k6Rps) / wrkRps;
+/** Relative gap of the cell's generator against the cross-check's tool, flagged above 10 %. */
+function compareTools(generatorRps, toolRps) {
+  if (!toolRps) return { gap: null, flagged: false };
+  const gap = (toolRps - generatorRps) / toolRps;
   return { gap: Number(gap.toFixed(3)), flagged: Math.abs(gap) > GAP_FLAG };
 }
 
@@ -45,41 +45,60 @@ async function wrkTarget(cell, route, target) {
 }
 
 /**
- * Which second generator cross-checks a keep-alive cell, and how it reaches the route: wrk where it
- * can; haload (which sets the SNI itself) on a passthrough route wrk cannot reach. Returns
- * { tool, url, host, sni? } or { tool, skip: reason }.
+ * How haload reaches a route: the route's URL where its host resolves, else the router's address
+ * with the route host as Host header; on TLS the route host as SNI (haload sets none by itself).
+ */
+async function haloadTarget(cell, route, target) {
+  const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
+  const { port, protocol } = new URL(route.url);
+  const sni = protocol === 'https:' ? route.host : undefined;
+  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
+  if (!address || (await resolves(route.host))) return { url: `${route.url}${pathPart}`, host: null, sni };
+  return { url: `${protocol}//${address}${port ? `:${port}` : ''}${pathPart}`, host: route.host, sni };
+}
+
+const NO_HALOAD = 'haload is not installed (npm run setup -- --for test builds it)';
+
+/**
+ * Which second generator cross-checks a cell, and how it reaches the route: wrk on keep-alive
+ * where it can; haload on passthrough keep-alive (wrk cannot set the SNI) and on every close cell,
+ * a request per connection with the cell's kind of TLS session. Returns { tool, url, host, sni?,
+ * perConnection?, resume } or { tool, skip: reason }.
  */
 async function crossCheckPlan(cell, route, target, { haload }) {
-  const where = await wrkTarget(cell, route, target);
-  if (!where.skip) return { tool: 'wrk', ...where };
-  if (!haload) {
-    return { tool: 'wrk', skip: `${where.skip}; haload could (npm run setup -- --for test builds it)` };
+  if (cell.connection === 'keepalive') {
+    const where = await wrkTarget(cell, route, target);
+    if (!where.skip) return { tool: 'wrk', ...where };
+    if (!haload) return { tool: 'wrk', skip: `${where.skip}, and ${NO_HALOAD}` };
+  } else if (!haload) {
+    return { tool: 'haload', skip: `close cells are cross-checked by haload, and ${NO_HALOAD}` };
   }
-  const { port } = new URL(route.url);
-  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
-  const url = `https://${address}${port ? `:${port}` : ''}/api/pages/${sizeLabel(cell.pageSize)}`;
-  return { tool: 'haload', url, host: route.host, sni: route.host };
+  return {
+    tool: 'haload',
+    ...(await haloadTarget(cell, route, target)),
+    perConnection: cell.connection === 'close' ? 1 : undefined,
+    resume: cell.tlsSession !== 'full',
+  };
 }
 
 /**
- * Why the cross-check does not run for keep-alive cells with these options, or null when it does
- * (close cells are never cross-checked: the runner does not ask).
+ * Why the cross-check does not run with these options, or null when it does.
  */
 function crossCheckSkip(opts) {
   if (opts.rate) {
-    return `open model (--rate ${opts.rate}): k6 is held to the rate while wrk runs flat out, so their req/s cannot be compared`;
+    return `open model (--rate ${opts.rate}): k6 is held to the rate while the cross-check runs flat out, so their req/s cannot be compared`;
   }
   return null;
 }
 
 /**
- * Why a cell's k6 figures cannot be set against wrk's, or null: wrk speaks HTTP/1.1 only, so a
- * cell k6 ran (partly) over HTTP/2 measured another protocol.
+ * Why a cell's k6 figures cannot be set against the cross-check's, or null: it speaks HTTP/1.1
+ * (wrk can speak nothing else), so a cell k6 ran (partly) over HTTP/2 measured another protocol.
  */
 function protocolSkip(protocols = {}) {
   const other = Object.keys(protocols).filter((p) => p !== 'HTTP/1.1');
   if (!other.length) return null;
-  return `k6 negotiated ${other.join(', ')} in this cell and wrk speaks HTTP/1.1 only: their req/s would compare two protocols`;
+  return `k6 negotiated ${other.join(', ')} in this cell and the cross-check speaks HTTP/1.1: their req/s would compare two protocols`;
 }
 
 module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckPlan, crossCheckSkip, protocolSkip };

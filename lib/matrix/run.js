@@ -227,14 +227,14 @@ async function measureCell(run, placed, report) {
     : null;
   const { redisNames, maxVus } = run;
   const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
-  if (!opts.crossCheck || cell.connection !== 'keepalive') return addCrossCheck(figures, null);
+  if (!opts.crossCheck) return addCrossCheck(figures, null);
   const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);
   if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
   report('cross-check');
   const { wrk, haload, watch, signal } = run;
   const route = target.routes[cell.termination];
-  const k6Rps = figures.okRps;
-  const checked = await crossCheck({ wrk, haload, cell, route, target, opts, watch, k6Rps, signal });
+  const generatorRps = figures.okRps;
+  const checked = await crossCheck({ wrk, haload, cell, route, target, opts, watch, generatorRps, signal });
   return addCrossCheck(figures, checked);
 }
 
@@ -331,12 +331,12 @@ async function floorOrNull({ target, lab, log, signal, seen }) {
   }
 }
 
-async function crossCheck({ wrk, haload, cell, route, target, opts, watch, k6Rps, signal }) {
-  const plan = await crossCheckPlan(cell, route, target, { haload });
-  if (plan.skip) return { tool: plan.tool, skipped: plan.skip };
+async function crossCheck({ wrk, haload, cell, route, target, opts, watch, generatorRps, signal }) {
+  const { tool, skip, ...where } = await crossCheckPlan(cell, route, target, { haload });
+  if (skip) return { tool, skipped: skip };
   const load = {
-    url: plan.url,
-    host: plan.host,
+    url: where.url,
+    host: where.host,
     threads: WRK_THREADS,
     durationSeconds: opts.duration,
     watch: { router: watch.router },
@@ -344,10 +344,10 @@ async function crossCheck({ wrk, haload, cell, route, target, opts, watch, k6Rps
     signal,
   };
   const run =
-    plan.tool === 'haload'
-      ? await runHaload({ ...load, haload, sni: plan.sni, users: opts.vus })
+    tool === 'haload'
+      ? await runHaload({ ...load, ...where, haload, users: opts.vus })
       : await runWrk({ ...load, wrk, connections: opts.vus });
-  return { tool: plan.tool, ...run, k6Rps, ...compareTools(k6Rps, run.rps) };
+  return { tool, ...run, generatorRps, ...compareTools(generatorRps, run.rps) };
 }
 
 module.exports = { runMatrix, placeCells };

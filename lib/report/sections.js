@@ -264,7 +264,7 @@ const SECTIONS = [
   },
   {
     id: 'cross-check',
-    title: 'Cross-check: k6 vs a second generator (keep-alive cells)',
+    title: 'Cross-check: the second generator',
     applies: (r) => r.cells.some((c) => c.crossCheck),
     blocks: (r) => [{ table: t.crossCheckRows(r), wrap: [-1] }],
   },

@@ -278,58 +278,57 @@ function decompositionRows(results) {
   };
 }
 
-/** k6's shortfall against the second tool ((it − k6) ÷ it), or how far k6 was ahead. */
-const shortfallText = (gap) =>
-  gap === null ? '–' : gap < 0 ? `none (k6 ${pct(-gap, 1)} ahead)` : pct(gap, 1);
+/** The generator's shortfall against the second tool ((tool − generator) ÷ tool), or how far ahead it was. */
+const shortfallText = (gap, by) =>
+  gap === null ? '–' : gap < 0 ? `none (${by} ${pct(-gap, 1)} ahead)` : pct(gap, 1);
 
 /**
- * The keep-alive cells a second tool drove too (wrk; haload where wrk cannot go): both tools'
- * rate, latency and cores side by side. haload prints mean latencies only, so its p99 is –.
+ * The cells a second tool drove too (wrk on keep-alive; haload on passthrough and close): the cell's
+ * generator (k6, or wrk on resumed cells) and the tool side by side, each req/s named by its tool.
+ * haload prints mean latencies only, so its p99 is –.
  */
 function crossCheckRows(results) {
   const cells = results.cells.filter((c) => c.crossCheck);
   return {
     head: [
       'cell',
-      'tool',
-      'k6 ok req/s',
+      'generator ok req/s',
       'tool req/s',
-      'tool ÷ k6',
-      'k6 short of tool',
-      'k6 p99 ms',
+      'tool ÷ generator',
+      'generator short of tool',
+      'generator p99 ms',
       'tool p99 ms',
-      'k6 cores',
+      'generator cores',
       'tool cores',
       'note',
     ],
     rows: cells.map((c) => {
       const x = c.crossCheck;
-      const k6 = [num(c.okRps)];
+      const by = c.generator.tool;
+      const cores = num(c.generator.cpuCores, 2);
       if (x.skipped) {
         return [
           c.name,
-          x.tool,
-          ...k6,
+          `${by} ${num(c.okRps)}`,
           '–',
           '–',
           '–',
           ms(c.p99),
           '–',
-          num(c.generator.cpuCores, 2),
+          cores,
           '–',
-          `skipped: ${x.skipped}`,
+          `skipped (${x.tool}): ${x.skipped}`,
         ];
       }
       return [
         c.name,
-        x.tool,
-        ...k6,
-        num(x.rps),
-        x.rps && c.okRps ? `${num(x.rps / (x.k6Rps ?? c.okRps), 2)}×` : '–',
-        shortfallText(x.gap),
+        `${by} ${num(c.okRps)}`,
+        `${x.tool} ${num(x.rps)}`,
+        x.rps && c.okRps ? `${num(x.rps / (x.generatorRps ?? c.okRps), 2)}×` : '–',
+        shortfallText(x.gap, by),
         ms(c.p99),
         ms(x.p99),
-        num(c.generator.cpuCores, 2),
+        cores,
         num(x.cpuCores, 2),
         x.flagged ? `over ${GAP_PCT} % apart: the tools disagree` : `agree within ${GAP_PCT} %`,
       ];

@@ -116,21 +116,22 @@ function hostVerdict(m, t = THRESHOLDS) {
 }
 
 /**
- * Adds the cross-check's evidence: its tool (wrk, haload) getting clearly more through the same cell. Closed model
- * only: with --rate the runner skips the cross-check (wrk.js crossCheckSkip).
+ * Adds the cross-check's evidence: its tool (wrk, haload) getting clearly more through the same cell
+ * than the cell's generator `by` (k6, or wrk in resumed cells). Closed model only: with --rate the
+ * runner skips the cross-check (cross-check.js crossCheckSkip).
  */
-function withCrossCheck(generator, crossCheck) {
+function withCrossCheck(generator, crossCheck, by = 'k6') {
   if (!crossCheck || !crossCheck.rps || !crossCheck.flagged || crossCheck.gap <= 0) return generator;
-  // gap is k6's shortfall as a share of wrk's rate: (wrk − k6) ÷ wrk.
-  const k6Rps = crossCheck.k6Rps ?? crossCheck.rps * (1 - crossCheck.gap);
+  // gap is the generator's shortfall as a share of the tool's rate: (tool − generator) ÷ tool.
+  const generatorRps = crossCheck.generatorRps ?? crossCheck.rps * (1 - crossCheck.gap);
   const tool = crossCheck.tool ?? 'wrk';
   return {
     ...generator,
     saturated: true,
     reasons: [
       ...generator.reasons,
-      `${tool} got ${Math.round(crossCheck.rps)} req/s through the same cell, ${fmt(crossCheck.rps / k6Rps, 1)}× ` +
-        `k6's ${Math.round(k6Rps)} (k6 fell ${Math.round(crossCheck.gap * 100)} % short of ${tool})`,
+      `${tool} got ${Math.round(crossCheck.rps)} req/s through the same cell, ${fmt(crossCheck.rps / generatorRps, 1)}× ` +
+        `${by}'s ${Math.round(generatorRps)} (${by} fell ${Math.round(crossCheck.gap * 100)} % short of ${tool})`,
     ],
   };
 }
@@ -301,6 +302,7 @@ function limitOf(cell, { baseline = null, vus, rate, router = {} } = {}) {
       busyVus: g.busyVus,
     }),
     cell.crossCheck,
+    g.tool,
   );
   const routerLimit = routerVerdict({ routerCpuCores: cell.router.cpuCores, ...router });
   // What the router spent its cores on, where its counters say: full handshakes, or the rest.

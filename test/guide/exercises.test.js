@@ -108,7 +108,7 @@ const LESSONS = {
     check: ({ lab }) => {
       const c = cell(lab.results('generator'), 'http:1k:keepalive');
       expect(c.limitedBy.by.split('+')).toContain('generator');
-      expect(c.crossCheck.rps).toBeGreaterThan(c.crossCheck.k6Rps);
+      expect(c.crossCheck.rps).toBeGreaterThan(c.crossCheck.generatorRps);
       // Passthrough, which wrk cannot reach, is cross-checked by haload (its own SNI), all 2xx.
       const p = cell(lab.results('generator'), 'passthrough:1k:keepalive').crossCheck;
       expect({ tool: p.tool, errors: p.errors, non2xx: p.non2xx }).toEqual({

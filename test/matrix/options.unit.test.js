@@ -5,7 +5,12 @@ const path = require('node:path');
 const { parseMatrixArgs, UsageError } = require('../../lib/matrix/options');
 const { planCells, estimateSeconds } = require('../../lib/matrix/plan');
 const { parseWrkOutput } = require('../../lib/load/wrk-output');
-const { compareTools, crossCheckSkip, protocolSkip } = require('../../lib/matrix/cross-check');
+const {
+  compareTools,
+  crossCheckPlan,
+  crossCheckSkip,
+  protocolSkip,
+} = require('../../lib/matrix/cross-check');
 const { resolveTarget, describeTls } = require('../../lib/matrix/target');
 const { k6Args } = require('../../lib/load/k6');
 const cells = require('../../k6/lib/cells');
@@ -115,17 +120,17 @@ Transfer/sec:      2.86MB
     expect(compareTools(9500, 10000)).toEqual({ gap: 0.05, flagged: false });
   });
 
-  test('the open model is not cross-checked: k6 is held to --rate, wrk runs flat out', () => {
+  test('the open model is not cross-checked: k6 is held to --rate, the second tool runs flat out', () => {
     expect(crossCheckSkip(parseMatrixArgs(['--cross-check']))).toBeNull();
     expect(crossCheckSkip(parseMatrixArgs(['--cross-check', '--rate', '200']))).toMatch(
       /open model \(--rate 200\): k6 is held to the rate/,
     );
   });
 
-  test('a cell k6 ran over HTTP/2 is not set against wrk, which speaks HTTP/1.1 only', () => {
+  test('a cell k6 ran over HTTP/2 is not set against the cross-check, which speaks HTTP/1.1', () => {
     expect(protocolSkip({ 'HTTP/1.1': 5000 })).toBeNull();
     expect(protocolSkip({ 'HTTP/2.0': 5000 })).toMatch(
-      /k6 negotiated HTTP\/2\.0 in this cell and wrk speaks HTTP\/1\.1 only/,
+      /k6 negotiated HTTP\/2\.0 in this cell and the cross-check speaks HTTP\/1\.1/,
     );
     expect(protocolSkip({ 'HTTP/1.1': 10, 'HTTP/2.0': 5000 })).toMatch(/HTTP\/2\.0/);
   });
@@ -232,5 +237,59 @@ describe('--prometheus', () => {
     expect(() => parseMatrixArgs(['--prometheus', 'http://127.0.0.1:9090'])).toThrow(
       /--prometheus is for --target cluster only/,
     );
+  });
+});
+
+describe('which tool cross-checks a cell, and how it reaches the route', () => {
+  // The lab's routes: hosts known only to k6, so wrk and haload go to 127.0.0.1 with a Host header.
+  const host = (t) => `data-service-${t}-router-lab.invalid`;
+  const route = (t, scheme, port) => ({ host: host(t), url: `${scheme}://${host(t)}:${port}` });
+  const target = {
+    mode: 'lab',
+    routes: {
+      http: route('http', 'http', 9080),
+      edge: route('edge', 'https', 9443),
+      passthrough: route('passthrough', 'https', 9443),
+    },
+  };
+  const plan = (name, tools = { haload: '/bin/haload' }) => {
+    const [termination, size, connection, tlsSession] = name.split(':');
+    const cell = { name, termination, pageSize: { '1k': 1024 }[size], connection, tlsSession };
+    return crossCheckPlan(cell, target.routes[termination], target, tools);
+  };
+
+  test('keep-alive: wrk where it can go, haload on passthrough with the route host as SNI', async () => {
+    expect(await plan('edge:1k:keepalive')).toEqual({
+      tool: 'wrk',
+      url: 'https://127.0.0.1:9443/api/pages/1k',
+      host: host('edge'),
+    });
+    expect(await plan('passthrough:1k:keepalive')).toMatchObject({
+      tool: 'haload',
+      url: 'https://127.0.0.1:9443/api/pages/1k',
+      host: host('passthrough'),
+      sni: host('passthrough'),
+      perConnection: undefined,
+    });
+  });
+
+  test('close: haload, a request per connection, sessions as the cell has them', async () => {
+    expect(await plan('http:1k:close')).toMatchObject({ tool: 'haload', sni: undefined, perConnection: 1 });
+    expect(await plan('edge:1k:close:full')).toMatchObject({
+      perConnection: 1,
+      resume: false,
+      sni: host('edge'),
+    });
+    expect(await plan('edge:1k:close:resumed')).toMatchObject({ perConnection: 1, resume: true });
+  });
+
+  test('without haload, the cells only it can check are skipped, saying how to get it', async () => {
+    expect((await plan('passthrough:1k:keepalive', {})).skip).toMatch(
+      /cannot reach a passthrough route, and haload is not installed \(npm run setup -- --for test builds it\)/,
+    );
+    expect(await plan('edge:1k:close:full', {})).toEqual({
+      tool: 'haload',
+      skip: 'close cells are cross-checked by haload, and haload is not installed (npm run setup -- --for test builds it)',
+    });
   });
 });

@@ -209,7 +209,7 @@ describe('finalize decides every verdict once', () => {
 
   test('the wrk cross-check is evidence against k6', () => {
     const d = run();
-    const crossCheck = { tool: 'wrk', rps: 2000, k6Rps: 1000, gap: 0.5, flagged: true };
+    const crossCheck = { tool: 'wrk', rps: 2000, generatorRps: 1000, gap: 0.5, flagged: true };
     addCell(d, madeUpCell('http:1k:keepalive', { crossCheck }));
     const [c] = finalize(d, { complete: true }).cells;
     expect(c.limitedBy.by).toBe('generator');

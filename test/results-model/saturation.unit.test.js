@@ -80,7 +80,7 @@ describe('load generator saturation', () => {
     // A real 2-core run: k6 8,900 req/s, wrk 25,888 (compareTools: gap = (wrk − k6) ÷ wrk).
     const issue = {
       rps: 25888,
-      k6Rps: 8900,
+      generatorRps: 8900,
       gap: Number(((25888 - 8900) / 25888).toFixed(3)),
       flagged: true,
     };
@@ -88,7 +88,7 @@ describe('load generator saturation', () => {
       "wrk got 25888 req/s through the same cell, 2.9× k6's 8900 (k6 fell 66 % short of wrk)",
     );
     // http:1k:keepalive of test/fixtures/matrix-results: k6 3329.7, wrk 7425.78, gap 0.552.
-    expect(withCrossCheck(base, { rps: 7425.78, k6Rps: 3329.7, gap: 0.552, flagged: true }).reasons[0]).toBe(
+    expect(withCrossCheck(base, { rps: 7425.78, generatorRps: 3329.7, gap: 0.552, flagged: true }).reasons[0]).toBe(
       "wrk got 7426 req/s through the same cell, 2.2× k6's 3330 (k6 fell 55 % short of wrk)",
     );
     // A cross-check recorded without k6's rate: k6's is what the gap leaves of wrk's.
