@@ -27,7 +27,9 @@ describe('report from a fixed results.json', () => {
     expect(text).toMatch(/cells were not limited by the router/);
     expect(text).toMatch(/## Cross-check: the second generator/);
     // wrk 7425.78 against k6 3329.7: wrk got 2.23× k6's rate; k6 fell 55.2 % short of wrk.
-    expect(text).toContain('| generator ok req/s | tool req/s | tool ÷ generator | generator short of tool |');
+    expect(text).toContain(
+      '| generator ok req/s | tool req/s | tool ÷ generator | generator short of tool |',
+    );
     expect(text).toContain('| http:1k:keepalive | k6 3330 | wrk 7426 | 2.23× | 55.2 % |');
     expect(text).toContain('4 vCPU / 16 GB public cloud instance, one HAProxy, 100 routes, HTTP keep-alive');
     // edge ÷ http in Red Hat's 3.x 1 kB keep-alive column: 7467 / 15435, after this run's req/s

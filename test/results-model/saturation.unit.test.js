@@ -88,9 +88,9 @@ describe('load generator saturation', () => {
       "wrk got 25888 req/s through the same cell, 2.9× k6's 8900 (k6 fell 66 % short of wrk)",
     );
     // http:1k:keepalive of test/fixtures/matrix-results: k6 3329.7, wrk 7425.78, gap 0.552.
-    expect(withCrossCheck(base, { rps: 7425.78, generatorRps: 3329.7, gap: 0.552, flagged: true }).reasons[0]).toBe(
-      "wrk got 7426 req/s through the same cell, 2.2× k6's 3330 (k6 fell 55 % short of wrk)",
-    );
+    expect(
+      withCrossCheck(base, { rps: 7425.78, generatorRps: 3329.7, gap: 0.552, flagged: true }).reasons[0],
+    ).toBe("wrk got 7426 req/s through the same cell, 2.2× k6's 3330 (k6 fell 55 % short of wrk)");
     // A cross-check recorded without k6's rate: k6's is what the gap leaves of wrk's.
     expect(withCrossCheck(base, { rps: 2000, gap: 0.5, flagged: true }).reasons[0]).toBe(
       "wrk got 2000 req/s through the same cell, 2.0× k6's 1000 (k6 fell 50 % short of wrk)",
