@@ -95,6 +95,11 @@ describe('load generator saturation', () => {
     expect(withCrossCheck(base, { rps: 2000, gap: 0.5, flagged: true }).reasons[0]).toBe(
       "wrk got 2000 req/s through the same cell, 2.0× k6's 1000 (k6 fell 50 % short of wrk)",
     );
+    // A resumed close cell, driven by wrk and cross-checked by haload: each named.
+    const resumed = { tool: 'haload', rps: 3000, generatorRps: 2000, gap: 0.333, flagged: true };
+    expect(withCrossCheck(base, resumed, 'wrk').reasons[0]).toBe(
+      "haload got 3000 req/s through the same cell, 1.5× wrk's 2000 (wrk fell 33 % short of haload)",
+    );
   });
 });
 
