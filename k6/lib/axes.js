@@ -13,6 +13,11 @@ const CONNECTIONS = ['keepalive', 'close'];
  * connection, and http has no TLS.
  */
 const TLS_SESSIONS = ['full', 'resumed'];
+/**
+ * The HTTP version a cell's client forces: h1 (HTTP/1.1) or h2, which a router offers over ALPN
+ * with HTTP/2 enabled (default-enable-http2): only cells through a TLS route have it.
+ */
+const PROTOCOLS = ['h1', 'h2'];
 const DEFAULT_SIZES = ['1k', '4k'];
 const MAX_PAGE_BYTES = 1024 * 1024; // the data service serves up to 1 MiB
 
@@ -97,10 +102,27 @@ const AXES = [
     words: { full: 'full TLS handshakes (k6)', resumed: 'resumed TLS sessions (wrk)' },
     reference: (table) => (table.tlsSession && table.tlsSession !== 'unknown' ? table.tlsSession : null),
   },
+  {
+    key: 'protocol',
+    part: 'protocol',
+    values: PROTOCOLS,
+    default: 'h1',
+    choices: ['h1'],
+    option: 'protocols',
+    appliesTo: (cell) => cell.termination !== 'http',
+    inName: 'unlessDefault',
+    notApplicable: 'only cells through a TLS route have a protocol part (ALPN chooses h2, inside TLS)',
+    variable: 'PROTOCOL',
+    tag: 'protocol',
+    condition: 'HTTP version',
+    words: { h2: 'HTTP/2' },
+    // Red Hat's router figures are HTTP/1.1 ones.
+    reference: () => 'h1',
+  },
 ];
 
 /** Examples for the messages that give the shape of a cell name and of a --cells pattern. */
-const NAME_EXAMPLES = ['edge:1k:keepalive', 'edge:1k:close:resumed'];
+const NAME_EXAMPLES = ['edge:1k:keepalive', 'edge:1k:close:resumed', 'edge:1k:keepalive:h2'];
 const PATTERN_EXAMPLES = ['edge:1k:keepalive', 'edge:*:close:resumed'];
 
 module.exports = {
@@ -110,6 +132,7 @@ module.exports = {
   TERMINATIONS,
   CONNECTIONS,
   TLS_SESSIONS,
+  PROTOCOLS,
   DEFAULT_SIZES,
   MAX_PAGE_BYTES,
   parseSize,

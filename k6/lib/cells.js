@@ -5,7 +5,16 @@
 const axes = require('./axes.js');
 const { cellVocabulary } = require('./cell-names.js');
 
-const { TERMINATIONS, CONNECTIONS, TLS_SESSIONS, DEFAULT_SIZES, MAX_PAGE_BYTES, parseSize, sizeLabel } = axes;
+const {
+  TERMINATIONS,
+  CONNECTIONS,
+  TLS_SESSIONS,
+  PROTOCOLS,
+  DEFAULT_SIZES,
+  MAX_PAGE_BYTES,
+  parseSize,
+  sizeLabel,
+} = axes;
 /** The local lab's apps domain: route hosts under it resolve only through k6's `hosts` option. */
 const LAB_APPS_DOMAIN = 'apps.lab.localhost';
 /** The namespace (project) of the routes, in the lab and by default on a cluster. */
@@ -66,6 +75,7 @@ module.exports = {
   DEFAULT_NAMESPACE,
   CONNECTIONS,
   TLS_SESSIONS,
+  PROTOCOLS,
   DEFAULT_SIZES,
   MAX_PAGE_BYTES,
   parseSize,

@@ -5,7 +5,8 @@
 const { parseHaloadOutput } = require('./haload-output');
 const { runTool } = require('./runner');
 
-const PROTOCOLS = { 'HTTP/1.1': '-h1', 'HTTP/2': '-h2' };
+// The matrix's protocol axis (k6/lib/axes.js) → haload's flag.
+const PROTOCOL_FLAGS = { h1: '-h1', h2: '-h2' };
 
 /** Throws, naming the URL, unless haload can take it. */
 function checkUrl(url) {
@@ -37,7 +38,7 @@ const haloadGenerator = {
     host,
     sni,
     resume,
-    protocol = 'HTTP/1.1',
+    protocol = 'h1',
     users,
     threads,
     durationSeconds,
@@ -55,7 +56,7 @@ const haloadGenerator = {
     // Server options and the protocol apply to the URLs after them.
     const server = serverOptions({ sni, resume });
     if (server) args.push('--server', server);
-    args.push(PROTOCOLS[protocol], url);
+    args.push(PROTOCOL_FLAGS[protocol], url);
     return { file: haload, args };
   },
   /** HAProxy's alerts say why it would not start (an address it cannot use, say). */

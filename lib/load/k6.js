@@ -50,6 +50,15 @@ function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
   return args;
 }
 
+/**
+ * k6's environment for a cell: an h1 cell through a TLS route turns Go's HTTP/2 client off, so a
+ * router that offers h2 still gets HTTP/1.1 (k6 otherwise takes h2 whenever ALPN offers it).
+ */
+function protocolEnv(cell, env) {
+  if (cell.protocol !== 'h1') return env;
+  return { ...env, GODEBUG: [env.GODEBUG, 'http2client=0'].filter(Boolean).join(',') };
+}
+
 /** k6 as the tool runner runs it: the router-matrix script with the cell's environment. */
 const k6Generator = {
   name: 'k6',
@@ -68,7 +77,8 @@ const k6Generator = {
         K6_WEB_DASHBOARD_PERIOD: `${Math.max(1, Math.round(durationSeconds / 10))}s`,
       });
     }
-    return { file: k6, args: k6Args(cell, opts, target, { durationSeconds, summaryPath }), env };
+    const args = k6Args(cell, opts, target, { durationSeconds, summaryPath });
+    return { file: k6, args, env: protocolEnv(cell, env) };
   },
   exitOk: (code) => code === 0 || code === THRESHOLDS_CROSSED,
   parse(run, { cell, summaryPath }) {
@@ -119,6 +129,7 @@ module.exports = {
   targetEnv,
   k6Args,
   k6Generator,
+  protocolEnv,
   runK6Sample,
   requestFailures,
 };

@@ -60,24 +60,26 @@ async function haloadTarget(cell, route, target) {
 const NO_HALOAD = 'haload is not installed (npm run setup -- --for test builds it)';
 
 /**
- * Which second generator cross-checks a cell, and how it reaches the route: wrk on keep-alive
- * where it can; haload on passthrough keep-alive (wrk cannot set the SNI) and on every close cell,
- * a request per connection with the cell's kind of TLS session. Returns { tool, url, host, sni?,
- * perConnection?, resume } or { tool, skip: reason }.
+ * Which second generator cross-checks a cell, and how it reaches the route: wrk on HTTP/1.1
+ * keep-alive where it can; haload on passthrough keep-alive (wrk cannot set the SNI), on h2 cells
+ * (wrk speaks HTTP/1.1 only) and on every close cell, a request per connection with the cell's
+ * kind of TLS session. Returns { tool, url, host, sni?, perConnection?, resume, protocol } or
+ * { tool, skip: reason }.
  */
 async function crossCheckPlan(cell, route, target, { haload }) {
-  if (cell.connection === 'keepalive') {
+  if (cell.connection === 'keepalive' && cell.protocol !== 'h2') {
     const where = await wrkTarget(cell, route, target);
     if (!where.skip) return { tool: 'wrk', ...where };
     if (!haload) return { tool: 'wrk', skip: `${where.skip}, and ${NO_HALOAD}` };
   } else if (!haload) {
-    return { tool: 'haload', skip: `close cells are cross-checked by haload, and ${NO_HALOAD}` };
+    return { tool: 'haload', skip: `close and h2 cells are cross-checked by haload, and ${NO_HALOAD}` };
   }
   return {
     tool: 'haload',
     ...(await haloadTarget(cell, route, target)),
     perConnection: cell.connection === 'close' ? 1 : undefined,
     resume: cell.tlsSession !== 'full',
+    protocol: cell.protocol ?? 'h1',
   };
 }
 
@@ -92,13 +94,14 @@ function crossCheckSkip(opts) {
 }
 
 /**
- * Why a cell's k6 figures cannot be set against the cross-check's, or null: it speaks HTTP/1.1
- * (wrk can speak nothing else), so a cell k6 ran (partly) over HTTP/2 measured another protocol.
+ * Why a cell's k6 figures cannot be set against the cross-check's, or null: the cross-check forces
+ * the cell's HTTP version, so a cell k6 ran (partly) over another measured another protocol.
  */
-function protocolSkip(protocols = {}) {
-  const other = Object.keys(protocols).filter((p) => p !== 'HTTP/1.1');
+function protocolSkip(cell, protocols = {}) {
+  const asked = cell.protocol === 'h2' ? 'HTTP/2.0' : 'HTTP/1.1';
+  const other = Object.keys(protocols).filter((p) => p !== asked);
   if (!other.length) return null;
-  return `k6 negotiated ${other.join(', ')} in this cell and the cross-check speaks HTTP/1.1: their req/s would compare two protocols`;
+  return `k6 read ${other.join(', ')} in this cell, not only the ${asked} its cross-check forces: their req/s would compare two protocols`;
 }
 
 module.exports = { GAP_FLAG, compareTools, wrkTarget, crossCheckPlan, crossCheckSkip, protocolSkip };

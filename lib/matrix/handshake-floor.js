@@ -43,9 +43,10 @@ function certificateKey(pem) {
  * Connects once with a full handshake and reports what was negotiated: { protocol, group, key }.
  * `group` is the key-exchange group (X25519, P-256, …); `key` the server certificate's key.
  */
-function negotiate({ host = '127.0.0.1', port, servername, ca, timeoutMs = 5000 }) {
+function negotiate({ host = '127.0.0.1', port, servername, ca, alpn, timeoutMs = 5000 }) {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host, port, servername, ca, rejectUnauthorized: Boolean(ca) });
+    const options = { host, port, servername, ca, rejectUnauthorized: Boolean(ca), ALPNProtocols: alpn };
+    const socket = tls.connect(options);
     socket.setTimeout(timeoutMs, () =>
       socket.destroy(new Error(`no TLS handshake with ${host}:${port} in ${timeoutMs} ms`)),
     );
@@ -57,6 +58,7 @@ function negotiate({ host = '127.0.0.1', port, servername, ca, timeoutMs = 5000 
         protocol: socket.getProtocol(),
         group: GROUP_NAMES[ephemeral.name] || ephemeral.name || null,
         key: cert ? certificateKey(cert.toString()) : null,
+        alpn: socket.alpnProtocol || null,
       });
       socket.end();
     });

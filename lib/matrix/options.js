@@ -8,6 +8,7 @@ const {
   TERMINATIONS,
   CONNECTIONS,
   TLS_SESSIONS,
+  PROTOCOLS,
   DEFAULT_SIZES,
   DEFAULT_NAMESPACE,
   urlVariable,
@@ -75,6 +76,19 @@ const SETTINGS = [
       'k6) and/or resumed (the TLS session of the connection before resumed, as Red Hat measured its ' +
       '4.x close figures: wrk, closed model; skipped under --rate, and for passthrough in the lab: wrk ' +
       "sends the URL's host as SNI, and the lab's route hosts do not resolve)",
+  },
+  {
+    name: 'protocols',
+    flag: '--protocol',
+    arg: 'LIST',
+    type: 'list',
+    choices: PROTOCOLS,
+    default: ['h1'],
+    recorded: 'protocols',
+    help:
+      'the HTTP version each cell through a TLS route forces: h1 and/or h2 (the router must offer h2 ' +
+      'over ALPN: LAB_ROUTER_HTTP2=true in the lab, default-enable-http2 on a cluster); --cells can ' +
+      'name h2 cells too (edge:1k:keepalive:h2)',
   },
   {
     name: 'duration',

@@ -64,6 +64,16 @@ function parsePattern(pattern, cells = CELLS) {
       throw refuse(err.message);
     }
   }
+  // A value named for an axis that no cell the pattern selects has (h2 on http): a mistake.
+  const named = optional.filter((axis) => parts[axis.key] !== undefined && parts[axis.key] !== '*');
+  const selectable = product(cells, (axis) => {
+    const token = parts[axis.key];
+    if (!axis.values) return [axis.default];
+    return token === undefined || token === '*' ? axis.values : [token];
+  });
+  for (const axis of named) {
+    if (!selectable.some((cell) => cells.applies(axis, cell))) throw refuse(axis.notApplicable);
+  }
   return parts;
 }
 

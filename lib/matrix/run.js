@@ -23,6 +23,7 @@ const {
 } = require('../results-model/document');
 const { runWrk, runWrkCell } = require('../load/wrk');
 const { runHaload } = require('../load/haload');
+const { h2Skip, serviceAlpn } = require('./protocol');
 const { startRouterCounters } = require('../load/router-counters');
 const { wrkTarget, crossCheckPlan, compareTools, crossCheckSkip, protocolSkip } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
@@ -46,6 +47,11 @@ async function placeCells(cells, { target, opts, wrk }) {
   const runnable = [];
   const skipped = [];
   for (const cell of cells) {
+    const noH2 = h2Skip(cell, target);
+    if (noH2) {
+      skipped.push({ name: cell.name, reason: noH2 });
+      continue;
+    }
     if (cell.tlsSession !== 'resumed') {
       runnable.push({ cell });
       continue;
@@ -84,6 +90,9 @@ async function planRun(opts, { env, log }) {
   const haload = opts.crossCheck ? findTool('haload') : null;
   const { runnable, skipped } = await placeCells(cells, { target, opts, wrk });
   const monitoring = openMonitoring(opts, target);
+  // What the router meets behind a re-encrypt route when it offers h2: the service's ALPN answer.
+  const h2Reencrypt = runnable.some(({ cell }) => cell.termination === 'reencrypt' && cell.protocol === 'h2');
+  const alpn = h2Reencrypt ? await serviceAlpn(resolved.lab) : null;
   return {
     opts,
     log,
@@ -91,6 +100,7 @@ async function planRun(opts, { env, log }) {
     wrk,
     haload,
     target,
+    serviceAlpn: alpn,
     lab: resolved.lab,
     runnable,
     skipped: [...noRoute, ...skipped],
@@ -226,9 +236,11 @@ async function measureCell(run, placed, report) {
     ? ((await negotiatedOrNull(target, cell.termination, log)) || {}).group || null
     : null;
   const { redisNames, maxVus } = run;
-  const figures = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
+  const built = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
+  const h2Backend = cell.termination === 'reencrypt' && cell.protocol === 'h2';
+  const figures = h2Backend ? { ...built, serviceAlpn: run.serviceAlpn } : built;
   if (!opts.crossCheck) return addCrossCheck(figures, null);
-  const skip = crossCheckSkip(opts) || protocolSkip(figures.protocols);
+  const skip = crossCheckSkip(opts) || protocolSkip(cell, figures.protocols);
   if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
   report('cross-check');
   const { wrk, haload, watch, signal } = run;

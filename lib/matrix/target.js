@@ -43,6 +43,8 @@ function resolveTarget(opts, env = process.env) {
         runtimeSocket: routerPaths(labDir).runtimeSocket,
         // With LAB_CPUS placement, k6 runs on the cores left free for it.
         k6Cpus: free && free.length ? free.join(',') : null,
+        // Whether the router offers h2 over ALPN (LAB_ROUTER_HTTP2).
+        http2: Boolean(lab.options?.http2),
       },
       lab,
     };

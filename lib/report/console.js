@@ -33,6 +33,7 @@ function describeCell(cell) {
   );
   if (cell.limitedBy.hostBusy) flags.push('HOST BUSY with other work');
   if (cell.tlsEvidence && cell.tlsEvidence.holds === false) flags.push(`⚠ ${cell.tlsEvidence.text}`);
+  if (cell.protocolEvidence?.holds === false) flags.push(`⚠ ${cell.protocolEvidence.text}`);
   if (cell.crossCheck && cell.crossCheck.rps) {
     flags.push(
       `${cell.crossCheck.tool} ${Math.round(cell.crossCheck.rps)} rps${cell.crossCheck.flagged ? ` (over ${THRESHOLDS.crossCheckGap * 100} % apart)` : ''}`,

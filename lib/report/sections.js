@@ -66,7 +66,7 @@ function leadBlocks(results) {
   return [{ box: 'lead', blocks: lead }, ...(saturation ? [saturation] : [])];
 }
 
-/** What the reader must discount: another protocol than OpenShift's, a host busy with other work. */
+/** What the reader must discount: another HTTP version than claimed, a host busy with other work. */
 function alertBlocks(results) {
   const out = [];
   const notHttp11 = t.protocolNotes(results);
@@ -74,8 +74,8 @@ function alertBlocks(results) {
     out.push({
       box: 'alert',
       text: [
-        { strong: `${notHttp11.length} cell(s) did not run over HTTP/1.1 alone` },
-        `, as they would on OpenShift's router by default: ${notHttp11.join('; ')}.`,
+        { strong: `${notHttp11.length} cell(s) did not run over the HTTP version their name claims` },
+        `: ${notHttp11.join('; ')}.`,
       ],
     });
   }
@@ -163,6 +163,7 @@ function costBlocks(results) {
       wrap: [-1],
     }),
     ...subTable('The price of a full handshake', words.PRICE_TEXT, t.handshakePriceRows(results)),
+    ...subTable('HTTP versions (cells through a TLS route)', words.PROTOCOL_TEXT, t.protocolRows(results)),
     ...subTable('The router’s own counters', words.COUNTERS_TEXT, t.routerCounterRows(results)),
     ...subTable('The router from Prometheus', words.CLUSTER_TEXT, t.clusterRouterRows(results)),
   ];

@@ -111,6 +111,25 @@ function sessionRows(results) {
   };
 }
 
+/** The HTTP version each TLS cell claims and what its client read; on re-encrypt, the backend's. */
+function protocolRows(results) {
+  return {
+    head: ['cell', 'claimed', 'responses of that version', 'as claimed?', 'router to service'],
+    rows: results.cells
+      .filter((c) => c.protocolEvidence)
+      .map((c) => {
+        const e = c.protocolEvidence;
+        return [
+          c.name,
+          e.claim,
+          e.sharePct === null ? '–' : `${num(e.sharePct)} %`,
+          e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
+          e.backend ?? '–',
+        ];
+      }),
+  };
+}
+
 /** The price of a full handshake: CPU per request full − resumed, beside the floor. */
 function handshakePriceRows(results) {
   return {
@@ -444,18 +463,11 @@ function balanceOverrides(balance) {
     .join('');
 }
 
-/**
- * One line per cell that k6 did not run over HTTP/1.1 alone, e.g. 'edge:1k:keepalive: HTTP/2.0
- * 100 %': a router offering h2 where OpenShift offers none measures another protocol.
- */
+/** One line per cell whose client did not read the HTTP version its name claims (protocolEvidence). */
 function protocolNotes(results) {
   return results.cells
-    .filter((c) => Object.keys(c.protocols).some((p) => p !== 'HTTP/1.1'))
-    .map((c) => {
-      const total = Object.values(c.protocols).reduce((a, b) => a + b, 0);
-      const shares = Object.entries(c.protocols).map(([p, n]) => `${p} ${pct(n / total, 0)}`);
-      return `${c.name}: ${shares.join(', ')}`;
-    });
+    .filter((c) => c.protocolEvidence?.holds === false)
+    .map((c) => `${c.name}: ${c.protocolEvidence.text}`);
 }
 
 /** The tls block in words: which routes skipped verification comes from the block, never assumed. */
@@ -478,6 +490,7 @@ module.exports = {
   costRows,
   handshakeRows,
   sessionRows,
+  protocolRows,
   handshakePriceRows,
   routerCounterRows,
   clusterRouterRows,

@@ -40,6 +40,11 @@ const RESULTS_NOTE =
   '1 s ÷ the router’s median µs per request, a projection (see Cost and capacity). The generator is k6, or wrk for ' +
   'close cells whose TLS sessions are resumed (k6 cannot resume); wrk’s latency leaves out the connection set-up.';
 
+const PROTOCOL_TEXT =
+  'A cell through a TLS route forces its HTTP version: h1 (HTTP/1.1; k6 with its HTTP/2 client off) or h2 ' +
+  '(the router must offer h2 over ALPN). The claim holds when at least 99 % of the responses its client read were ' +
+  'of that version. On re-encrypt the router speaks to the service what the service answers over ALPN.';
+
 const SESSIONS_TEXT =
   'A close cell through a TLS route either does a full handshake per connection (full: k6, which keeps no TLS ' +
   'session cache) or resumes the session of the connection before (resumed: wrk). The router’s own counters ' +
@@ -73,6 +78,7 @@ module.exports = {
   LIMITS_TEXT,
   RESULTS_NOTE,
   SESSIONS_TEXT,
+  PROTOCOL_TEXT,
   PRICE_TEXT,
   COUNTERS_TEXT,
   CLUSTER_TEXT,

@@ -1,12 +1,11 @@
 'use strict';
-// The cell axes declared once (k6/lib/axes.js): today's plans, names, k6 variables and messages
-// are those of before (test/fixtures/cell-plans.json), the schema agrees with the declaration,
-// and one more axis, declared here only, flows through the plan, names and parsing.
+// The cell axes declared once (k6/lib/axes.js): plans, names, k6 variables and messages are those
+// recorded (test/fixtures/cell-plans.json), the schema agrees with the declaration, and the
+// protocol axis flows through the plan, names and parsing.
 const SCHEMA = require('../../lib/results-model/schema.json');
 const BEFORE = require('../fixtures/cell-plans.json');
 const axes = require('../../k6/lib/axes');
 const cells = require('../../k6/lib/cells');
-const { cellVocabulary } = require('../../k6/lib/cell-names');
 const { parseMatrixArgs } = require('../../lib/matrix/options');
 const { planCells, allCells, cellMatcher } = require('../../lib/matrix/plan');
 const { k6Args } = require('../../lib/load/k6');
@@ -33,7 +32,9 @@ describe('today’s axes give what they gave before they were declared once', ()
     const planned = planCells(parseMatrixArgs(['--sizes', '1000,1m']));
     expect(planned.map((c) => Object.values(c))).toEqual(BEFORE.cellsOfSizes1000And1m);
     expect(
-      planned.every((c) => Object.keys(c).join() === 'name,termination,pageSize,connection,tlsSession'),
+      planned.every(
+        (c) => Object.keys(c).join() === 'name,termination,pageSize,connection,tlsSession,protocol',
+      ),
     ).toBe(true);
     const wider = planCells(parseMatrixArgs(['--sizes', '1k,1000,1m']));
     expect(wider.map((c) => Object.values(cells.cellTags(c)).join(' '))).toEqual(BEFORE.tags);
@@ -90,67 +91,68 @@ describe('results.json’s schema agrees with the declaration', () => {
   });
 });
 
-describe('one more axis, declared in this test only, flows through', () => {
-  // Issue 33's shape: HTTP/2 next to today's HTTP/1.1 for the routes the router terminates, its
-  // part only off its default so that every name of today stays as it is.
-  const PROTOCOL = {
-    key: 'protocol',
-    part: 'protocol',
-    values: ['h1', 'h2'],
-    default: 'h1',
-    choices: ['h1'], // what a run plans unless its option (--protocols, say) chooses
-    option: 'protocols',
-    appliesTo: (c) => c.termination === 'edge' || c.termination === 'reencrypt',
-    inName: 'unlessDefault',
-    notApplicable: 'only edge and re-encrypt cells have a protocol part',
-    variable: 'HTTP_PROTOCOL',
-    tag: 'protocol',
-  };
-  const wider = cellVocabulary([...axes.AXES, PROTOCOL], { patternExamples: ['edge:1k:keepalive:h2'] });
-  const names = (opts) => planCells({ sizes: ['1k'], ...opts }, wider).map((c) => c.name);
+describe('the protocol axis (HTTP/2 beside HTTP/1.1) flows through the plan, names and parsing', () => {
+  // Every route the client reaches over TLS has it (ALPN chooses h2 inside TLS); its part is in a
+  // name only off its default, so that every name from before the axis stays as it is.
+  const names = (opts) => planCells({ sizes: ['1k'], ...opts }).map((c) => c.name);
 
-  test('the plan: h2 cells beside today’s, whose names do not change', () => {
+  test('the plan: h2 cells beside the h1 ones, whose names do not change', () => {
     const plan = names({ protocols: ['h1', 'h2'] });
     expect(plan.filter((n) => n.endsWith(':h2'))).toEqual([
       'edge:1k:keepalive:h2',
       'edge:1k:close:full:h2',
       'edge:1k:close:resumed:h2',
+      'passthrough:1k:keepalive:h2',
+      'passthrough:1k:close:full:h2',
+      'passthrough:1k:close:resumed:h2',
       'reencrypt:1k:keepalive:h2',
       'reencrypt:1k:close:full:h2',
       'reencrypt:1k:close:resumed:h2',
     ]);
-    expect(plan.filter((n) => !n.endsWith(':h2'))).toEqual(planCells({ sizes: ['1k'] }).map((c) => c.name));
+    expect(plan.filter((n) => !n.endsWith(':h2'))).toEqual(names({}));
     expect(names({ protocols: ['h2'] })).toContain('edge:1k:keepalive:h2');
     expect(names({ protocols: ['h2'] })).not.toContain('edge:1k:keepalive');
+    expect(names({ protocols: ['h2'] })).toContain('http:1k:keepalive');
     expect(names({})).not.toContain('edge:1k:keepalive:h2');
+    expect(parseMatrixArgs(['--protocol', 'h2,h1']).protocols).toEqual(['h1', 'h2']);
+    expect(() => parseMatrixArgs(['--protocol', 'h3'])).toThrow("--protocol: 'h3' is not one of h1, h2");
   });
 
-  test('--cells patterns name it by its values, after the session part if any', () => {
-    const opts = { protocols: ['h1'] };
-    expect(names({ ...opts, cells: ['edge:1k:keepalive:h2'] })).toEqual(['edge:1k:keepalive:h2']);
-    expect(names({ ...opts, cells: ['edge:1k:close:resumed:h2'] })).toEqual(['edge:1k:close:resumed:h2']);
-    expect(names({ ...opts, cells: ['edge:1k:close:*:*'] })).toEqual([
+  test('--cells patterns name it by its values, after the session part if any; h2 on http is refused', () => {
+    expect(names({ cells: ['edge:1k:keepalive', 'edge:1k:keepalive:h2'] })).toEqual([
+      'edge:1k:keepalive',
+      'edge:1k:keepalive:h2',
+    ]);
+    expect(names({ cells: ['edge:1k:close:resumed:h2'] })).toEqual(['edge:1k:close:resumed:h2']);
+    expect(names({ cells: ['edge:1k:close:*:*'] })).toEqual([
       'edge:1k:close:full',
       'edge:1k:close:full:h2',
       'edge:1k:close:resumed',
       'edge:1k:close:resumed:h2',
     ]);
-    expect(names({ ...opts, cells: ['*:1k:keepalive'] })).toEqual([
+    expect(names({ cells: ['*:1k:keepalive'] })).toEqual([
       'http:1k:keepalive',
       'edge:1k:keepalive',
       'passthrough:1k:keepalive',
       'reencrypt:1k:keepalive',
     ]);
-    expect(() => cellMatcher('edge:1k:close:h3', {}, wider)).toThrow(
+    expect(() => cellMatcher('edge:1k:close:h3')).toThrow(
       "--cells: 'edge:1k:close:h3': session must be * or one of full, resumed; or protocol must be * or one of h1, h2",
     );
-    expect(() => cellMatcher('edge:1k', {}, wider)).toThrow(
-      "--cells: 'edge:1k' must be termination:size:connection[:session][:protocol], e.g. edge:1k:keepalive:h2",
+    expect(() => planCells(parseMatrixArgs(['--cells', 'http:1k:keepalive:h2']))).toThrow(
+      "--cells: 'http:1k:keepalive:h2': only cells through a TLS route have a protocol part (ALPN chooses h2, inside TLS)",
     );
+    // A wildcard termination keeps http, which has no protocol part, beside the h2 cells.
+    expect(names({ cells: ['*:1k:keepalive:h2'] })).toEqual([
+      'http:1k:keepalive',
+      'edge:1k:keepalive:h2',
+      'passthrough:1k:keepalive:h2',
+      'reencrypt:1k:keepalive:h2',
+    ]);
   });
 
   test('names, tags, k6 variables and the schema’s pattern take it', () => {
-    const cell = wider.parseCellName('reencrypt:4k:close:full:h2');
+    const cell = cells.parseCellName('reencrypt:4k:close:full:h2');
     expect(cell).toEqual({
       name: 'reencrypt:4k:close:full:h2',
       termination: 'reencrypt',
@@ -159,22 +161,22 @@ describe('one more axis, declared in this test only, flows through', () => {
       tlsSession: 'full',
       protocol: 'h2',
     });
-    expect(wider.parseCellName('edge:1k:keepalive').protocol).toBe('h1');
-    expect(wider.parseCellName('http:1k:keepalive').protocol).toBeNull();
-    expect(() => wider.parseCellName('http:1k:keepalive:h2')).toThrow(
-      "cell 'http:1k:keepalive:h2': only edge and re-encrypt cells have a protocol part",
+    expect(cells.parseCellName('edge:1k:keepalive').protocol).toBe('h1');
+    expect(cells.parseCellName('http:1k:keepalive').protocol).toBeNull();
+    expect(() => cells.parseCellName('http:1k:keepalive:h2')).toThrow(
+      "cell 'http:1k:keepalive:h2': only cells through a TLS route have a protocol part (ALPN chooses h2, inside TLS)",
     );
-    expect(wider.cellTags(cell).protocol).toBe('h2');
-    expect(wider.cellVariables(cell).HTTP_PROTOCOL).toBe('h2');
-    expect(wider.readCellVariables({ TERMINATION: 'edge' }).name).toBe('edge:1k:keepalive');
-    expect(wider.readCellVariables({ TERMINATION: 'edge', HTTP_PROTOCOL: 'h2' }).name).toBe(
+    expect(cells.cellTags(cell).protocol).toBe('h2');
+    expect(cells.cellVariables(cell).PROTOCOL).toBe('h2');
+    expect(cells.readCellVariables({ TERMINATION: 'edge' }).name).toBe('edge:1k:keepalive');
+    expect(cells.readCellVariables({ TERMINATION: 'edge', PROTOCOL: 'h2' }).name).toBe(
       'edge:1k:keepalive:h2',
     );
     // An older record, from before the axis: the default where the cell has it.
-    expect(wider.cellOf({ termination: 'edge', pageSize: 1024, connection: 'keepalive' }).protocol).toBe(
+    expect(cells.cellOf({ termination: 'edge', pageSize: 1024, connection: 'keepalive' }).protocol).toBe(
       'h1',
     );
-    const pattern = new RegExp(wider.namePattern());
+    const pattern = new RegExp(cells.CELLS.namePattern());
     expect('edge:1k:close:full:h2').toMatch(pattern);
     expect('edge:1k:keepalive:h2').toMatch(pattern);
     expect('edge:1k:keepalive:h1').not.toMatch(pattern);

@@ -45,7 +45,7 @@ test('the command: server options and the protocol before the URL, which comes l
     host: 'a.apps.test',
     sni: 'a.apps.test',
     resume: false,
-    protocol: 'HTTP/2',
+    protocol: 'h2',
     users: 8,
     threads: 2,
     durationSeconds: 10,

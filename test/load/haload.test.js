@@ -79,7 +79,7 @@ test('resume: false makes every handshake a full one', async () => {
 });
 
 test('HTTP/2 asked is HTTP/2 got (ALPN h2)', async () => {
-  const run = await load({ protocol: 'HTTP/2' });
+  const run = await load({ protocol: 'h2' });
   expect(run.requests).toBeGreaterThan(50);
   expect(new Set(connections.map((c) => c.alpn))).toEqual(new Set(['h2']));
   expect(new Set(requests)).toEqual(new Set(['2.0']));

@@ -80,7 +80,7 @@ test.each([
   ],
   [
     { colour: 'blue' },
-    /\.json: unknown key colour \(known: quick, cells, sizes, tlsSessions, durationSeconds/,
+    /\.json: unknown key colour \(known: quick, cells, sizes, tlsSessions, protocols, durationSeconds/,
   ],
 ])('a bad value in the file is refused, naming the file and the key: %j', (content, message) => {
   const bad = file('durations.json', { ...recorded, ...content });

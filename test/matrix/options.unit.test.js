@@ -127,12 +127,16 @@ Transfer/sec:      2.86MB
     );
   });
 
-  test('a cell k6 ran over HTTP/2 is not set against the cross-check, which speaks HTTP/1.1', () => {
-    expect(protocolSkip({ 'HTTP/1.1': 5000 })).toBeNull();
-    expect(protocolSkip({ 'HTTP/2.0': 5000 })).toMatch(
-      /k6 negotiated HTTP\/2\.0 in this cell and the cross-check speaks HTTP\/1\.1/,
+  test('a cell whose responses were not all of its own HTTP version is not cross-checked', () => {
+    const h1 = { protocol: 'h1' };
+    const h2 = { protocol: 'h2' };
+    expect(protocolSkip(h1, { 'HTTP/1.1': 5000 })).toBeNull();
+    expect(protocolSkip(h2, { 'HTTP/2.0': 5000 })).toBeNull();
+    expect(protocolSkip({ protocol: null }, { 'HTTP/1.1': 5000 })).toBeNull();
+    expect(protocolSkip(h1, { 'HTTP/2.0': 5000 })).toMatch(
+      /k6 read HTTP\/2\.0 in this cell, not only the HTTP\/1\.1 its cross-check forces/,
     );
-    expect(protocolSkip({ 'HTTP/1.1': 10, 'HTTP/2.0': 5000 })).toMatch(/HTTP\/2\.0/);
+    expect(protocolSkip(h2, { 'HTTP/1.1': 10, 'HTTP/2.0': 5000 })).toMatch(/k6 read HTTP\/1\.1/);
   });
 });
 
@@ -253,9 +257,8 @@ describe('which tool cross-checks a cell, and how it reaches the route', () => {
     },
   };
   const plan = (name, tools = { haload: '/bin/haload' }) => {
-    const [termination, size, connection, tlsSession] = name.split(':');
-    const cell = { name, termination, pageSize: { '1k': 1024 }[size], connection, tlsSession };
-    return crossCheckPlan(cell, target.routes[termination], target, tools);
+    const cell = cells.parseCellName(name);
+    return crossCheckPlan(cell, target.routes[cell.termination], target, tools);
   };
 
   test('keep-alive: wrk where it can go, haload on passthrough with the route host as SNI', async () => {
@@ -281,6 +284,11 @@ describe('which tool cross-checks a cell, and how it reaches the route', () => {
       sni: host('edge'),
     });
     expect(await plan('edge:1k:close:resumed')).toMatchObject({ perConnection: 1, resume: true });
+    expect(await plan('edge:1k:keepalive:h2')).toMatchObject({
+      tool: 'haload',
+      protocol: 'h2',
+      sni: host('edge'),
+    });
   });
 
   test('without haload, the cells only it can check are skipped, saying how to get it', async () => {
@@ -289,7 +297,7 @@ describe('which tool cross-checks a cell, and how it reaches the route', () => {
     );
     expect(await plan('edge:1k:close:full', {})).toEqual({
       tool: 'haload',
-      skip: 'close cells are cross-checked by haload, and haload is not installed (npm run setup -- --for test builds it)',
+      skip: 'close and h2 cells are cross-checked by haload, and haload is not installed (npm run setup -- --for test builds it)',
     });
   });
 });

@@ -2,6 +2,7 @@
 // The report renders from a fixed results.json: a real default run with --cross-check on a 2-core
 // machine, kept in test/fixtures.
 const fs = require('node:fs');
+const { protocolVerdict } = require('../../lib/results-model/protocol-evidence');
 const os = require('node:os');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');
@@ -276,13 +277,15 @@ describe('report figures', () => {
     expect(text).toContain('No sizing: the run was not finalized.');
   });
 
-  test('a cell not run over HTTP/1.1 alone is named, with its protocols; the environment says what shapes TLS', () => {
+  test('a cell whose client read another HTTP version than claimed is named; the environment says what shapes TLS', () => {
     const r = results();
-    expect(renderMarkdown(r)).not.toMatch(/did not run over HTTP\/1\.1/);
+    expect(renderMarkdown(r)).not.toMatch(/did not run over the HTTP version/);
+    expect(renderMarkdown(r)).toContain('| edge:1k:keepalive | h1 | 100 % | yes | – |');
     const edge = r.cells.find((c) => c.name === 'edge:1k:keepalive');
     edge.protocols = { 'HTTP/2.0': edge.requests };
+    edge.protocolEvidence = protocolVerdict(edge);
     expect(renderMarkdown(r)).toContain(
-      "> **1 cell(s) did not run over HTTP/1.1 alone**, as they would on OpenShift's router by default: edge:1k:keepalive: HTTP/2.0 100 %.",
+      '> **1 cell(s) did not run over the HTTP version their name claims**: edge:1k:keepalive: the client read HTTP/2.0 100 %: not the h1 its name claims.',
     );
     Object.assign(r.environment, {
       haproxy: '3.0.11-9e587df',

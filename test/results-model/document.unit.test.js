@@ -41,7 +41,7 @@ function madeUpCell(
     counters = null,
   } = {},
 ) {
-  const { termination, connection, tlsSession } = cells.parseCellName(name);
+  const { termination, connection, tlsSession, protocol } = cells.parseCellName(name);
   const size = name.split(':')[1];
   const trend = (v) => ({ count: 1000, avg: v, min: v, p50: v, p90: v, p95: v, p99: v, max: v });
   const cell = {
@@ -50,6 +50,7 @@ function madeUpCell(
     pageSize: size === '1k' ? 1024 : 4096,
     connection,
     tlsSession,
+    protocol,
     samples: 1,
     combine: 'sequential',
     seconds: 10,
@@ -118,6 +119,7 @@ function run(insecure = false) {
       sizes: ['1k'],
       cells: null,
       tlsSessions: ['full', 'resumed'],
+      protocols: ['h1'],
       durationSeconds: 10,
       samples: 1,
       warmupSeconds: 0,
@@ -197,12 +199,13 @@ describe('finalize decides every verdict once', () => {
     expect(results).toMatchObject({ version: RESULTS_VERSION, complete: true });
     expect(finalize(results, { complete: true, finishedAt: results.finishedAt })).toEqual(results);
     // limitedBy sits right after the cell's coordinates.
-    expect(Object.keys(results.cells[0]).slice(0, 6)).toEqual([
+    expect(Object.keys(results.cells[0]).slice(0, 7)).toEqual([
       'name',
       'termination',
       'pageSize',
       'connection',
       'tlsSession',
+      'protocol',
       'limitedBy',
     ]);
   });

@@ -100,6 +100,8 @@ describe('the cell a summary names', () => {
       pageSize: 4096,
       connection: 'close',
       tlsSession: 'full',
+      // A summary from before the protocol axis: its default.
+      protocol: 'h1',
     });
     expect(() => cellOfSummary({ meta: { ...meta, tlsSession: undefined } }, 'r.json')).toThrow(
       /r\.json: meta does not name a cell: .*ends in :full or :resumed/,

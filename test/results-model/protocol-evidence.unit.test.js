@@ -1,0 +1,38 @@
+'use strict';
+// A cell's HTTP version claim against the protocol of the responses its client read, and on
+// re-encrypt h2 the version the router spoke to the service.
+const { protocolVerdict } = require('../../lib/results-model/protocol-evidence');
+
+const cell = (name, protocols, extra = {}) => {
+  const [termination, , connection] = name.split(':');
+  const protocol = termination === 'http' ? null : name.endsWith(':h2') ? 'h2' : 'h1';
+  return { name, termination, connection, protocol, protocols, ...extra };
+};
+
+test('http cells have no claim; a TLS cell holds at 99 % of its version or more', () => {
+  expect(protocolVerdict(cell('http:1k:keepalive', { 'HTTP/1.1': 10 }))).toBeNull();
+  expect(protocolVerdict(cell('edge:1k:keepalive:h2', { 'HTTP/2.0': 990, 'HTTP/1.1': 10 }))).toMatchObject({
+    claim: 'h2',
+    sharePct: 99,
+    holds: true,
+    text: 'the client read HTTP/2.0 on 99.0 % of responses: h2 as claimed',
+    backend: null,
+  });
+  expect(protocolVerdict(cell('edge:1k:keepalive', { 'HTTP/2.0': 500, 'HTTP/1.1': 500 }))).toMatchObject({
+    holds: false,
+    text: 'the client read HTTP/2.0 50 %, HTTP/1.1 50 %: not the h1 its name claims',
+  });
+  expect(protocolVerdict(cell('edge:1k:keepalive', {}))).toMatchObject({
+    holds: null,
+    text: 'not checked: no response was read',
+  });
+});
+
+test("re-encrypt h2 says which version the router spoke to the service, from the service's ALPN answer", () => {
+  const h2 = (serviceAlpn) =>
+    protocolVerdict(cell('reencrypt:1k:keepalive:h2', { 'HTTP/2.0': 5 }, { serviceAlpn }));
+  expect(h2('http/1.1').backend).toBe('router to service: HTTP/1.1 (the service answers ALPN with http/1.1)');
+  expect(h2('h2').backend).toBe('router to service: h2 (the service answers ALPN with h2)');
+  expect(h2(null).backend).toBe('router to service: not known from here (the service was not asked)');
+  expect(protocolVerdict(cell('reencrypt:1k:keepalive', { 'HTTP/1.1': 5 })).backend).toBeNull();
+});
