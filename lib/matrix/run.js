@@ -25,7 +25,14 @@ const { runWrk, runWrkCell } = require('../load/wrk');
 const { runHaload } = require('../load/haload');
 const { h2Skip, serviceAlpn } = require('./protocol');
 const { startRouterCounters } = require('../load/router-counters');
-const { wrkTarget, crossCheckPlan, compareTools, crossCheckSkip, protocolSkip } = require('./cross-check');
+const {
+  wrkTarget,
+  crossCheckPlan,
+  compareTools,
+  crossCheckSkip,
+  protocolSkip,
+  closeSkip,
+} = require('./cross-check');
 const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
 const { createProgress } = require('./progress');
@@ -359,6 +366,8 @@ async function crossCheck({ wrk, haload, cell, route, target, opts, watch, gener
     tool === 'haload'
       ? await runHaload({ ...load, ...where, haload, users: opts.vus })
       : await runWrk({ ...load, wrk, connections: opts.vus });
+  const notClose = closeSkip(where, run);
+  if (notClose) return { tool, skipped: notClose };
   return { tool, ...run, generatorRps, ...compareTools(generatorRps, run.rps) };
 }
 

@@ -18,6 +18,9 @@ const { checkAlpn } = require('../../lib/lab/haproxy/alpn');
 const { formatLab } = require('../../lib/lab/format');
 const { createCA, createServerCert } = require('../../lib/core/certs');
 const { useLab, useTempDir, labEnv, quietLog, route, whoami } = require('./helpers');
+const { ROOT } = require('../../lib/core/paths');
+
+const MATRIX = path.join(ROOT, 'bin', 'matrix.js');
 
 jest.setTimeout(120000);
 
@@ -203,6 +206,7 @@ const h2Suite = pinnedBuilt ? describe : describe.skip;
 describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', () => {
   h2Suite(`on the pinned HAProxy ${pinnedVersion}`, () => {
     const lab$ = useLab({ LAB_HAPROXY: PINNED_BIN, LAB_ROUTER_HTTP2: 'true', LAB_REPLICAS: '1' });
+    const out = useTempDir('rlab-h2-matrix-');
 
     test('openssl s_client -alpn h2,http/1.1: edge and re-encrypt negotiate h2, each with its route certificate', () => {
       expect(lab$.state.router.alpn).toEqual({
@@ -220,6 +224,51 @@ describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', (
     test('a k6 cell through the edge route then records HTTP/2.0', async () => {
       const cell = await k6CellProtocols(lab$, 'edge');
       expect(cell.protocols).toEqual({ 'HTTP/2.0': cell.requests });
+    });
+
+    test('the matrix puts h1 and h2 cells side by side, each with its evidence, and says why an h2 cell cannot run', () => {
+      const cellsArg = [
+        'edge:1k:keepalive',
+        'edge:1k:keepalive:h2',
+        'reencrypt:1k:keepalive:h2',
+        'passthrough:1k:keepalive:h2',
+        'edge:1k:close:full:h2',
+      ].join(',');
+      const args = ['--quick', '--warmup', '0', '--cooldown', '0', '--cross-check', '--no-report'];
+      execFileSync(process.execPath, [MATRIX, ...args, '--cells', cellsArg, '--out', out], {
+        env: lab$.env,
+        stdio: 'ignore',
+        timeout: 240000,
+      });
+      const results = JSON.parse(fs.readFileSync(path.join(out, 'results.json'), 'utf8'));
+      const cell = (name) => results.cells.find((c) => c.name === name);
+      // The router offers both: the h1 cell's client was held to HTTP/1.1, the h2 cell's got h2.
+      expect(cell('edge:1k:keepalive').protocols).toEqual({ 'HTTP/1.1': cell('edge:1k:keepalive').requests });
+      expect(cell('edge:1k:keepalive').protocolEvidence).toMatchObject({ claim: 'h1', holds: true });
+      expect(cell('edge:1k:keepalive:h2').protocolEvidence).toMatchObject({
+        claim: 'h2',
+        holds: true,
+        sharePct: 100,
+      });
+      // wrk speaks HTTP/1.1 only: haload, forced to h2, cross-checks the h2 cells.
+      expect(cell('edge:1k:keepalive').crossCheck.tool).toBe('wrk');
+      expect(cell('edge:1k:keepalive:h2').crossCheck).toMatchObject({ tool: 'haload', errors: 0 });
+      expect(cell('edge:1k:keepalive:h2').crossCheck.rps).toBeGreaterThan(0);
+      // Re-encrypt h2: the router spoke HTTP/1.1 to the data service, which answers ALPN so.
+      expect(cell('reencrypt:1k:keepalive:h2').protocolEvidence.backend).toBe(
+        'router to service: HTTP/1.1 (the service answers ALPN with http/1.1)',
+      );
+      // haload does not open a connection per request over h2: its close figures are not counted.
+      expect(cell('edge:1k:close:full:h2').crossCheck.skipped).toMatch(
+        /not one per request \(over h2 it reuses them\)/,
+      );
+      expect(results.skippedCells).toEqual([
+        {
+          name: 'passthrough:1k:keepalive:h2',
+          reason:
+            'the data service behind a passthrough route answers ALPN with http/1.1 only, so no client gets h2 there',
+        },
+      ]);
     });
   });
 });

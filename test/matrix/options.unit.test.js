@@ -8,6 +8,7 @@ const { parseWrkOutput } = require('../../lib/load/wrk-output');
 const {
   compareTools,
   crossCheckPlan,
+  closeSkip,
   crossCheckSkip,
   protocolSkip,
 } = require('../../lib/matrix/cross-check');
@@ -289,6 +290,16 @@ describe('which tool cross-checks a cell, and how it reaches the route', () => {
       protocol: 'h2',
       sni: host('edge'),
     });
+  });
+
+  test("a close cell's cross-check counts only with a connection per request (haload reuses them over h2)", () => {
+    const close = { perConnection: 1, protocol: 'h2' };
+    expect(closeSkip(close, { requests: 70341, connections: 70341 })).toBeNull();
+    // Measured: haload -h2 -r 1 kept its 32 connections.
+    expect(closeSkip(close, { requests: 70341, connections: 32 })).toBe(
+      "haload opened 32 connections for 70341 requests, not one per request (over h2 it reuses them): not a close cell's figures",
+    );
+    expect(closeSkip({ perConnection: undefined }, { requests: 70341, connections: 32 })).toBeNull();
   });
 
   test('without haload, the cells only it can check are skipped, saying how to get it', async () => {
