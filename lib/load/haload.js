@@ -3,7 +3,7 @@
 // passthrough route, which wrk cannot reach), sessions resumed or not, a request rate or flat out.
 // The matrix runs it for the cross-check where wrk cannot go.
 const { parseHaloadOutput } = require('./haload-output');
-const { runTool } = require('./runner');
+const { runTool, coresOf } = require('./runner');
 
 // The matrix's protocol axis (k6/lib/axes.js) → haload's flag.
 const PROTOCOL_FLAGS = { h1: '-h1', h2: '-h2' };
@@ -73,14 +73,14 @@ const haloadGenerator = {
           : `haload got no response from ${url} within ${durationSeconds} s`,
       );
     }
-    const cores = run.cpu.cores.haload;
     return {
       ...figures,
       rps: figures.requests / durationSeconds,
       non2xx: figures.requests - figures.statuses['2xx'] - figures.statuses['3xx'],
       // haload prints mean latencies only.
       p99: null,
-      cpuCores: cores === null ? null : Number(cores.toFixed(2)),
+      cpuCores: coresOf(run, 'haload'),
+      routerCpuCores: coresOf(run, 'router'),
       threads,
       users,
     };

@@ -77,4 +77,10 @@ async function runTool(
   );
 }
 
-module.exports = { runTool };
+/** A sampled process's cores over the run (`run.cpu.cores[name]`), to 2 decimals; null if unmeasured. */
+function coresOf(run, name) {
+  const cores = run.cpu.cores[name];
+  return typeof cores === 'number' ? Number(cores.toFixed(2)) : null;
+}
+
+module.exports = { runTool, coresOf };

@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseWrkOutput } = require('./wrk-output');
-const { runTool } = require('./runner');
+const { runTool, coresOf } = require('./runner');
 const { QUANTILES } = require('../../k6/lib/distribution');
 const { PROTOCOL_METRICS } = require('../../k6/lib/protocols');
 const { valuesOf } = require('../../k6/lib/cells');
@@ -24,10 +24,11 @@ const wrkGenerator = {
     return { file: wrk, args };
   },
   parse(run, { threads, connections }) {
-    const wrkCores = run.cpu.cores.wrk;
     return {
       ...parseWrkOutput(run.output),
-      cpuCores: wrkCores === null ? null : Number(wrkCores.toFixed(2)),
+      cpuCores: coresOf(run, 'wrk'),
+      // The router's, while wrk ran (watched): what the router spent per request under this tool.
+      routerCpuCores: coresOf(run, 'router'),
       threads,
       connections,
     };

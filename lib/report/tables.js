@@ -319,6 +319,7 @@ function crossCheckRows(results) {
       'tool p99 ms',
       'generator cores',
       'tool cores',
+      'router µs/req under generator, tool',
       'note',
     ],
     rows: cells.map((c) => {
@@ -336,6 +337,7 @@ function crossCheckRows(results) {
           '–',
           cores,
           '–',
+          '–',
           `skipped (${x.tool}): ${x.skipped}`,
         ];
       }
@@ -349,6 +351,7 @@ function crossCheckRows(results) {
         ms(x.p99),
         cores,
         num(x.cpuCores, 2),
+        `${num(c.cost.router?.perRequestUs?.median)}, ${num(x.routerPerRequestUs)}`,
         x.flagged ? `over ${GAP_PCT} % apart: the tools disagree` : `agree within ${GAP_PCT} %`,
       ];
     }),

@@ -45,9 +45,16 @@ function costOf(samples, roles) {
   return cost;
 }
 
-/** The cell's figures with the cross-check beside them, and its tool's cost per request from it. */
+/**
+ * The cell's figures with the cross-check beside them: its tool's cost per request, and the
+ * router's while that tool drove it (the router's figure should not depend on who drives it).
+ */
 function addCrossCheck(figures, crossCheck) {
   if (!crossCheck) return figures;
+  const routerMeasured = crossCheck.rps > 0 && typeof crossCheck.routerCpuCores === 'number';
+  const routerPerRequestUs = routerMeasured
+    ? Math.round((crossCheck.routerCpuCores / crossCheck.rps) * 1e6)
+    : null;
   const measured = crossCheck.rps > 0 && typeof crossCheck.cpuCores === 'number';
   // One run, so its spread is a single value.
   const cost = measured
@@ -56,7 +63,8 @@ function addCrossCheck(figures, crossCheck) {
         perHandshakeUs: null,
       }
     : null;
-  return { ...figures, cost: { ...figures.cost, [crossCheck.tool]: cost }, crossCheck };
+  const checked = crossCheck.skipped ? crossCheck : { ...crossCheck, routerPerRequestUs };
+  return { ...figures, cost: { ...figures.cost, [crossCheck.tool]: cost }, crossCheck: checked };
 }
 
 /**

@@ -82,3 +82,28 @@ test('sizing refuses a target or headroom that makes no sense, naming it', () =>
   expect(() => sizeCell({ routerUs: 1 }, { tps: 0 })).toThrow(/target TPS/);
   expect(() => sizeCell({ routerUs: 1 }, { tps: 5000, headroom: 1 })).toThrow(/headroom/);
 });
+
+describe("the cross-check's figures beside the cell's", () => {
+  const { addCrossCheck } = require('../../lib/results-model/cell');
+  const figures = { cost: { router: null, k6: null, wrk: null, haload: null } };
+
+  test("its tool's µs per request, and the router's while that tool drove it", () => {
+    // haload at 20,000 req/s on 0.5 cores, the router on 0.9 cores meanwhile.
+    const checked = addCrossCheck(figures, {
+      tool: 'haload',
+      rps: 20000,
+      cpuCores: 0.5,
+      routerCpuCores: 0.9,
+    });
+    expect(checked.cost.haload.perRequestUs.median).toBe(25);
+    expect(checked.crossCheck.routerPerRequestUs).toBe(45);
+    expect(checked.cost.wrk).toBeNull();
+  });
+
+  test('a skipped one carries its reason only; an unmeasured router is null, not 0', () => {
+    const skipped = { tool: 'wrk', skipped: 'open model' };
+    expect(addCrossCheck(figures, skipped).crossCheck).toEqual(skipped);
+    const noRouter = addCrossCheck(figures, { tool: 'wrk', rps: 100, cpuCores: 0.1, routerCpuCores: null });
+    expect(noRouter.crossCheck.routerPerRequestUs).toBeNull();
+  });
+});
