@@ -121,6 +121,7 @@ module.exports = {
   GAP_FLAG,
   compareTools,
   wrkTarget,
+  haloadTarget,
   crossCheckPlan,
   crossCheckSkip,
   protocolSkip,

@@ -301,7 +301,18 @@ const SETTINGS = [
     flag: '--cross-check',
     type: 'boolean',
     recorded: 'crossCheck',
-    help: `also run wrk on each keep-alive cell and show both tools side by side; a gap over ${THRESHOLDS.crossCheckGap * 100} % is flagged`,
+    help:
+      'also drive each cell with a second generator (wrk on keep-alive; haload on passthrough, h2 and close cells) ' +
+      `and show both side by side; a gap over ${THRESHOLDS.crossCheckGap * 100} % is flagged`,
+  },
+  {
+    name: 'costCurve',
+    flag: '--cost-curve',
+    type: 'boolean',
+    recorded: 'costCurve',
+    help:
+      'also drive each keep-alive cell with haload flat out and at 1/4, 1/2 and 3/4 of that rate, and fit the ' +
+      "router's CPU as fixed cores + µs per request (npm run sizing then uses the cost at the target's rate)",
   },
   {
     name: 'dashboard',

@@ -24,6 +24,7 @@ const {
 const { runWrk, runWrkCell } = require('../load/wrk');
 const { runHaload } = require('../load/haload');
 const { h2Skip, serviceAlpn } = require('./protocol');
+const { measureCostCurve } = require('./cost-curve');
 const { startRouterCounters } = require('../load/router-counters');
 const {
   wrkTarget,
@@ -94,7 +95,7 @@ async function planRun(opts, { env, log }) {
   );
   const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
-  const haload = opts.crossCheck ? findTool('haload') : null;
+  const haload = opts.crossCheck || opts.costCurve ? findTool('haload') : null;
   const { runnable, skipped } = await placeCells(cells, { target, opts, wrk });
   const monitoring = openMonitoring(opts, target);
   // What the router meets behind a re-encrypt route when it offers h2: the service's ALPN answer.
@@ -245,7 +246,10 @@ async function measureCell(run, placed, report) {
   const { redisNames, maxVus } = run;
   const built = buildCellResult(cell, samples, { instanceNames, redisNames, maxVus, tlsGroup });
   const h2Backend = cell.termination === 'reencrypt' && cell.protocol === 'h2';
-  const figures = h2Backend ? { ...built, serviceAlpn: run.serviceAlpn } : built;
+  const withAlpn = h2Backend ? { ...built, serviceAlpn: run.serviceAlpn } : built;
+  const figures = opts.costCurve
+    ? { ...withAlpn, costCurve: await costCurveOf(run, cell, report) }
+    : withAlpn;
   if (!opts.crossCheck) return addCrossCheck(figures, null);
   const skip = crossCheckSkip(opts) || protocolSkip(cell, figures.protocols);
   if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
@@ -255,6 +259,13 @@ async function measureCell(run, placed, report) {
   const generatorRps = figures.okRps;
   const checked = await crossCheck({ wrk, haload, cell, route, target, opts, watch, generatorRps, signal });
   return addCrossCheck(figures, checked);
+}
+
+/** The cell's cost curve (--cost-curve), or null for a cell it does not apply to. */
+function costCurveOf(run, cell, report) {
+  const { haload, target, opts, watch, signal } = run;
+  const route = target.routes[cell.termination];
+  return measureCostCurve({ haload, cell, route, target, opts, watch, threads: WRK_THREADS, signal, report });
 }
 
 /** Every cell in turn; after each, what finished so far is written as a valid (incomplete) document. */

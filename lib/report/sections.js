@@ -164,6 +164,7 @@ function costBlocks(results) {
     }),
     ...subTable('The price of a full handshake', words.PRICE_TEXT, t.handshakePriceRows(results)),
     ...subTable('HTTP versions (cells through a TLS route)', words.PROTOCOL_TEXT, t.protocolRows(results)),
+    ...subTable('The router’s cost by rate (--cost-curve)', words.COST_CURVE_TEXT, t.costCurveRows(results)),
     ...subTable('The router’s own counters', words.COUNTERS_TEXT, t.routerCounterRows(results)),
     ...subTable('The router from Prometheus', words.CLUSTER_TEXT, t.clusterRouterRows(results)),
   ];

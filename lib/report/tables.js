@@ -6,6 +6,7 @@ const { limitLabel } = require('./limits');
 const { CELL_FIGURES, figureText, withTool } = require('./figures');
 const { handshakeRole } = require('../results-model/derived');
 const { roleShares, coresOutside, THRESHOLDS } = require('../results-model/verdicts');
+const { costAt } = require('../results-model/cost-curve');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 const { table: formatTable } = require('../core/text');
@@ -106,6 +107,43 @@ function sessionRows(results) {
           e.reusePct === null ? '–' : `${num(e.reusePct)} %`,
           e.handshakeShare === null ? '–' : pct(e.handshakeShare, 0),
           e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
+        ];
+      }),
+  };
+}
+
+/**
+ * --cost-curve: per keep-alive cell, the router's CPU at each rate haload held it to, the fit
+ * (fixed cores + µs per request, its 95 % interval, R²), and the cost the generator's run measured
+ * beside the curve's at that run's rate: the two should agree once taken at the same rate.
+ */
+function costCurveRows(results) {
+  return {
+    head: [
+      'cell',
+      'req/s → router cores',
+      'fixed cores',
+      'µs/req (95 %)',
+      'R²',
+      'generator run: req/s, µs/req',
+      'curve there',
+    ],
+    rows: results.cells
+      .filter((c) => c.costCurve)
+      .map((c) => {
+        const k = c.costCurve;
+        if (k.skipped) return [c.name, '–', '–', '–', '–', '–', `skipped: ${k.skipped}`];
+        const points = k.points.map((p) => `${num(p.rps)} → ${num(p.routerCores, 2)}`).join(', ');
+        const interval = k.interval ? ` (${num(k.interval.low)}–${num(k.interval.high)})` : '';
+        const measured = c.cost.router?.perRequestUs?.median ?? null;
+        return [
+          c.name,
+          points,
+          num(k.fixedCores, 3),
+          `${num(k.perRequestUs)}${interval}`,
+          num(k.r2, 3),
+          `${num(c.okRps)}, ${num(measured)}`,
+          num(costAt(k, c.okRps)),
         ];
       }),
   };
@@ -259,7 +297,7 @@ function sizingRows(results) {
     head: ['cell', 'router cores', 'data-service instances', 'k6 cores', 'wrk cores'],
     rows: results.sizing.cells.map((s) => [
       s.name,
-      cell(s.routerCores),
+      s.routerBasis === 'curve' && s.routerCores !== null ? `${s.routerCores} (curve)` : cell(s.routerCores),
       cell(s.serviceInstances),
       cell(s.k6Cores),
       cell(s.wrkCores),
@@ -494,6 +532,7 @@ module.exports = {
   handshakeRows,
   sessionRows,
   protocolRows,
+  costCurveRows,
   handshakePriceRows,
   routerCounterRows,
   clusterRouterRows,

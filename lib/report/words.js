@@ -40,6 +40,12 @@ const RESULTS_NOTE =
   '1 s ÷ the router’s median µs per request, a projection (see Cost and capacity). The generator is k6, or wrk for ' +
   'close cells whose TLS sessions are resumed (k6 cannot resume); wrk’s latency leaves out the connection set-up.';
 
+const COST_CURVE_TEXT =
+  'haload drove each keep-alive cell flat out, then held it to 1/4, 1/2 and 3/4 of that rate; the router’s CPU at ' +
+  'each rate, fitted as fixed cores + µs per request × rate (least squares; the interval is the slope’s 95 %). Fixed ' +
+  'work per second spreads over more requests at a higher rate, so a cost taken at a low rate overstates one at a ' +
+  'target’s: npm run sizing uses the curve at the target where there is one.';
+
 const PROTOCOL_TEXT =
   'A cell through a TLS route forces its HTTP version: h1 (HTTP/1.1; k6 with its HTTP/2 client off) or h2 ' +
   '(the router must offer h2 over ALPN). The claim holds when at least 99 % of the responses its client read were ' +
@@ -79,6 +85,7 @@ module.exports = {
   RESULTS_NOTE,
   SESSIONS_TEXT,
   PROTOCOL_TEXT,
+  COST_CURVE_TEXT,
   PRICE_TEXT,
   COUNTERS_TEXT,
   CLUSTER_TEXT,

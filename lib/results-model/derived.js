@@ -115,6 +115,11 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
     headroom,
     assumptions: [
       'the median CPU cost per request of each role, as measured in this run, stays flat up to the target',
+      ...(cells.some((c) => c.costCurve?.perRequestUs > 0)
+        ? [
+            "the router's, where --cost-curve fitted it: its fixed cores + µs per request × the target (router cores marked curve)",
+          ]
+        : []),
       `each role runs at most ${Math.round((1 - headroom) * 100)} % busy (${Math.round(headroom * 100)} % headroom)`,
       'a data-service instance runs on one core (Node.js); a core here is worth a core there',
       cluster
@@ -122,8 +127,10 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
         : 'a projection from one machine, not a cluster measurement',
     ],
     cells: cells.map((cell) => {
+      const curve = cell.costCurve?.perRequestUs > 0 ? cell.costCurve : null;
       const sized = sizeCell(
         {
+          routerCurve: curve,
           routerUs: medianCostUs(cell.cost.router),
           serviceUs: medianCostUs(cell.cost.service),
           k6Us: medianCostUs(cell.cost.k6),
@@ -134,6 +141,7 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
       return {
         name: cell.name,
         routerCores: sized.routerCores,
+        routerBasis: curve ? 'curve' : 'median',
         serviceInstances: sized.serviceInstances,
         k6Cores: sized.generatorCores.k6,
         wrkCores: sized.generatorCores.wrk,

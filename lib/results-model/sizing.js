@@ -21,15 +21,27 @@ function coresFor(tps, costUs, headroom = DEFAULT_HEADROOM) {
 }
 
 /**
+ * Router cores for `tps` on a fitted cost curve (lib/results-model/cost-curve.js): its fixed cores
+ * plus µs per request × tps, kept below (1 − headroom) busy.
+ */
+function coresOnCurve(tps, { fixedCores, perRequestUs }, headroom = DEFAULT_HEADROOM) {
+  if (!(perRequestUs > 0) || !(tps > 0)) return null;
+  return (Math.max(0, fixedCores) + (tps * perRequestUs) / 1e6) / (1 - headroom);
+}
+
+/**
  * One cell's sizing: { routerCores, serviceInstances, generatorCores: { k6, wrk } }, each rounded
  * up to whole units, plus the raw core figures. costs: { routerUs, serviceUs, k6Us, wrkUs } per
- * request (null where not measured).
+ * request (null where not measured); routerCurve, where measured, sizes the router instead of routerUs.
  */
-function sizeCell({ routerUs, serviceUs, k6Us, wrkUs }, { tps, headroom = DEFAULT_HEADROOM }) {
+function sizeCell(
+  { routerUs, serviceUs, k6Us, wrkUs, routerCurve = null },
+  { tps, headroom = DEFAULT_HEADROOM },
+) {
   if (!(tps > 0)) throw new Error(`the target TPS must be a positive number, not ${tps}`);
   if (!(headroom >= 0 && headroom < 1))
     throw new Error(`headroom must be from 0 to below 1, not ${headroom}`);
-  const router = coresFor(tps, routerUs, headroom);
+  const router = routerCurve ? coresOnCurve(tps, routerCurve, headroom) : coresFor(tps, routerUs, headroom);
   const service = coresFor(tps, serviceUs, headroom);
   const k6 = coresFor(tps, k6Us, headroom);
   const wrk = coresFor(tps, wrkUs, headroom);
@@ -49,5 +61,6 @@ module.exports = {
   medianCostUs,
   wholeUnits,
   coresFor,
+  coresOnCurve,
   sizeCell,
 };

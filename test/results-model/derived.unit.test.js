@@ -77,9 +77,38 @@ test('sizing: every cell at the target, with the assumptions stated', () => {
     headroom: 0.3,
   });
   expect(s.cells).toEqual([
-    { name: 'edge:1k:close', routerCores: 6, serviceInstances: 2, k6Cores: 7, wrkCores: null },
+    {
+      name: 'edge:1k:close',
+      routerCores: 6,
+      routerBasis: 'median',
+      serviceInstances: 2,
+      k6Cores: 7,
+      wrkCores: null,
+    },
   ]);
   expect(s.assumptions.join(' ')).toMatch(/70 % busy \(30 % headroom\).*not a cluster measurement/);
+  expect(s.assumptions.join(' ')).not.toMatch(/--cost-curve/);
+});
+
+test('sizing on a cost curve: fixed cores + µs per request × the target, not the cost at a low rate', () => {
+  // Measured at a low rate the router cost 111 µs/req; its curve: 0.2 cores fixed + 60 µs/req.
+  const curved = cell('http:1k:keepalive', { router: 111, service: 50, k6: 90 });
+  curved.costCurve = { tool: 'haload', fixedCores: 0.2, perRequestUs: 60 };
+  const s = sizing([curved, cell('edge:1k:keepalive', { router: 111, service: 50, k6: 90 })], {
+    tps: 5000,
+    headroom: 0.3,
+  });
+  // (0.2 + 5000 × 60 µs) ÷ 0.7 = 0.71 → 1 core; at the median, 5000 × 111 µs ÷ 0.7 = 0.79 → 1 as well.
+  expect(s.cells.map((c) => [c.name, c.routerBasis])).toEqual([
+    ['http:1k:keepalive', 'curve'],
+    ['edge:1k:keepalive', 'median'],
+  ]);
+  const big = sizing([curved], { tps: 50000, headroom: 0.3 }).cells[0];
+  // (0.2 + 3) ÷ 0.7 = 4.57 → 5, against 50000 × 111 µs ÷ 0.7 = 7.9 → 8 from the median.
+  expect(big.routerCores).toBe(5);
+  expect(s.assumptions.join(' ')).toMatch(
+    /where --cost-curve fitted it: its fixed cores \+ µs per request × the target/,
+  );
 });
 
 test('the router is at its limit only when it used most of the cores its threads can use', () => {

@@ -1,0 +1,51 @@
+'use strict';
+// --cost-curve: a keep-alive cell driven again by haload, flat out and then held to fractions of
+// that rate (haload -R), the router's CPU sampled each time; the fit (lib/results-model/cost-curve.js)
+// says what the router's CPU is made of: fixed cores, and µs per request.
+const { runHaload } = require('../load/haload');
+const { haloadTarget } = require('./cross-check');
+const { fitCostCurve } = require('../results-model/cost-curve');
+
+/** The offered rates, as fractions of what haload got flat out (the flat-out run is the last point). */
+const FRACTIONS = [0.25, 0.5, 0.75];
+
+/**
+ * The cell's cost curve: { tool, points: [{ offeredRps, rps, routerCores }], ...fit }, or
+ * { tool, skipped } where it cannot be measured. `report(step)` names each run as it starts.
+ */
+async function measureCostCurve({ haload, cell, route, target, opts, watch, threads, signal, report }) {
+  if (cell.connection !== 'keepalive') return null;
+  if (!haload)
+    return { tool: 'haload', skipped: 'haload is not installed (npm run setup -- --for test builds it)' };
+  const where = await haloadTarget(cell, route, target);
+  const once = async (rate) => {
+    const run = await runHaload({
+      ...where,
+      haload,
+      protocol: cell.protocol ?? 'h1',
+      users: opts.vus,
+      threads,
+      rate,
+      durationSeconds: opts.duration,
+      watch: { router: watch.router },
+      cpus: target.k6Cpus,
+      signal,
+    });
+    return { offeredRps: rate || null, rps: Math.round(run.rps), routerCores: run.routerCpuCores };
+  };
+  report('cost curve: flat out');
+  const flatOut = await once(0);
+  const points = [];
+  for (const fraction of FRACTIONS) {
+    const rate = Math.max(1, Math.round(flatOut.rps * fraction));
+    report(`cost curve: ${rate} req/s`);
+    points.push(await once(rate));
+  }
+  points.push(flatOut);
+  const fit = fitCostCurve(points);
+  if (!fit)
+    return { tool: 'haload', skipped: 'the router’s CPU was not measured at two rates or more', points };
+  return { tool: 'haload', points, ...fit };
+}
+
+module.exports = { measureCostCurve, FRACTIONS };
