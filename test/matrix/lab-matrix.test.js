@@ -283,3 +283,37 @@ test('an interrupted run writes what finished, decided and marked incomplete, an
   expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toMatch(/This run was interrupted/);
   expect(output).toMatch(/Report: .*report\.html/);
 });
+
+test("--cost-curve: haload at four rates, the router's CPU fitted, and the sizing on the curve", async () => {
+  const out = path.join(outRoot, 'cost-curve');
+  const args = ['--cells', 'http:1k:keepalive', '--duration', '2', '--warmup', '0', '--cooldown', '0'];
+  const { code, output } = await runMatrix([
+    ...args,
+    '--samples',
+    '1',
+    '--cost-curve',
+    '--no-report',
+    '--out',
+    out,
+  ]);
+  expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
+  const [cell] = readResults(out).cells;
+  const curve = cell.costCurve;
+  expect(curve).toMatchObject({ tool: 'haload', n: 4 });
+  // 1/4, 1/2 and 3/4 of the flat-out rate, then flat out; the fit takes the rates haload got
+  // (-R holds it near the offer, a little over it at times), which rise with the offer.
+  const flatOut = curve.points[3];
+  expect(flatOut.offeredRps).toBeNull();
+  const offers = [0.25, 0.5, 0.75].map((f) => Math.max(1, Math.round(flatOut.rps * f)));
+  expect(curve.points.slice(0, 3).map((p) => p.offeredRps)).toEqual(offers);
+  const [quarter, half, threeQuarters] = curve.points.map((p) => p.rps);
+  expect(quarter).toBeLessThan(half);
+  expect(half).toBeLessThan(threeQuarters);
+  expect(quarter).toBeLessThan(flatOut.rps * 0.5);
+  // Three times the rate or more takes the router more CPU; the fit says how much, with its interval.
+  expect(flatOut.routerCores).toBeGreaterThan(curve.points[0].routerCores);
+  expect(curve.perRequestUs).toBeGreaterThan(0);
+  expect(curve.interval.low).toBeLessThanOrEqual(curve.perRequestUs);
+  expect(curve.interval.high).toBeGreaterThanOrEqual(curve.perRequestUs);
+  expect(readResults(out).sizing.cells[0].routerBasis).toBe('curve');
+});
