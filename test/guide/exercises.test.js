@@ -218,6 +218,23 @@ const LESSONS = {
       }
     },
   },
+  'exercise-http2.md': {
+    check: ({ lab }) => {
+      const r = lab.results('http2');
+      // Each cell got the HTTP version its name claims, from the same router offering both.
+      for (const c of r.cells) {
+        const claim = c.name.endsWith(':h2') ? 'h2' : 'h1';
+        expect({ cell: c.name, ...c.protocolEvidence }).toMatchObject({ cell: c.name, claim, holds: true });
+      }
+      // A new connection per request: the full handshake dominates, whichever version follows it.
+      const close = routerUs(cell(r, 'edge:1k:close:full:h2')) / routerUs(cell(r, 'edge:1k:close:full'));
+      expect(close).toBeGreaterThan(0.7);
+      expect(close).toBeLessThan(1.43);
+      // wrk speaks HTTP/1.1 only: haload, forced to h2, cross-checks the h2 keep-alive cell.
+      expect(cell(r, 'edge:1k:keepalive:h2').crossCheck).toMatchObject({ tool: 'haload', errors: 0 });
+      expect(cell(r, 'edge:1k:keepalive').crossCheck.tool).toBe('wrk');
+    },
+  },
   'exercise-router-key.md': {
     check: ({ lab }) => {
       const rsa = lab.results('key-rsa2048');

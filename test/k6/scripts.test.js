@@ -39,6 +39,7 @@ describe('k6 scripts', () => {
       page_size: '4k',
       connection: 'close',
       tls_session: 'full',
+      protocol: 'h1',
     });
     expect(Object.keys(close.thresholds)).toEqual(
       expect.arrayContaining([

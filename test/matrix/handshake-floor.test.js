@@ -31,8 +31,14 @@ test.each([
 ])(
   'a real handshake reports the negotiated group and the key (%s, curves %s)',
   async (kind, ecdhCurve, group, key) => {
+    // The server answers ALPN as the data service does: http/1.1 only.
     const server = tls.createServer(
-      { cert: fs.readFileSync(certs[kind].cert), key: fs.readFileSync(certs[kind].key), ecdhCurve },
+      {
+        cert: fs.readFileSync(certs[kind].cert),
+        key: fs.readFileSync(certs[kind].key),
+        ecdhCurve,
+        ALPNProtocols: ['http/1.1'],
+      },
       (socket) => socket.end(),
     );
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,8 +47,9 @@ test.each([
         port: server.address().port,
         servername: 'floor.test',
         ca: fs.readFileSync(ca.cert),
+        alpn: ['h2', 'http/1.1'],
       });
-      expect(seen).toEqual({ protocol: 'TLSv1.3', group, key });
+      expect(seen).toEqual({ protocol: 'TLSv1.3', group, key, alpn: 'http/1.1' });
     } finally {
       server.close();
     }
