@@ -65,6 +65,9 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   for (const u of urls) if (u.url) set[u.envName] = u.url;
   // The router-matrix script's own variable: it also records that verification was skipped.
   if (opts.insecure) set.INSECURE_SKIP_TLS_VERIFY = 'true';
+  // Its cell is an h1 one (the protocol axis's default): Go's HTTP/2 client off, as the matrix
+  // holds k6 to HTTP/1.1 (lib/load/k6.js), where the router offers h2 (default-enable-http2).
+  if (opts.termination !== 'http') set.GODEBUG = 'http2client=0';
   // The PVC outlives runs: this run's files carry its id. POD_NAME is defined earlier in env.
   set.SUMMARY_PATH = `/results/${runId}-$(POD_NAME).json`;
   const env = testRun.spec.runner.env.filter((e) => !(e.name in set));

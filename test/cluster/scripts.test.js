@@ -100,6 +100,8 @@ test('cluster:k6 renders only the k6 objects, with the cell, targets and run id 
     URL_PASSTHROUGH: 'https://p.shard.example',
     INSECURE_SKIP_TLS_VERIFY: 'true',
     SUMMARY_PATH: '/results/run-abc-$(POD_NAME).json',
+    // An h1 cell: k6 kept to HTTP/1.1 even where the router offers h2.
+    GODEBUG: 'http2client=0',
   });
   // A closed model unless --rate: then the total, which each runner scales to its segment.
   expect(value.RATE).toBeUndefined();
