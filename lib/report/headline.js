@@ -31,6 +31,28 @@ function floorMultipleText(cell) {
 }
 
 /**
+ * The lead's sentences on resumption, from the router's handshake price: what resuming saves and,
+ * beyond a plain close (http), a full handshake's cost and a resumed session's own. [] without one.
+ */
+function resumptionWords(price) {
+  if (!price) return [];
+  const words = [
+    `Resuming the TLS session instead, it spent ${us(price.resumedUs)} µs per request in ` +
+      `${price.termination} ${price.resumedCell.split(':')[1]} close: resuming saves the router ` +
+      `${us(price.priceUs)} µs` +
+      (price.floorMultiple !== null ? `, ${price.floorMultiple.toFixed(2)}× the floor.` : '.'),
+  ];
+  if (price.plainUs === null) return words;
+  const times =
+    price.fullBeyondPlainMultiple !== null ? ` (${price.fullBeyondPlainMultiple.toFixed(2)}× the floor)` : '';
+  words.push(
+    `Beyond a plain close (http, ${us(price.plainUs)} µs), a full handshake costs it ` +
+      `${us(price.fullBeyondPlainUs)} µs${times} and a resumed session ${us(price.resumedBeyondPlainUs)} µs of its own.`,
+  );
+  return words;
+}
+
+/**
  * The router's figures: { lead: [sentence], table: { head, rows }, floor: text }. The table
  * pivots the cells: one row per termination and page size, keep-alive beside close. Null when no
  * cell has a router cost (an in-cluster run measures no CPU).
@@ -61,15 +83,7 @@ function routerFigures(results) {
           : '; the handshake floor was not measured in this run.'),
     );
   }
-  const price = results.handshakePrices.find((p) => p.role === 'router');
-  if (price) {
-    lead.push(
-      `Resuming the TLS session instead, it spent ${us(price.resumedUs)} µs per request in ` +
-        `${price.termination} ${price.resumedCell.split(':')[1]} close: a full handshake costs the router ` +
-        `${us(price.priceUs)} µs` +
-        (price.floorMultiple !== null ? `, ${price.floorMultiple.toFixed(2)}× the floor.` : '.'),
-    );
-  }
+  lead.push(...resumptionWords(results.handshakePrices.find((p) => p.role === 'router')));
   const keys = [...new Set(cells.map((c) => `${c.termination} ${c.name.split(':')[1]}`))];
   // Close cells through a TLS route come in two kinds; http's close cell has none.
   const find = (key, connection, tlsSession = null) =>

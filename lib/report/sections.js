@@ -162,7 +162,11 @@ function costBlocks(results) {
     ...subTable('TLS sessions at the router (close TLS cells)', words.SESSIONS_TEXT, t.sessionRows(results), {
       wrap: [-1],
     }),
-    ...subTable('The price of a full handshake', words.PRICE_TEXT, t.handshakePriceRows(results)),
+    ...subTable(
+      'What resuming saves, and a handshake beyond a plain close',
+      words.PRICE_TEXT,
+      t.handshakePriceRows(results),
+    ),
     ...subTable('HTTP versions (cells through a TLS route)', words.PROTOCOL_TEXT, t.protocolRows(results)),
     ...subTable('The router’s cost by rate (--cost-curve)', words.COST_CURVE_TEXT, t.costCurveRows(results)),
     ...subTable('The router’s own counters', words.COUNTERS_TEXT, t.routerCounterRows(results)),

@@ -168,8 +168,12 @@ function protocolRows(results) {
   };
 }
 
-/** The price of a full handshake: CPU per request full − resumed, beside the floor. */
+/**
+ * What resuming saves (full − resumed) beside the floor, and each beyond a plain close (http): a
+ * full handshake's cost (÷ the floor) and a resumed session's own.
+ */
 function handshakePriceRows(results) {
+  const times = (v) => (v === null ? '–' : `${v.toFixed(2)}×`);
   return {
     head: [
       'termination',
@@ -177,9 +181,13 @@ function handshakePriceRows(results) {
       'paid by',
       'full µs/req',
       'resumed µs/req',
-      'full handshake µs',
+      'resuming saves µs',
       'floor µs',
       '× the floor',
+      'plain close µs/req',
+      'full beyond plain µs',
+      '× the floor',
+      'resumed beyond plain µs',
     ],
     rows: results.handshakePrices.map((p) => [
       p.termination,
@@ -189,7 +197,11 @@ function handshakePriceRows(results) {
       num(p.resumedUs, 1),
       num(p.priceUs, 1),
       p.floorUs === null ? '–' : num(p.floorUs, 1),
-      p.floorMultiple === null ? '–' : `${p.floorMultiple.toFixed(2)}×`,
+      times(p.floorMultiple),
+      num(p.plainUs ?? null, 1),
+      num(p.fullBeyondPlainUs ?? null, 1),
+      times(p.fullBeyondPlainMultiple ?? null),
+      num(p.resumedBeyondPlainUs ?? null, 1),
     ]),
   };
 }

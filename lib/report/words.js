@@ -61,9 +61,10 @@ const SESSIONS_TEXT =
 
 const PRICE_TEXT =
   'The CPU per request of the role that ends the TLS, full minus resumed, for the same termination and page size: ' +
-  'what the signature and the key exchange a resumed session skips cost, beside the floor openssl speed timed for ' +
-  'them alone. The full cell is k6’s and the resumed one wrk’s: CPU per request leaves the generator out, but the ' +
-  'two ran at their own rates and concurrency, so the price is an estimate.';
+  'what resuming saves (the signature and the key exchange it skips), beside the floor openssl speed timed for ' +
+  'them alone. Beyond a plain close (the http close cell: a connection per request, no TLS): what a full handshake ' +
+  'costs, and what a resumed session costs of its own. The full cell is k6’s and the resumed one wrk’s: CPU per ' +
+  'request leaves the generator out, but the two ran at their own rates and concurrency: estimates.';
 
 const CLUSTER_TEXT =
   'Read from the cluster’s Prometheus over each sample’s window (docs/openshift.md): the router’s metrics for the ' +

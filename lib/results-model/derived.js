@@ -69,12 +69,22 @@ function floorMultipleOf(cell, floor) {
   };
 }
 
+/** The role's µs per request in the plain close of the same page: http, no TLS; null if not measured. */
+function plainCloseUs(cells, full, role) {
+  const plain = cells.find(
+    (c) => c.termination === 'http' && c.connection === 'close' && c.pageSize === full.pageSize,
+  );
+  return plain ? medianCostUs(plain.cost[role]) : null;
+}
+
 /**
- * The price of a full handshake, per termination and page size measured both ways: the CPU per
- * request of the role that ends the TLS in the full cell minus that in the resumed cell (the
- * signature and the key exchange a resumed session skips), beside the floor openssl speed timed.
- * [{ termination, pageSize, role, fullCell, resumedCell, fullUs, resumedUs, priceUs, floorUs,
- * floorMultiple }]; empty where no pair was measured.
+ * What resuming saves, per termination and page size measured both ways: the CPU per request of
+ * the role that ends the TLS in the full cell minus that in the resumed cell (the signature and the
+ * key exchange a resumed session skips), beside the floor openssl speed timed. Where the plain
+ * close (http, no TLS) was measured too, each beyond it: what a full handshake costs, and what a
+ * resumed session costs of its own. [{ termination, pageSize, role, fullCell, resumedCell, fullUs,
+ * resumedUs, priceUs, floorUs, floorMultiple, plainUs, fullBeyondPlainUs, fullBeyondPlainMultiple,
+ * resumedBeyondPlainUs }]; empty where no pair was measured.
  */
 function handshakePrices(cells, floor) {
   const prices = [];
@@ -89,6 +99,8 @@ function handshakePrices(cells, floor) {
     if (fullUs === null || resumedUs === null) continue;
     const priceUs = fullUs - resumedUs;
     const floorUs = floor && floor.floorUs > 0 ? floor.floorUs : null;
+    const plainUs = plainCloseUs(cells, full, role);
+    const beyond = (us) => (plainUs === null ? null : round(us - plainUs));
     prices.push({
       termination: full.termination,
       pageSize: full.pageSize,
@@ -100,6 +112,10 @@ function handshakePrices(cells, floor) {
       priceUs: round(priceUs),
       floorUs,
       floorMultiple: floorUs ? round(priceUs / floorUs, 2) : null,
+      plainUs,
+      fullBeyondPlainUs: beyond(fullUs),
+      fullBeyondPlainMultiple: floorUs && plainUs !== null ? round((fullUs - plainUs) / floorUs, 2) : null,
+      resumedBeyondPlainUs: beyond(resumedUs),
     });
   }
   return prices;

@@ -147,7 +147,7 @@ describe('report from a fixed results.json', () => {
     expect(ocp4.normalisedRps).toBeCloseTo(http.okRps * (4069 / 8273), 6);
   });
 
-  test('the banner sets resumed close cells beside full ones, with the price of a full handshake', () => {
+  test('the banner sets resumed close cells beside full ones: what resuming saves, and each beyond a plain close', () => {
     const { routerFigures } = require('../../lib/report/headline');
     const { handshakePrices } = require('../../lib/results-model/derived');
     const results = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
@@ -163,7 +163,11 @@ describe('report from a fixed results.json', () => {
     results.handshakePrices = handshakePrices(results.cells, results.handshakeFloor);
     const figures = routerFigures(results);
     expect(figures.lead.join(' ')).toMatch(
-      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: a full handshake costs the router 361 µs, 1\.43× the floor\./,
+      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: resuming saves the router 361 µs, 1\.43× the floor\./,
+    );
+    // Against the plain close (http 1k close, 100 µs): the full handshake's own cost, and the resumed session's.
+    expect(figures.lead.join(' ')).toContain(
+      'Beyond a plain close (http, 100 µs), a full handshake costs it 661 µs (2.62× the floor) and a resumed session 300 µs of its own.',
     );
     expect(figures.table.head.slice(-2)).toEqual([
       'close µs/req (TLS sessions resumed)',

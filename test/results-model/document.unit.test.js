@@ -444,9 +444,10 @@ describe('TLS sessions of close cells, from the router’s own counters', () => 
     expect(busy.limitedBy.reasons.map((r) => r.text).join('\n')).not.toMatch(/to the service/);
   });
 
-  test('the price of a full handshake is the full cell’s cost minus the resumed one’s, beside the floor', () => {
-    // Router cost: 1.8 cores ÷ 1000 req/s = 1800 µs full, 0.4 cores = 400 µs resumed.
+  test('what resuming saves is the full cell’s cost minus the resumed one’s, beside the floor; each beyond a plain close', () => {
+    // Router cost: 1.8 cores ÷ 1000 req/s = 1800 µs full, 0.4 cores = 400 µs resumed, 0.1 plain (http).
     const results = finalized(
+      madeUpCell('http:1k:close', { router: 0.1 }),
       madeUpCell('edge:1k:close:full', { router: 1.8 }),
       madeUpCell('edge:1k:close:resumed', { router: 0.4 }),
       madeUpCell('reencrypt:1k:close:full', { router: 1 }),
@@ -463,6 +464,11 @@ describe('TLS sessions of close cells, from the router’s own counters', () => 
         priceUs: 1400,
         floorUs: 700,
         floorMultiple: 2,
+        plainUs: 100,
+        // A full handshake beyond the plain close: 1700 µs, 2.43× the floor; a resumed session's own: 300.
+        fullBeyondPlainUs: 1700,
+        fullBeyondPlainMultiple: 2.43,
+        resumedBeyondPlainUs: 300,
       },
     ]);
   });
