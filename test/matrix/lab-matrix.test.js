@@ -199,7 +199,7 @@ describe('--quick on 1k pages', () => {
     expect(md).toMatch(
       /### 1k pages, close, resumed TLS sessions \(wrk\)\n\n(- .*\n)*- OCP 4\.x: .*resumption was used/,
     );
-    expect(md).toContain('### The price of a full handshake');
+    expect(md).toContain('### What resuming saves, and a handshake beyond a plain close');
     expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<svg');
   });
 });
