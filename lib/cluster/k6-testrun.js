@@ -10,6 +10,7 @@ const { RESULTS_FILE } = require('../results-model/document');
 const { describeMerged } = require('../report/console');
 const { formatCellTable } = require('../report/tables');
 const names = require('./names');
+const { HTTP1_ONLY } = require('../load/k6');
 const { compose, componentDir } = require('./kustomize');
 const { OcError, oc, requireLogin, resolveNamespace, serves } = require('./oc');
 const { routeUrls } = require('./routes');
@@ -67,7 +68,7 @@ function renderObjects(opts, urls, runId, { kustomize = (dir) => oc(['kustomize'
   if (opts.insecure) set.INSECURE_SKIP_TLS_VERIFY = 'true';
   // Its cell is an h1 one (the protocol axis's default): Go's HTTP/2 client off, as the matrix
   // holds k6 to HTTP/1.1 (lib/load/k6.js), where the router offers h2 (default-enable-http2).
-  if (opts.termination !== 'http') set.GODEBUG = 'http2client=0';
+  if (opts.termination !== 'http') set.GODEBUG = HTTP1_ONLY;
   // The PVC outlives runs: this run's files carry its id. POD_NAME is defined earlier in env.
   set.SUMMARY_PATH = `/results/${runId}-$(POD_NAME).json`;
   const env = testRun.spec.runner.env.filter((e) => !(e.name in set));

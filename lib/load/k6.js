@@ -50,13 +50,16 @@ function k6Args(cell, opts, target, { durationSeconds, summaryPath }) {
   return args;
 }
 
+/** The GODEBUG setting that turns Go's (so k6's) HTTP/2 client off. */
+const HTTP1_ONLY = 'http2client=0';
+
 /**
  * k6's environment for a cell: an h1 cell through a TLS route turns Go's HTTP/2 client off, so a
  * router that offers h2 still gets HTTP/1.1 (k6 otherwise takes h2 whenever ALPN offers it).
  */
 function protocolEnv(cell, env) {
   if (cell.protocol !== 'h1') return env;
-  return { ...env, GODEBUG: [env.GODEBUG, 'http2client=0'].filter(Boolean).join(',') };
+  return { ...env, GODEBUG: [env.GODEBUG, HTTP1_ONLY].filter(Boolean).join(',') };
 }
 
 /** k6 as the tool runner runs it: the router-matrix script with the cell's environment. */
@@ -130,6 +133,7 @@ module.exports = {
   k6Args,
   k6Generator,
   protocolEnv,
+  HTTP1_ONLY,
   runK6Sample,
   requestFailures,
 };

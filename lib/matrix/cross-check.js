@@ -25,36 +25,42 @@ async function resolves(host) {
 }
 
 /**
- * How wrk reaches a route: wrk takes the TLS SNI from the URL's host, so in the lab (where the
- * route host is only known to k6's `hosts` option) it connects to 127.0.0.1 with a Host header.
- * That works for http, edge and re-encrypt (routed by Host), not for passthrough (routed by SNI),
- * unless the route host resolves on this machine. Returns { url, host } or { skip: reason }.
+ * How a client that does not resolve the route host reaches a route: the route's URL where its host
+ * resolves (or no router address is known), else the router's address with the route host as Host
+ * header ({ url, host, direct: false }). In the lab the route host is known only to k6's `hosts`.
+ */
+async function routeTarget(cell, route, target) {
+  const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
+  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
+  if (!address || (await resolves(route.host)))
+    return { url: `${route.url}${pathPart}`, host: null, direct: true };
+  const { port, protocol } = new URL(route.url);
+  return {
+    url: `${protocol}//${address}${port ? `:${port}` : ''}${pathPart}`,
+    host: route.host,
+    direct: false,
+  };
+}
+
+/**
+ * How wrk reaches a route: wrk takes the TLS SNI from the URL's host, so through the router's
+ * address it reaches http, edge and re-encrypt (routed by Host), not passthrough (routed by SNI).
+ * Returns { url, host } or { skip: reason }.
  */
 async function wrkTarget(cell, route, target) {
-  const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
-  // The lab, or a cluster's router at a given address: the route host resolves only for k6.
-  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
-  if (!address || (await resolves(route.host))) return { url: `${route.url}${pathPart}`, host: null };
-  if (cell.termination === 'passthrough') {
+  const { url, host, direct } = await routeTarget(cell, route, target);
+  if (!direct && cell.termination === 'passthrough') {
     return {
       skip: `wrk sends the URL's host as SNI and ${route.host} does not resolve here, so it cannot reach a passthrough route`,
     };
   }
-  const { port, protocol } = new URL(route.url);
-  return { url: `${protocol}//${address}${port ? `:${port}` : ''}${pathPart}`, host: route.host };
+  return { url, host };
 }
 
-/**
- * How haload reaches a route: the route's URL where its host resolves, else the router's address
- * with the route host as Host header; on TLS the route host as SNI (haload sets none by itself).
- */
+/** How haload reaches a route: as routeTarget, with the route host as SNI on TLS (haload sets none by itself). */
 async function haloadTarget(cell, route, target) {
-  const pathPart = `/api/pages/${sizeLabel(cell.pageSize)}`;
-  const { port, protocol } = new URL(route.url);
-  const sni = protocol === 'https:' ? route.host : undefined;
-  const address = target.mode === 'lab' ? '127.0.0.1' : target.routerAddress;
-  if (!address || (await resolves(route.host))) return { url: `${route.url}${pathPart}`, host: null, sni };
-  return { url: `${protocol}//${address}${port ? `:${port}` : ''}${pathPart}`, host: route.host, sni };
+  const { url, host } = await routeTarget(cell, route, target);
+  return { url, host, sni: new URL(route.url).protocol === 'https:' ? route.host : undefined };
 }
 
 const NO_HALOAD = 'haload is not installed (npm run setup -- --for test builds it)';
