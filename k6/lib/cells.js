@@ -5,16 +5,9 @@
 const axes = require('./axes.js');
 const { cellVocabulary } = require('./cell-names.js');
 
-const {
-  TERMINATIONS,
-  CONNECTIONS,
-  TLS_SESSIONS,
-  PROTOCOLS,
-  DEFAULT_SIZES,
-  MAX_PAGE_BYTES,
-  parseSize,
-  sizeLabel,
-} = axes;
+// The axes' own names (TERMINATIONS, sizeLabel, AXES, …), passed on as they are; the examples
+// are only the names' grammar's.
+const { NAME_EXAMPLES, PATTERN_EXAMPLES, ...axisVocabulary } = axes;
 /** The local lab's apps domain: route hosts under it resolve only through k6's `hosts` option. */
 const LAB_APPS_DOMAIN = 'apps.lab.localhost';
 /** The namespace (project) of the routes, in the lab and by default on a cluster. */
@@ -26,10 +19,7 @@ const DEFAULT_NAMESPACE = 'router-lab';
  * of the name exactly where the cell has one, so no name hides which kind of close it measured),
  * parseCellName back (throws on a bad name), cellOf(values), cellTags, cellVariables.
  */
-const CELLS = cellVocabulary(axes.AXES, {
-  nameExamples: axes.NAME_EXAMPLES,
-  patternExamples: axes.PATTERN_EXAMPLES,
-});
+const CELLS = cellVocabulary(axes.AXES, { nameExamples: NAME_EXAMPLES, patternExamples: PATTERN_EXAMPLES });
 
 /** The data service's name: its Deployment, Service and the prefix of its Routes. */
 const SERVICE_NAME = 'data-service';
@@ -70,17 +60,9 @@ function serviceHost(namespace) {
 }
 
 module.exports = {
-  TERMINATIONS,
+  ...axisVocabulary,
   LAB_APPS_DOMAIN,
   DEFAULT_NAMESPACE,
-  CONNECTIONS,
-  TLS_SESSIONS,
-  PROTOCOLS,
-  DEFAULT_SIZES,
-  MAX_PAGE_BYTES,
-  parseSize,
-  sizeLabel,
-  AXES: axes.AXES,
   CELLS,
   cellName: CELLS.cellName,
   parseCellName: CELLS.parseCellName,

@@ -1,7 +1,7 @@
 'use strict';
-// --cost-curve: a keep-alive cell driven again by haload, flat out and then held to fractions of
-// that rate (haload -R), the router's CPU sampled each time; the fit (lib/results-model/cost-curve.js)
-// says what the router's CPU is made of: fixed cores, and µs per request.
+// --cost-curve: a keep-alive cell driven again by haload, flat out, held to fractions of that rate
+// and to the run's target (haload -R), the router's CPU sampled each time; the fit
+// (lib/results-model/cost-curve.js) says what it is made of: fixed cores, and µs per request.
 const { runHaload } = require('../load/haload');
 const { haloadTarget } = require('./cross-check');
 const { fitCostCurve } = require('../results-model/cost-curve');
@@ -10,10 +10,22 @@ const { fitCostCurve } = require('../results-model/cost-curve');
 const FRACTIONS = [0.25, 0.5, 0.75];
 
 /**
- * The cell's cost curve: { tool, points: [{ offeredRps, rps, routerCores }], ...fit }, or
- * { tool, skipped } where it cannot be measured. `report(step)` names each run as it starts.
+ * The cell's cost curve: { tool, points: [{ offeredRps, rps, routerCores, toolCores, target? }],
+ * ...fit }, or { tool, skipped } where it cannot be measured. `targetRps`: the rate the run sizes
+ * for (the bank's 5,000), offered too, its point marked `target`. `report(step)` names each run.
  */
-async function measureCostCurve({ haload, cell, route, target, opts, watch, threads, signal, report }) {
+async function measureCostCurve({
+  haload,
+  cell,
+  route,
+  target,
+  opts,
+  watch,
+  threads,
+  signal,
+  report,
+  targetRps,
+}) {
   if (cell.connection !== 'keepalive') return null;
   if (!haload)
     return { tool: 'haload', skipped: 'haload is not installed (npm run setup -- --for test builds it)' };
@@ -31,7 +43,12 @@ async function measureCostCurve({ haload, cell, route, target, opts, watch, thre
       cpus: target.k6Cpus,
       signal,
     });
-    return { offeredRps: rate || null, rps: Math.round(run.rps), routerCores: run.routerCpuCores };
+    return {
+      offeredRps: rate || null,
+      rps: Math.round(run.rps),
+      routerCores: run.routerCpuCores,
+      toolCores: run.cpuCores,
+    };
   };
   report('cost curve: flat out');
   const flatOut = await once(0);
@@ -42,6 +59,10 @@ async function measureCostCurve({ haload, cell, route, target, opts, watch, thre
     points.push(await once(rate));
   }
   points.push(flatOut);
+  if (targetRps > 0) {
+    report(`cost curve: the target, ${targetRps} req/s`);
+    points.push({ ...(await once(targetRps)), target: true });
+  }
   const fit = fitCostCurve(points);
   if (!fit)
     return { tool: 'haload', skipped: 'the router’s CPU was not measured at two rates or more', points };

@@ -103,6 +103,17 @@ function closeSkip(plan, run) {
 }
 
 /**
+ * The cross-check's runs as one: the run of median req/s stands for them (its figures belong
+ * together), and `samples` keeps each run's req/s and CPU, for the intervals of the router's figure.
+ */
+function poolToolRuns(runs) {
+  const byRate = [...runs].sort((a, b) => a.rps - b.rps);
+  const median = byRate[Math.floor((byRate.length - 1) / 2)];
+  const samples = runs.map(({ rps, cpuCores, routerCpuCores }) => ({ rps, cpuCores, routerCpuCores }));
+  return { ...median, samples };
+}
+
+/**
  * Why the cross-check does not run with these options, or null when it does.
  */
 function crossCheckSkip(opts) {
@@ -132,4 +143,5 @@ module.exports = {
   crossCheckSkip,
   protocolSkip,
   closeSkip,
+  poolToolRuns,
 };

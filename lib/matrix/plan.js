@@ -141,7 +141,7 @@ function estimateSeconds(cellCount, opts, startupSeconds = 1) {
     (opts.warmup ? opts.warmup + startupSeconds : 0) +
     opts.samples * (opts.duration + startupSeconds) +
     opts.cooldown +
-    (opts.crossCheck ? opts.duration + 0.5 : 0);
+    (opts.crossCheck ? opts.samples * (opts.duration + 0.5) : 0);
   return cellCount * perCell;
 }
 

@@ -33,6 +33,7 @@ const {
   crossCheckSkip,
   protocolSkip,
   closeSkip,
+  poolToolRuns,
 } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
@@ -265,7 +266,19 @@ async function measureCell(run, placed, report) {
 function costCurveOf(run, cell, report) {
   const { haload, target, opts, watch, signal } = run;
   const route = target.routes[cell.termination];
-  return measureCostCurve({ haload, cell, route, target, opts, watch, threads: WRK_THREADS, signal, report });
+  const targetRps = run.doc.reference.bank.targetTps;
+  return measureCostCurve({
+    haload,
+    cell,
+    route,
+    target,
+    opts,
+    watch,
+    threads: WRK_THREADS,
+    signal,
+    report,
+    targetRps,
+  });
 }
 
 /** Every cell in turn; after each, what finished so far is written as a valid (incomplete) document. */
@@ -373,13 +386,20 @@ async function crossCheck({ wrk, haload, cell, route, target, opts, watch, gener
     cpus: target.k6Cpus,
     signal,
   };
-  const run =
-    tool === 'haload'
-      ? await runHaload({ ...load, ...where, haload, users: opts.vus })
-      : await runWrk({ ...load, wrk, connections: opts.vus });
-  const notClose = closeSkip(where, run);
-  if (notClose) return { tool, skipped: notClose };
-  return { tool, ...run, generatorRps, ...compareTools(generatorRps, run.rps) };
+  // As many runs as the cell's samples, so the router's figure under each tool has its interval.
+  const runs = [];
+  for (let s = 1; s <= opts.samples; s++) {
+    signal?.throwIfAborted();
+    const run =
+      tool === 'haload'
+        ? await runHaload({ ...load, ...where, haload, users: opts.vus })
+        : await runWrk({ ...load, wrk, connections: opts.vus });
+    const notClose = closeSkip(where, run);
+    if (notClose) return { tool, skipped: notClose };
+    runs.push(run);
+  }
+  const pooled = poolToolRuns(runs);
+  return { tool, ...pooled, generatorRps, ...compareTools(generatorRps, pooled.rps) };
 }
 
 module.exports = { runMatrix, placeCells };

@@ -272,7 +272,17 @@ const SECTIONS = [
     id: 'cross-check',
     title: 'Cross-check: the second generator',
     applies: (r) => r.cells.some((c) => c.crossCheck),
-    blocks: (r) => [{ table: t.crossCheckRows(r), wrap: [-1] }],
+    blocks: (r) => [
+      { table: t.crossCheckRows(r), wrap: [-1] },
+      ...subTable(
+        'The generators’ own cost, and the router’s under each',
+        words.EFFICIENCY_TEXT,
+        t.generatorEfficiencyRows(r),
+        {
+          wrap: [-1],
+        },
+      ),
+    ],
   },
   {
     id: 'sizing',

@@ -7,6 +7,7 @@ const { CELL_FIGURES, figureText, withTool } = require('./figures');
 const { handshakeRole } = require('../results-model/derived');
 const { roleShares, coresOutside, THRESHOLDS } = require('../results-model/verdicts');
 const { costAt } = require('../results-model/cost-curve');
+const { generatorEfficiency } = require('../results-model/generator-efficiency');
 const { sizeLabel } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 const { table: formatTable } = require('../core/text');
@@ -81,41 +82,47 @@ function handshakeRows(results) {
   };
 }
 
+/** Whether a cell's claim held: yes, ⚠ and why not, or – and why it was not checked. */
+const heldText = (e) => (e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`);
+
+/** A row per cell carrying this evidence (tlsEvidence, protocolEvidence): its name, then `columns(cell, evidence)`. */
+function evidenceRows(results, key, head, columns) {
+  return {
+    head: ['cell', ...head],
+    rows: results.cells.filter((c) => c[key]).map((c) => [c.name, ...columns(c, c[key])]),
+  };
+}
+
 /**
  * Close TLS cells: which generator made them, what the router's own counters say of their TLS
  * sessions (the check of the claim in the name), and the share of the router's CPU the full
  * handshakes take at the floor's cost.
  */
 function sessionRows(results) {
-  return {
-    head: [
-      'cell',
+  return evidenceRows(
+    results,
+    'tlsEvidence',
+    [
       'generator',
       'full handshakes/s',
       'sessions resumed',
       'handshakes’ CPU share',
       'as claimed? (router’s counters)',
     ],
-    rows: results.cells
-      .filter((c) => c.tlsEvidence)
-      .map((c) => {
-        const e = c.tlsEvidence;
-        return [
-          c.name,
-          c.generator.tool,
-          num(e.fullHandshakesPerSec),
-          e.reusePct === null ? '–' : `${num(e.reusePct)} %`,
-          e.handshakeShare === null ? '–' : pct(e.handshakeShare, 0),
-          e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
-        ];
-      }),
-  };
+    (c, e) => [
+      c.generator.tool,
+      num(e.fullHandshakesPerSec),
+      e.reusePct === null ? '–' : `${num(e.reusePct)} %`,
+      e.handshakeShare === null ? '–' : pct(e.handshakeShare, 0),
+      heldText(e),
+    ],
+  );
 }
 
 /**
  * --cost-curve: per keep-alive cell, the router's CPU at each rate haload held it to, the fit
- * (fixed cores + µs per request, its 95 % interval, R²), and the cost the generator's run measured
- * beside the curve's at that run's rate: the two should agree once taken at the same rate.
+ * (fixed cores + µs per request, its 95 % interval, R²), the cost the generator's run measured
+ * beside the curve's at that run's rate, and whether the router served the run's target rate.
  */
 function costCurveRows(results) {
   return {
@@ -127,12 +134,13 @@ function costCurveRows(results) {
       'R²',
       'generator run: req/s, µs/req',
       'curve there',
+      'at the target rate',
     ],
     rows: results.cells
       .filter((c) => c.costCurve)
       .map((c) => {
         const k = c.costCurve;
-        if (k.skipped) return [c.name, '–', '–', '–', '–', '–', `skipped: ${k.skipped}`];
+        if (k.skipped) return [c.name, '–', '–', '–', '–', '–', `skipped: ${k.skipped}`, '–'];
         const points = k.points.map((p) => `${num(p.rps)} → ${num(p.routerCores, 2)}`).join(', ');
         const interval = k.interval ? ` (${num(k.interval.low)}–${num(k.interval.high)})` : '';
         const measured = c.cost.router?.perRequestUs?.median ?? null;
@@ -144,6 +152,7 @@ function costCurveRows(results) {
           num(k.r2, 3),
           `${num(c.okRps)}, ${num(measured)}`,
           num(costAt(k, c.okRps)),
+          k.atTarget?.text ?? '–',
         ];
       }),
   };
@@ -151,21 +160,12 @@ function costCurveRows(results) {
 
 /** The HTTP version each TLS cell claims and what its client read; on re-encrypt, the backend's. */
 function protocolRows(results) {
-  return {
-    head: ['cell', 'claimed', 'responses of that version', 'as claimed?', 'router to service'],
-    rows: results.cells
-      .filter((c) => c.protocolEvidence)
-      .map((c) => {
-        const e = c.protocolEvidence;
-        return [
-          c.name,
-          e.claim,
-          e.sharePct === null ? '–' : `${num(e.sharePct)} %`,
-          e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`,
-          e.backend ?? '–',
-        ];
-      }),
-  };
+  return evidenceRows(
+    results,
+    'protocolEvidence',
+    ['claimed', 'responses of that version', 'as claimed?', 'router to service'],
+    (c, e) => [e.claim, e.sharePct === null ? '–' : `${num(e.sharePct)} %`, heldText(e), e.backend ?? '–'],
+  );
 }
 
 /**
@@ -369,7 +369,6 @@ function crossCheckRows(results) {
       'tool p99 ms',
       'generator cores',
       'tool cores',
-      'router µs/req under generator, tool',
       'note',
     ],
     rows: cells.map((c) => {
@@ -387,7 +386,6 @@ function crossCheckRows(results) {
           '–',
           cores,
           '–',
-          '–',
           `skipped (${x.tool}): ${x.skipped}`,
         ];
       }
@@ -401,10 +399,46 @@ function crossCheckRows(results) {
         ms(x.p99),
         cores,
         num(x.cpuCores, 2),
-        `${num(c.cost.router?.perRequestUs?.median)}, ${num(x.routerPerRequestUs)}`,
         x.flagged ? `over ${GAP_PCT} % apart: the tools disagree` : `agree within ${GAP_PCT} %`,
       ];
     }),
+  };
+}
+
+/** A shift as "+12.0 % (+8.1 … +15.9)", its interval where the runs give one. */
+function shiftText(shift) {
+  if (!shift) return '–';
+  const signed = (v) => `${v > 0 ? '+' : ''}${(v * 100).toFixed(1)}`;
+  const interval = shift.low === null ? '' : ` (${signed(shift.low)} … ${signed(shift.high)})`;
+  return `${signed(shift.change)} %${interval}`;
+}
+
+/**
+ * Per cross-checked cell: each generator's own µs of CPU per request and the router's under it
+ * (median and min–max over its runs), the router's shift from the cell's generator to the tool with
+ * its 95 % interval, the verdict against the A/A bound, and why where the router's figure moved.
+ */
+function generatorEfficiencyRows(results) {
+  const rows = results.cells.map(generatorEfficiency).filter(Boolean);
+  return {
+    head: [
+      'cell',
+      'generator: req/s, own µs/req',
+      'router µs/req under it',
+      'router shift (95 %)',
+      'verdict',
+      'why',
+    ],
+    rows: rows.flatMap((e) =>
+      e.generators.map((g, i) => [
+        i ? '' : e.cell,
+        `${g.tool}: ${num(g.rps)}, ${spreadText(g.ownUs)}`,
+        spreadText(g.routerUs),
+        i ? shiftText(e.shift) : '',
+        i ? (e.verdict ?? '–') : '',
+        i ? e.why.join('; ') : '',
+      ]),
+    ),
   };
 }
 
@@ -553,6 +587,7 @@ module.exports = {
   sizingRows,
   decompositionRows,
   crossCheckRows,
+  generatorEfficiencyRows,
   protocolNotes,
   referenceRows,
   referenceTableRows,

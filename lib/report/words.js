@@ -1,6 +1,7 @@
 'use strict';
 // The report's explanations that report.md and report.html both print, written once.
 const { THRESHOLDS } = require('../results-model/verdicts');
+const { AA_BOUND } = require('../results-model/generator-efficiency');
 
 const INTRO_TEXT =
   'Latency is for successful responses, from the merged distribution of all samples, connection set-up included. ' +
@@ -41,10 +42,17 @@ const RESULTS_NOTE =
   'close cells whose TLS sessions are resumed (k6 cannot resume); wrk’s latency leaves out the connection set-up.';
 
 const COST_CURVE_TEXT =
-  'haload drove each keep-alive cell flat out, then held it to 1/4, 1/2 and 3/4 of that rate; the router’s CPU at ' +
+  'haload drove each keep-alive cell flat out, then held it to 1/4, 1/2 and 3/4 of that rate and to the sizing’s ' +
+  'target rate (where a generator that cannot offer it, k6 on 2 cores, does not say what the router does there); the router’s CPU at ' +
   'each rate, fitted as fixed cores + µs per request × rate (least squares; the interval is the slope’s 95 %). Fixed ' +
   'work per second spreads over more requests at a higher rate, so a cost taken at a low rate overstates one at a ' +
   'target’s: npm run sizing uses the curve at the target where there is one.';
+
+const EFFICIENCY_TEXT =
+  `Each generator's own CPU per request, and the router's while it drove the cell, over as many runs as the ` +
+  `cell's samples. The router's figure should not depend on the generator: runs of one binary agree within ` +
+  `±${AA_BOUND * 100} %, so the shift *agrees* when its 95 % interval lies inside that bound, *depends* when ` +
+  'it lies beyond it (with why, from the runs), and is *undecided* in between; an interval takes 4 runs a side (--samples 4).';
 
 const PROTOCOL_TEXT =
   'A cell through a TLS route forces its HTTP version: h1 (HTTP/1.1; k6 with its HTTP/2 client off) or h2 ' +
@@ -87,6 +95,7 @@ module.exports = {
   SESSIONS_TEXT,
   PROTOCOL_TEXT,
   COST_CURVE_TEXT,
+  EFFICIENCY_TEXT,
   PRICE_TEXT,
   COUNTERS_TEXT,
   CLUSTER_TEXT,

@@ -45,26 +45,32 @@ function costOf(samples, roles) {
   return cost;
 }
 
+/** µs of `cores` per request in each run that measured it (`samples`; one run in older results). */
+function perRequestOfRuns(crossCheck, cores) {
+  const runs = crossCheck.samples ?? [crossCheck];
+  return runs.filter((r) => r.rps > 0 && typeof r[cores] === 'number').map((r) => (r[cores] / r.rps) * 1e6);
+}
+
+/** A spread of per-run figures with each run's own value, as costPerRole gives k6's; null when none. */
+function spreadOfRuns(values) {
+  const measured = spread(values);
+  return measured && roundSpread({ ...measured, samples: values });
+}
+
 /**
  * The cell's figures with the cross-check beside them: its tool's cost per request, and the
- * router's while that tool drove it (the router's figure should not depend on who drives it).
+ * router's while that tool drove it (the router's figure should not depend on who drives it),
+ * each a spread over the tool's runs.
  */
 function addCrossCheck(figures, crossCheck) {
   if (!crossCheck) return figures;
-  const routerMeasured = crossCheck.rps > 0 && typeof crossCheck.routerCpuCores === 'number';
-  const routerPerRequestUs = routerMeasured
-    ? Math.round((crossCheck.routerCpuCores / crossCheck.rps) * 1e6)
-    : null;
-  const measured = crossCheck.rps > 0 && typeof crossCheck.cpuCores === 'number';
-  // One run, so its spread is a single value.
-  const cost = measured
-    ? {
-        perRequestUs: roundSpread(spread([(crossCheck.cpuCores / crossCheck.rps) * 1e6])),
-        perHandshakeUs: null,
-      }
-    : null;
-  const checked = crossCheck.skipped ? crossCheck : { ...crossCheck, routerPerRequestUs };
-  return { ...figures, cost: { ...figures.cost, [crossCheck.tool]: cost }, crossCheck: checked };
+  const toolUs = crossCheck.skipped ? null : spreadOfRuns(perRequestOfRuns(crossCheck, 'cpuCores'));
+  const cost = toolUs ? { perRequestUs: toolUs, perHandshakeUs: null } : null;
+  const withCost = { ...figures, cost: { ...figures.cost, [crossCheck.tool]: cost } };
+  if (crossCheck.skipped) return { ...withCost, crossCheck };
+  const routerUs = spreadOfRuns(perRequestOfRuns(crossCheck, 'routerCpuCores'));
+  const routerPerRequestUs = routerUs ? Math.round(routerUs.median) : null;
+  return { ...withCost, crossCheck: { ...crossCheck, routerPerRequestUs, routerUs } };
 }
 
 /**

@@ -6,6 +6,8 @@
 // Student's t at 97.5 % for 1–10 degrees of freedom: the 95 % interval of the slope.
 const T_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228];
 
+const { routerVerdict, generatorVerdict } = require('./verdicts');
+
 const round = (v, digits = 0) => Number(v.toFixed(digits));
 
 /**
@@ -45,4 +47,43 @@ function costAt(curve, rps) {
   return round(curve.perRequestUs + (Math.max(0, curve.fixedCores) / rps) * 1e6, 1);
 }
 
-module.exports = { fitCostCurve, costAt };
+// haload held to -R serves about what it offers; below this share of it, the rate was not met.
+const MET_SHARE = 0.95;
+
+/**
+ * The curve's point at the run's target rate, judged: { offeredRps, rps, routerCores, toolCores,
+ * met, limit, text }. limit: 'load' where the rate was met (the offered rate set the figure), else
+ * the roles at their own limit ('router', 'generator', both joined by +) or 'unknown'. `router`:
+ * { threads, allowedCores }; `generatorCores`: the cores haload may use (k6's). Null without it.
+ */
+function atTarget(curve, { router = {}, generatorCores = null } = {}) {
+  const point = curve?.points?.find((p) => p.target);
+  if (!point) return null;
+  const { offeredRps, rps, routerCores, toolCores = null } = point;
+  const base = { offeredRps, rps, routerCores, toolCores };
+  const share =
+    routerCores > 0 ? `the router on ${routerCores.toFixed(2)} cores` : 'the router’s CPU not measured';
+  if (rps >= MET_SHARE * offeredRps) {
+    return {
+      ...base,
+      met: true,
+      limit: 'load',
+      text: `met: ${rps} of ${offeredRps} req/s offered, ${share}`,
+    };
+  }
+  const limits = [
+    ['router', routerVerdict({ routerCpuCores: routerCores, ...router })],
+    ['generator', generatorVerdict({ tool: 'haload', cpuCores: toolCores, allowedCores: generatorCores })],
+  ].filter(([, v]) => v.saturated);
+  const why = limits.length
+    ? limits.flatMap(([, v]) => v.reasons).join('; ')
+    : `no role at its own limit (${share})`;
+  return {
+    ...base,
+    met: false,
+    limit: limits.length ? limits.map(([role]) => role).join('+') : 'unknown',
+    text: `not met: ${rps} of ${offeredRps} req/s offered; ${why}`,
+  };
+}
+
+module.exports = { fitCostCurve, costAt, atTarget, MET_SHARE };

@@ -9,6 +9,7 @@ const REFERENCE = require('../../k6/lib/reference.json');
 const { valuesOf } = require('../../k6/lib/cells');
 const { limitOf, sessionVerdict } = require('./verdicts');
 const { protocolVerdict } = require('./protocol-evidence');
+const { atTarget } = require('./cost-curve');
 const { routerCores, capacityOf, floorMultipleOf, handshakePrices, sizing } = require('./derived');
 const { writeJsonAtomic } = require('../core/files');
 const { requireDependency } = require('../core/dependency');
@@ -153,6 +154,13 @@ function finalize(doc, { complete, finishedAt = null }) {
     decided.limitedBy = limitOf(decided, context);
     decided.capacity = capacityOf(decided, router);
     decided.floorMultiple = floorMultipleOf(decided, doc.handshakeFloor);
+    if (decided.costCurve?.points) {
+      const generatorCores = decided.generator.allowedCores;
+      decided.costCurve = {
+        ...decided.costCurve,
+        atTarget: atTarget(decided.costCurve, { router, generatorCores }),
+      };
+    }
     return decided;
   });
   return {

@@ -37,7 +37,8 @@ function protocolVerdict(cell) {
 /** On a re-encrypt h2 cell: the version the router spoke to the service, from the service's ALPN. */
 function backendText(cell) {
   if (cell.termination !== 'reencrypt' || cell.protocol !== 'h2') return null;
-  if (!cell.serviceAlpn) return 'router to service: not known from here (the service was not asked)';
+  if (!cell.serviceAlpn)
+    return 'router to service: not known (the service’s TLS port could not be asked from here)';
   return cell.serviceAlpn === 'h2'
     ? 'router to service: h2 (the service answers ALPN with h2)'
     : `router to service: HTTP/1.1 (the service answers ALPN with ${cell.serviceAlpn})`;

@@ -100,6 +100,15 @@ describe("the cross-check's figures beside the cell's", () => {
     expect(checked.cost.wrk).toBeNull();
   });
 
+  test('over several runs: each figure a spread with every run in order', () => {
+    const run = (rps, cpuCores, routerCpuCores) => ({ rps, cpuCores, routerCpuCores });
+    const samples = [run(20000, 0.5, 0.9), run(10000, 0.3, 0.5), run(20000, 0.4, 0.8)];
+    const checked = addCrossCheck(figures, { tool: 'haload', ...samples[0], samples });
+    expect(checked.crossCheck.routerUs).toEqual({ min: 40, median: 45, max: 50, samples: [45, 50, 40] });
+    expect(checked.crossCheck.routerPerRequestUs).toBe(45);
+    expect(checked.cost.haload.perRequestUs).toEqual({ min: 20, median: 25, max: 30, samples: [25, 30, 20] });
+  });
+
   test('a skipped one carries its reason only; an unmeasured router is null, not 0', () => {
     const skipped = { tool: 'wrk', skipped: 'open model' };
     expect(addCrossCheck(figures, skipped).crossCheck).toEqual(skipped);

@@ -33,6 +33,8 @@ test("re-encrypt h2 says which version the router spoke to the service, from the
     protocolVerdict(cell('reencrypt:1k:keepalive:h2', { 'HTTP/2.0': 5 }, { serviceAlpn }));
   expect(h2('http/1.1').backend).toBe('router to service: HTTP/1.1 (the service answers ALPN with http/1.1)');
   expect(h2('h2').backend).toBe('router to service: h2 (the service answers ALPN with h2)');
-  expect(h2(null).backend).toBe('router to service: not known from here (the service was not asked)');
+  expect(h2(null).backend).toBe(
+    'router to service: not known (the service’s TLS port could not be asked from here)',
+  );
   expect(protocolVerdict(cell('reencrypt:1k:keepalive', { 'HTTP/1.1': 5 })).backend).toBeNull();
 });

@@ -1,0 +1,96 @@
+'use strict';
+// Does the router's figure depend on who drives it? Per cross-checked cell: each generator's own
+// µs of CPU per request, the router's under each, and their shift with its 95 % interval against
+// the A/A bound; beyond it, why, from the runs' own evidence (rates, the generators' CPU). Pure.
+const { relativeShift } = require('./statistics');
+const { costAt } = require('./cost-curve');
+
+// Runs of one binary agree within ±5 % (router ÷ generator, docs/figures.md): a shift beyond counts.
+const AA_BOUND = 0.05;
+// Rates this far apart make the router's fixed work per second a different share of a request.
+const RATE_APART = 0.1;
+
+/** One generator's figures in a cell: its tool, req/s, own µs per request and the router's. */
+function generatorFigures(cell) {
+  const tool = cell.generator?.tool ?? 'k6';
+  return {
+    tool,
+    rps: cell.okRps ?? null,
+    cores: cell.generator?.cpuCores ?? null,
+    ownUs: cell.cost?.[tool]?.perRequestUs ?? null,
+    routerUs: cell.cost?.router?.perRequestUs ?? null,
+  };
+}
+
+/** The cross-check tool's figures, in the same shape. */
+function toolFigures(cell) {
+  const x = cell.crossCheck;
+  return {
+    tool: x.tool,
+    rps: x.rps ?? null,
+    cores: x.cpuCores ?? null,
+    ownUs: cell.cost?.[x.tool]?.perRequestUs ?? null,
+    routerUs: x.routerUs ?? (x.routerPerRequestUs ? { median: x.routerPerRequestUs } : null),
+  };
+}
+
+const samplesOf = (us) => (us?.samples ?? (us ? [us.median] : [])).filter((v) => v > 0);
+
+/**
+ * agrees: the whole interval inside ±AA_BOUND; depends: the whole interval beyond it; undecided:
+ * the interval spans the bound; too few samples: no interval (4 runs a side at least).
+ */
+function verdictOf(shift, bound = AA_BOUND) {
+  if (shift.low === null) return 'too few samples';
+  if (shift.low >= -bound && shift.high <= bound) return 'agrees';
+  if (shift.low > bound || shift.high < -bound) return 'depends';
+  return 'undecided';
+}
+
+/** Why the router's figure moved with the generator, from what the runs recorded. */
+function reasonsOf(cell, gen, tool) {
+  const why = [];
+  const ratio = gen.rps > 0 && tool.rps > 0 ? tool.rps / gen.rps : null;
+  if (ratio !== null && Math.abs(ratio - 1) >= RATE_APART) {
+    const curve = cell.costCurve && !cell.costCurve.skipped ? cell.costCurve : null;
+    const predicted = curve && [costAt(curve, gen.rps), costAt(curve, tool.rps)];
+    why.push(
+      `${tool.tool} drove ${ratio.toFixed(2)}× ${gen.tool}'s rate: the router's fixed work per second ` +
+        'is a different share of each request' +
+        (predicted ? ` (its cost curve: ${predicted[0]} → ${predicted[1]} µs at those rates)` : ''),
+    );
+  }
+  if (gen.cores !== null && tool.cores !== null) {
+    why.push(
+      `${gen.tool} used ${gen.cores.toFixed(2)} cores beside the router, ${tool.tool} ${tool.cores.toFixed(2)}: ` +
+        'a generator on the router’s cores costs it caches and wake-ups',
+    );
+  }
+  return why;
+}
+
+/**
+ * The cell's generators side by side: { cell, generators: [gen, tool], shift: { change, low, high }
+ * (router µs under the tool against under the cell's generator) | null, verdict, why: [...] }; null
+ * for a cell without a cross-check run.
+ */
+function generatorEfficiency(cell) {
+  if (!cell.crossCheck || cell.crossCheck.skipped || !cell.crossCheck.rps) return null;
+  const gen = generatorFigures(cell);
+  const tool = toolFigures(cell);
+  const [a, b] = [samplesOf(gen.routerUs), samplesOf(tool.routerUs)];
+  if (!a.length || !b.length)
+    return { cell: cell.name, generators: [gen, tool], shift: null, verdict: null, why: [] };
+  const shift = relativeShift(a, b);
+  const verdict = verdictOf(shift);
+  const beyond = verdict === 'depends' || (verdict !== 'agrees' && Math.abs(shift.change) > AA_BOUND);
+  return {
+    cell: cell.name,
+    generators: [gen, tool],
+    shift,
+    verdict,
+    why: beyond ? reasonsOf(cell, gen, tool) : [],
+  };
+}
+
+module.exports = { AA_BOUND, generatorEfficiency, verdictOf };

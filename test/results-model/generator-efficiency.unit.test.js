@@ -1,0 +1,71 @@
+'use strict';
+// The router's figure under two generators: the shift with its interval, judged against the A/A
+// bound, and why it moved, from the runs' own rates and CPU.
+const { AA_BOUND, generatorEfficiency, verdictOf } = require('../../lib/results-model/generator-efficiency');
+
+/** A cell k6 drove, cross-checked by haload: router µs per request under each, run by run. */
+function cell({ k6Router, toolRouter, k6Rps = 4000, toolRps = 4000, costCurve } = {}) {
+  const spreadOf = (samples) => ({
+    min: Math.min(...samples),
+    median: [...samples].sort((a, b) => a - b)[samples.length >> 1],
+    max: Math.max(...samples),
+    samples,
+  });
+  return {
+    name: 'http:1k:keepalive',
+    okRps: k6Rps,
+    generator: { tool: 'k6', cpuCores: 0.9 },
+    cost: {
+      k6: { perRequestUs: spreadOf([100]) },
+      haload: { perRequestUs: spreadOf([8]) },
+      router: { perRequestUs: spreadOf(k6Router) },
+    },
+    crossCheck: { tool: 'haload', rps: toolRps, cpuCores: 0.05, routerUs: spreadOf(toolRouter) },
+    costCurve,
+  };
+}
+
+test('the verdict: inside the bound agrees, beyond depends, across it undecided, no interval too few', () => {
+  expect(AA_BOUND).toBe(0.05);
+  expect(verdictOf({ change: 0.01, low: -0.02, high: 0.04 })).toBe('agrees');
+  expect(verdictOf({ change: -0.3, low: -0.35, high: -0.25 })).toBe('depends');
+  expect(verdictOf({ change: 0.04, low: -0.01, high: 0.09 })).toBe('undecided');
+  expect(verdictOf({ change: 0.4, low: null, high: null })).toBe('too few samples');
+});
+
+test('the same router cost under both generators agrees, with no reason given', () => {
+  const e = generatorEfficiency(
+    cell({ k6Router: [40, 40.4, 40.2, 39.8], toolRouter: [40.2, 40, 40.4, 39.9] }),
+  );
+  expect(e.verdict).toBe('agrees');
+  expect(e.shift.low).toBeLessThanOrEqual(0);
+  expect(e.why).toEqual([]);
+  expect(e.generators.map((g) => [g.tool, g.ownUs.median])).toEqual([
+    ['k6', 100],
+    ['haload', 8],
+  ]);
+});
+
+test('a cheaper router under a faster, cheaper generator depends, and says why from the runs', () => {
+  const costCurve = { fixedCores: 0.04, perRequestUs: 24 };
+  const e = generatorEfficiency(
+    cell({ k6Router: [40, 41, 42, 40], toolRouter: [26, 27, 25, 26], toolRps: 8000, costCurve }),
+  );
+  expect(e.verdict).toBe('depends');
+  expect(e.shift.high).toBeLessThan(-AA_BOUND);
+  // The cost curve at 4,000 and 8,000 req/s: 24 + 0.04 / rps.
+  expect(e.why[0]).toMatch(/haload drove 2\.00× k6's rate.*cost curve: 34 → 29 µs/);
+  expect(e.why[1]).toMatch(/k6 used 0\.90 cores beside the router, haload 0\.05/);
+});
+
+test('one run a side: the change without an interval; a skipped or older cross-check still reads', () => {
+  const one = generatorEfficiency(cell({ k6Router: [40], toolRouter: [30] }));
+  expect(one.verdict).toBe('too few samples');
+  expect(one.shift.change).toBeCloseTo(-0.25, 5);
+  expect(one.why.length).toBeGreaterThan(0);
+  const older = cell({ k6Router: [40], toolRouter: [30] });
+  older.crossCheck = { tool: 'wrk', rps: 4000, cpuCores: 0.1, routerPerRequestUs: 40 };
+  expect(generatorEfficiency(older).shift.change).toBe(0);
+  expect(generatorEfficiency({ name: 'x', crossCheck: { tool: 'wrk', skipped: 'open model' } })).toBeNull();
+  expect(generatorEfficiency({ name: 'x' })).toBeNull();
+});
