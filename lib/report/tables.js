@@ -432,11 +432,11 @@ function generatorEfficiencyRows(results) {
     rows: rows.flatMap((e) =>
       e.generators.map((g, i) => [
         i ? '' : e.cell,
-        `${g.tool}: ${num(g.rps)}, ${spreadText(g.ownUs)}`,
+        `${g.tool}${g.run ? ` (${g.run})` : ''}: ${num(g.rps)}, ${spreadText(g.ownUs)}`,
         spreadText(g.routerUs),
-        i ? shiftText(e.shift) : '',
-        i ? (e.verdict ?? '–') : '',
-        i ? e.why.join('; ') : '',
+        i ? shiftText(g.shift) : '',
+        i ? (g.verdict ?? '–') : '',
+        i ? g.why.join('; ') : '',
       ]),
     ),
   };

@@ -27,6 +27,7 @@ function toolFigures(cell) {
   const x = cell.crossCheck;
   return {
     tool: x.tool,
+    run: 'cross-check',
     rps: x.rps ?? null,
     cores: x.cpuCores ?? null,
     ownUs: cell.cost?.[x.tool]?.perRequestUs ?? null,
@@ -69,28 +70,44 @@ function reasonsOf(cell, gen, tool) {
   return why;
 }
 
-/**
- * The cell's generators side by side: { cell, generators: [gen, tool], shift: { change, low, high }
- * (router µs under the tool against under the cell's generator) | null, verdict, why: [...] }; null
- * for a cell without a cross-check run.
- */
-function generatorEfficiency(cell) {
-  if (!cell.crossCheck || cell.crossCheck.skipped || !cell.crossCheck.rps) return null;
-  const gen = generatorFigures(cell);
-  const tool = toolFigures(cell);
-  const [a, b] = [samplesOf(gen.routerUs), samplesOf(tool.routerUs)];
-  if (!a.length || !b.length)
-    return { cell: cell.name, generators: [gen, tool], shift: null, verdict: null, why: [] };
+/** The cost curve's flat-out run (haload, one run) in the same shape, or null. */
+function flatOutFigures(cell) {
+  const point = cell.costCurve?.points?.find((p) => p.offeredRps === null);
+  if (!point || !(point.rps > 0)) return null;
+  const perRequest = (cores) => (typeof cores === 'number' ? { median: (cores / point.rps) * 1e6 } : null);
+  return {
+    tool: 'haload',
+    run: 'cost curve, flat out',
+    rps: point.rps,
+    cores: point.toolCores ?? null,
+    ownUs: perRequest(point.toolCores),
+    routerUs: perRequest(point.routerCores),
+  };
+}
+
+/** Another generator against the cell's own: the router's shift under it, its verdict and why. */
+function against(cell, gen, other) {
+  const [a, b] = [samplesOf(gen.routerUs), samplesOf(other.routerUs)];
+  if (!a.length || !b.length) return { ...other, shift: null, verdict: null, why: [] };
   const shift = relativeShift(a, b);
   const verdict = verdictOf(shift);
   const beyond = verdict === 'depends' || (verdict !== 'agrees' && Math.abs(shift.change) > AA_BOUND);
-  return {
-    cell: cell.name,
-    generators: [gen, tool],
-    shift,
-    verdict,
-    why: beyond ? reasonsOf(cell, gen, tool) : [],
-  };
+  return { ...other, shift, verdict, why: beyond ? reasonsOf(cell, gen, other) : [] };
+}
+
+/**
+ * The cell's generators side by side: { cell, generators: [the cell's own, then each other one
+ * with { shift: { change, low, high } (the router's µs under it against under the cell's
+ * generator) | null, verdict, why: [...] }] }. The others: the cross-check's tool, and haload's
+ * flat-out run of the cost curve. Null for a cell no second generator drove.
+ */
+function generatorEfficiency(cell) {
+  const checked =
+    cell.crossCheck && !cell.crossCheck.skipped && cell.crossCheck.rps ? toolFigures(cell) : null;
+  const others = [checked, flatOutFigures(cell)].filter(Boolean);
+  if (!others.length) return null;
+  const gen = generatorFigures(cell);
+  return { cell: cell.name, generators: [gen, ...others.map((other) => against(cell, gen, other))] };
 }
 
 module.exports = { AA_BOUND, generatorEfficiency, verdictOf };

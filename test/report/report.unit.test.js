@@ -32,6 +32,10 @@ describe('report from a fixed results.json', () => {
       '| generator ok req/s | tool req/s | tool ÷ generator | generator short of tool |',
     );
     expect(text).toContain('| http:1k:keepalive | k6 3330 | wrk 7426 | 2.23× | 55.2 % |');
+    // Each generator's own µs per request; this older run recorded no router CPU under wrk.
+    expect(text).toMatch(/### The generators’ own cost, and the router’s under each/);
+    expect(text).toContain('| http:1k:keepalive | k6: 3330, 126 | 36 |');
+    expect(text).toContain('|  | wrk (cross-check): 7426, 12 | – | – | – |  |');
     expect(text).toContain('4 vCPU / 16 GB public cloud instance, one HAProxy, 100 routes, HTTP keep-alive');
     // edge ÷ http in Red Hat's 3.x 1 kB keep-alive column: 7467 / 15435, after this run's req/s
     // ratio (⚠: generator-bound) and its capacity-per-core ratio (19881 / 27778).

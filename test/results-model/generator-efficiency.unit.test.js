@@ -37,35 +37,58 @@ test('the same router cost under both generators agrees, with no reason given', 
   const e = generatorEfficiency(
     cell({ k6Router: [40, 40.4, 40.2, 39.8], toolRouter: [40.2, 40, 40.4, 39.9] }),
   );
-  expect(e.verdict).toBe('agrees');
-  expect(e.shift.low).toBeLessThanOrEqual(0);
-  expect(e.why).toEqual([]);
-  expect(e.generators.map((g) => [g.tool, g.ownUs.median])).toEqual([
-    ['k6', 100],
-    ['haload', 8],
-  ]);
+  const [own, tool] = e.generators;
+  expect(own).toMatchObject({ tool: 'k6', ownUs: { median: 100 } });
+  expect(tool).toMatchObject({
+    tool: 'haload',
+    run: 'cross-check',
+    ownUs: { median: 8 },
+    verdict: 'agrees',
+    why: [],
+  });
+  expect(tool.shift.low).toBeLessThanOrEqual(0);
 });
 
 test('a cheaper router under a faster, cheaper generator depends, and says why from the runs', () => {
   const costCurve = { fixedCores: 0.04, perRequestUs: 24 };
-  const e = generatorEfficiency(
+  const [, tool] = generatorEfficiency(
     cell({ k6Router: [40, 41, 42, 40], toolRouter: [26, 27, 25, 26], toolRps: 8000, costCurve }),
-  );
-  expect(e.verdict).toBe('depends');
-  expect(e.shift.high).toBeLessThan(-AA_BOUND);
+  ).generators;
+  expect(tool.verdict).toBe('depends');
+  expect(tool.shift.high).toBeLessThan(-AA_BOUND);
   // The cost curve at 4,000 and 8,000 req/s: 24 + 0.04 / rps.
-  expect(e.why[0]).toMatch(/haload drove 2\.00× k6's rate.*cost curve: 34 → 29 µs/);
-  expect(e.why[1]).toMatch(/k6 used 0\.90 cores beside the router, haload 0\.05/);
+  expect(tool.why[0]).toMatch(/haload drove 2\.00× k6's rate.*cost curve: 34 → 29 µs/);
+  expect(tool.why[1]).toMatch(/k6 used 0\.90 cores beside the router, haload 0\.05/);
+});
+
+test("the cost curve's flat-out run is a third generator: haload's own µs and the router's, one run", () => {
+  const c = cell({ k6Router: [40], toolRouter: [38] });
+  c.costCurve = {
+    points: [
+      { offeredRps: 2000, rps: 2000, routerCores: 0.1, toolCores: 0.02 },
+      { offeredRps: null, rps: 10000, routerCores: 0.3, toolCores: 0.1 },
+    ],
+  };
+  const [, , flatOut] = generatorEfficiency(c).generators;
+  expect(flatOut).toMatchObject({
+    tool: 'haload',
+    run: 'cost curve, flat out',
+    rps: 10000,
+    verdict: 'too few samples',
+  });
+  expect(flatOut.ownUs.median).toBeCloseTo(10, 6);
+  expect(flatOut.routerUs.median).toBeCloseTo(30, 6);
+  expect(flatOut.shift.change).toBeCloseTo(-0.25, 6);
 });
 
 test('one run a side: the change without an interval; a skipped or older cross-check still reads', () => {
-  const one = generatorEfficiency(cell({ k6Router: [40], toolRouter: [30] }));
+  const [, one] = generatorEfficiency(cell({ k6Router: [40], toolRouter: [30] })).generators;
   expect(one.verdict).toBe('too few samples');
   expect(one.shift.change).toBeCloseTo(-0.25, 5);
   expect(one.why.length).toBeGreaterThan(0);
   const older = cell({ k6Router: [40], toolRouter: [30] });
   older.crossCheck = { tool: 'wrk', rps: 4000, cpuCores: 0.1, routerPerRequestUs: 40 };
-  expect(generatorEfficiency(older).shift.change).toBe(0);
+  expect(generatorEfficiency(older).generators[1].shift.change).toBe(0);
   expect(generatorEfficiency({ name: 'x', crossCheck: { tool: 'wrk', skipped: 'open model' } })).toBeNull();
   expect(generatorEfficiency({ name: 'x' })).toBeNull();
 });
