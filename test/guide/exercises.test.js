@@ -117,6 +117,20 @@ const LESSONS = {
         non2xx: 0,
       });
       expect(p.rps).toBeGreaterThan(0);
+      // Each second generator costs a fraction of k6's CPU per request, and the router was measured
+      // under it too: what the report's efficiency table sets side by side.
+      const { generatorEfficiency } = require('../../lib/results-model/generator-efficiency');
+      for (const name of ['http:1k:keepalive', 'passthrough:1k:keepalive']) {
+        const [own, other] = generatorEfficiency(cell(lab.results('generator'), name)).generators;
+        expect({ name, own: own.tool, other: other.tool }).toEqual({
+          name,
+          own: 'k6',
+          other: name.startsWith('http') ? 'wrk' : 'haload',
+        });
+        expect(other.ownUs.median * 3).toBeLessThan(own.ownUs.median);
+        expect(other.routerUs.median).toBeGreaterThan(0);
+        expect(other.shift).not.toBeNull();
+      }
     },
   },
   'exercise-latency-decomposition.md': {
@@ -194,6 +208,11 @@ const LESSONS = {
       const summary = JSON.parse(fs.readFileSync(path.join(lab.resultsDir, 'bank-5000.json'), 'utf8'));
       const med = (name) => summary.metrics[name].values.med;
       expect(med('service_time') * 5).toBeLessThan(med('http_req_duration'));
+      // haload held to the bank's 5,000/s through the router: met, or the role that kept it short.
+      const { atTarget } = cell(lab.results('bank-router'), 'edge:1k:keepalive').costCurve;
+      expect(atTarget.offeredRps).toBe(5000);
+      if (atTarget.met) expect(atTarget.rps).toBeGreaterThanOrEqual(4750);
+      else expect(atTarget.limit).toMatch(/^(router|generator|router\+generator|unknown)$/);
     },
   },
   'exercise-compare.md': {
