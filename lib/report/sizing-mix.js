@@ -13,7 +13,7 @@ function mixLines(mix, { runId, target, cluster }) {
     e.cell,
     `${e.percent} %`,
     String(e.tps),
-    dash(e.routerUs),
+    e.routerBasis === 'curve' ? `${dash(e.routerUs)} (curve)` : dash(e.routerUs),
     pct(e.routerCoreShare, 1),
     dash(e.serviceUs),
   ]);
@@ -33,6 +33,11 @@ function mixLines(mix, { runId, target, cluster }) {
     table({ head, rows }),
     '',
     `Router: ${dash(router.cores)} core(s)${shape}`,
+    ...(router.fixedCores > 0
+      ? [
+          `  with ${router.fixedCores} core(s) of fixed work before headroom (the cost curves'; once, whatever the mix)`,
+        ]
+      : []),
     `Data service: ${dash(service.pods)} pod(s) at ${service.coresPerPod} core each`,
     `Redis: ${mix.redis}`,
     `The limit: ${mix.limit.why}`,

@@ -1,11 +1,15 @@
 'use strict';
 // Sizing for a traffic mix (npm run sizing -- --mix edge=60,reencrypt=30,passthrough=10): each
-// entry's share of the target TPS at its cell's measured cost, summed into router cores, then the
-// router's shape (replicas × threads), the data service's pods, and which of them is the limit.
+// entry's share of the target TPS at its cell's cost (measured, or its cost curve's), summed into
+// router cores, then its shape (replicas × threads), the service's pods, and which is the limit.
 const { TERMINATIONS } = require('../../k6/lib/cells');
 const { coresFor, medianCostUs, wholeUnits, SERVICE_CORES_PER_INSTANCE } = require('./sizing');
 const { UsageError } = require('../core/settings');
 const { OPENSHIFT_DEFAULTS } = require('../lab/common/options');
+
+/** A cell's fitted cost curve (--cost-curve), or null. */
+const fittedCurve = (cell) =>
+  cell.costCurve && !cell.costCurve.skipped && cell.costCurve.perRequestUs > 0 ? cell.costCurve : null;
 
 /** OpenShift's IngressController defaults: its HAProxy threads per pod, 2 pods on a cluster with HA. */
 const OPENSHIFT_ROUTER = { threads: OPENSHIFT_DEFAULTS.threads, replicas: 2 };
@@ -75,7 +79,10 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
   const rows = entries.map(({ key, percent }) => {
     const cell = cellFor(key, results.cells, sizes);
     const share = (tps * percent) / 100;
-    const routerUs = medianCostUs(cell.cost.router);
+    // On a fitted curve (--cost-curve) a request costs the slope; the fixed cores are the router's
+    // whole, counted once below, not once per entry.
+    const curve = fittedCurve(cell);
+    const routerUs = curve ? curve.perRequestUs : medianCostUs(cell.cost.router);
     const serviceUs = medianCostUs(cell.cost.service);
     // Busy cores at the share, before headroom: the shares of the router's cores add up.
     return {
@@ -84,13 +91,17 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
       percent,
       tps: share,
       routerUs,
+      routerBasis: curve ? 'curve' : 'measured',
+      fixedCores: curve ? Math.max(0, curve.fixedCores) : 0,
       serviceUs,
       routerBusy: coresFor(share, routerUs, 0),
       serviceBusy: coresFor(share, serviceUs, 0),
     };
   });
   const sum = (k) => (rows.some((r) => r[k] === null) ? null : rows.reduce((s, r) => s + r[k], 0));
-  const routerBusy = sum('routerBusy');
+  const fixedCores = Math.max(0, ...rows.map((r) => r.fixedCores));
+  const perRequestBusy = sum('routerBusy');
+  const routerBusy = perRequestBusy === null ? null : perRequestBusy + fixedCores;
   const serviceBusy = sum('serviceBusy');
   const spare = 1 - headroom;
   const routerCores = wholeUnits(routerBusy === null ? null : routerBusy / spare);
@@ -109,12 +120,14 @@ function sizeMix(results, entries, { tps, headroom, router = OPENSHIFT_ROUTER })
       percent: r.percent,
       tps: Number(r.tps.toFixed(1)),
       routerUs: r.routerUs,
+      routerBasis: r.routerBasis,
       serviceUs: r.serviceUs,
       routerCoreShare: routerBusy ? Number((r.routerBusy / routerBusy).toFixed(4)) : null,
     })),
     router: {
       cores: routerCores,
       exactCores: routerBusy === null ? null : routerBusy / spare,
+      fixedCores: Number(fixedCores.toFixed(3)),
       ...(shape && { shape }),
     },
     service: { pods: servicePods, coresPerPod: SERVICE_CORES_PER_INSTANCE },

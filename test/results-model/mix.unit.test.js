@@ -36,6 +36,28 @@ test('close cells: the full handshake by default, whole cores, a shape of replic
   expect(mix.limit).toMatchObject({ role: 'router', cores: 8 });
 });
 
+test("on cost curves: each entry at its curve's µs per request, the router's fixed cores counted once", () => {
+  const withCurves = structuredClone(results);
+  const curve = (name, fixedCores, perRequestUs) => {
+    withCurves.cells.find((c) => c.name === name).costCurve = { tool: 'haload', fixedCores, perRequestUs };
+  };
+  curve('edge:1k:keepalive', 0.19, 23);
+  curve('reencrypt:1k:keepalive', 0.2, 40);
+  const mix = sizeMix(withCurves, parseMix(['edge=60', 'reencrypt=30', 'passthrough=10']), {
+    tps: 5000,
+    headroom: 0.3,
+  });
+  expect(mix.entries.map((e) => [e.key, e.routerBasis, e.routerUs])).toEqual([
+    ['edge', 'curve', 23],
+    ['reencrypt', 'curve', 40],
+    ['passthrough', 'measured', 27.4],
+  ]);
+  // 3000 × 23 µs + 1500 × 40 µs + 500 × 27.4 µs = 0.1427 busy cores, plus 0.2 fixed once, ÷ 0.7.
+  expect(mix.router.fixedCores).toBe(0.2);
+  expect(mix.router.exactCores).toBeCloseTo((0.1427 + 0.2) / 0.7, 4);
+  expect(mix.entries.reduce((a, e) => a + e.routerCoreShare, 0)).toBeLessThan(1);
+});
+
 test("the router's shape: at least the fewest pods, one thread per core a pod needs, up to threadCount", () => {
   expect(routerShape(1, OPENSHIFT_ROUTER)).toEqual({ replicas: 2, threads: 1, cores: 2 });
   expect(routerShape(8, OPENSHIFT_ROUTER)).toEqual({ replicas: 2, threads: 4, cores: 8 });
