@@ -123,6 +123,12 @@ function crossCheckSkip(opts) {
   return null;
 }
 
+/** Why a cell its own generator ran with haload is not cross-checked: the cross-check is haload too. */
+function sameToolSkip(tool, cell) {
+  if (tool !== 'haload' || cell.connection !== 'close') return null;
+  return 'haload is this cell’s own generator (neither k6 nor wrk can run it), and it would be its cross-check too';
+}
+
 /**
  * Why a cell's k6 figures cannot be set against the cross-check's, or null: the cross-check forces
  * the cell's HTTP version, so a cell k6 ran (partly) over another measured another protocol.
@@ -144,4 +150,6 @@ module.exports = {
   protocolSkip,
   closeSkip,
   poolToolRuns,
+  sameToolSkip,
+  NO_HALOAD,
 };

@@ -74,8 +74,8 @@ const SETTINGS = [
     help:
       'how close cells through a TLS route begin each connection: full (a full handshake every time: ' +
       'k6) and/or resumed (the TLS session of the connection before resumed, as Red Hat measured its ' +
-      '4.x close figures: wrk, closed model; skipped under --rate, and for passthrough in the lab: wrk ' +
-      "sends the URL's host as SNI, and the lab's route hosts do not resolve)",
+      '4.x close figures: wrk, closed model; skipped under --rate; haload for passthrough in the lab, ' +
+      "where wrk, which sends the URL's host as SNI, cannot reach it)",
   },
   {
     name: 'protocols',

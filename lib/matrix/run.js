@@ -23,6 +23,7 @@ const {
 } = require('../results-model/document');
 const { runWrk, runWrkCell } = require('../load/wrk');
 const { runHaload } = require('../load/haload');
+const { runHaloadCell } = require('../load/haload-cell');
 const { h2Skip, serviceAlpn } = require('./protocol');
 const { measureCostCurve } = require('./cost-curve');
 const { startRouterCounters } = require('../load/router-counters');
@@ -34,6 +35,9 @@ const {
   protocolSkip,
   closeSkip,
   poolToolRuns,
+  sameToolSkip,
+  haloadTarget,
+  NO_HALOAD,
 } = require('./cross-check');
 const { describeEnvironment } = require('./environment');
 const { needsFloor, measureHandshakeFloor, negotiateRoute } = require('./handshake-floor');
@@ -49,10 +53,11 @@ function safeName(cellName) {
 const WRK_THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
 
 /**
- * Where wrk reaches each resumed cell, or why it cannot run it here: { runnable: [{ cell, where }],
+ * Where wrk reaches each resumed cell, or haload where wrk cannot (passthrough: wrk sends no SNI of
+ * its own), or why neither can here: { runnable: [{ cell, where: { tool, url, host, sni? } }],
  * skipped: [{ name, reason }] }. k6 cells pass through with no `where`.
  */
-async function placeCells(cells, { target, opts, wrk }) {
+async function placeCells(cells, { target, opts, wrk, haload = null }) {
   const runnable = [];
   const skipped = [];
   for (const cell of cells) {
@@ -77,9 +82,12 @@ async function placeCells(cells, { target, opts, wrk }) {
         `${cell.name}: resumed TLS sessions need wrk (k6 cannot resume): run 'npm run setup -- --for lab', or pass --tls-session full`,
       );
     }
-    const where = await wrkTarget(cell, target.routes[cell.termination], target);
-    if (where.skip) skipped.push({ name: cell.name, reason: where.skip });
-    else runnable.push({ cell, where });
+    const route = target.routes[cell.termination];
+    const where = await wrkTarget(cell, route, target);
+    if (!where.skip) runnable.push({ cell, where: { tool: 'wrk', ...where } });
+    else if (haload)
+      runnable.push({ cell, where: { tool: 'haload', ...(await haloadTarget(cell, route, target)) } });
+    else skipped.push({ name: cell.name, reason: `${where.skip}; haload could, but ${NO_HALOAD}` });
   }
   return { runnable, skipped };
 }
@@ -96,8 +104,8 @@ async function planRun(opts, { env, log }) {
   );
   const wrk = findTool('wrk');
   if (opts.crossCheck && !wrk) throw new Error(`--cross-check needs wrk: run 'npm run setup -- --for lab'`);
-  const haload = opts.crossCheck || opts.costCurve ? findTool('haload') : null;
-  const { runnable, skipped } = await placeCells(cells, { target, opts, wrk });
+  const haload = findTool('haload');
+  const { runnable, skipped } = await placeCells(cells, { target, opts, wrk, haload });
   const monitoring = openMonitoring(opts, target);
   // What the router meets behind a re-encrypt route when it offers h2: the service's ALPN answer.
   const h2Reencrypt = runnable.some(({ cell }) => cell.termination === 'reencrypt' && cell.protocol === 'h2');
@@ -177,6 +185,20 @@ function runSample(run, { cell, where }, { durationSeconds, summaryPath, dashboa
     cpus: target.k6Cpus,
     signal,
   };
+  if (where?.tool === 'haload') {
+    return runHaloadCell({
+      ...common,
+      haload: run.haload,
+      url: where.url,
+      host: where.host,
+      sni: where.sni,
+      resume: cell.tlsSession !== 'full',
+      protocol: cell.protocol ?? 'h1',
+      users: opts.vus,
+      threads: WRK_THREADS,
+      target: target.mode,
+    });
+  }
   if (where) {
     return runWrkCell({
       ...common,
@@ -252,6 +274,8 @@ async function measureCell(run, placed, report) {
     ? { ...withAlpn, costCurve: await costCurveOf(run, cell, report) }
     : withAlpn;
   if (!opts.crossCheck) return addCrossCheck(figures, null);
+  const sameTool = sameToolSkip(placed.where?.tool, cell);
+  if (sameTool) return addCrossCheck(figures, { tool: 'haload', skipped: sameTool });
   const skip = crossCheckSkip(opts) || protocolSkip(cell, figures.protocols);
   if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
   report('cross-check');

@@ -65,7 +65,10 @@ function spreadOfRuns(values) {
 function addCrossCheck(figures, crossCheck) {
   if (!crossCheck) return figures;
   const toolUs = crossCheck.skipped ? null : spreadOfRuns(perRequestOfRuns(crossCheck, 'cpuCores'));
-  const cost = toolUs ? { perRequestUs: toolUs, perHandshakeUs: null } : null;
+  // A tool that was the cell's own generator keeps the cost it measured as such.
+  const cost = toolUs
+    ? { perRequestUs: toolUs, perHandshakeUs: null }
+    : (figures.cost?.[crossCheck.tool] ?? null);
   const withCost = { ...figures, cost: { ...figures.cost, [crossCheck.tool]: cost } };
   if (crossCheck.skipped) return { ...withCost, crossCheck };
   const routerUs = spreadOfRuns(perRequestOfRuns(crossCheck, 'routerCpuCores'));

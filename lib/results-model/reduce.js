@@ -12,6 +12,7 @@ const OK = '{expected_response:true}';
 const LATENCY_BASIS = {
   k6: 'request_total: blocked + duration of successful responses (ms)',
   wrk: 'wrk: from writing the request to reading the response, every response (ms); the connection set-up (TCP and the resumed TLS handshake) is not included',
+  haload: 'haload prints mean times only: no percentiles',
 };
 const COMBINE_MODES = ['sequential', 'concurrent'];
 

@@ -353,7 +353,7 @@ function limitOf(cell, { baseline = null, vus, rate, router = {} } = {}) {
     // A cluster's roles do not share this machine: only the offered load is left.
     hostBusyFraction: remote(cell) ? null : cell.host.busyFraction,
     hostCores: cell.host.cores,
-    load: g.tool === 'wrk' ? `${g.vusMax} wrk connections` : rate ? `${rate} req/s` : `${vus} VUs`,
+    load: g.tool !== 'k6' ? `${g.vusMax} ${g.tool} connections` : rate ? `${rate} req/s` : `${vus} VUs`,
   });
   reasons.push(...shared.reasons.map((text) => ({ role: shared.by, text })));
   return { by: shared.by, hostBusy: host.contended, reasons };
