@@ -99,7 +99,7 @@ const AXES = [
     variable: 'TLS_SESSION',
     tag: 'tls_session',
     condition: 'TLS sessions',
-    words: { full: 'full TLS handshakes (k6)', resumed: 'resumed TLS sessions (wrk)' },
+    words: { full: 'full TLS handshakes (k6)', resumed: 'resumed TLS sessions (wrk or haload)' },
     reference: (table) => (table.tlsSession && table.tlsSession !== 'unknown' ? table.tlsSession : null),
   },
   {

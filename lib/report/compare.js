@@ -115,8 +115,9 @@ function rowNotes(results, rows, group) {
   const notes = [];
   if (tlsSession === 'resumed') {
     notes.push(
-      'the http row is its close cell (no TLS, k6), the others wrk’s: their req/s ratio sets two generators side ' +
-        'by side, their capacity ratio (the router’s CPU per request) does not depend on the generator',
+      'the http row is its close cell (no TLS, k6), the others wrk’s (haload’s on passthrough in the lab): their ' +
+        'req/s ratio sets two generators side by side, and the router’s CPU per request moves with the generator too ' +
+        '(see the generators’ own cost, under Cross-check)',
     );
   }
   // A cell whose sessions were not the kind its name claims stays in the group, but flagged:

@@ -218,12 +218,12 @@ describe('one route vocabulary', () => {
   });
 });
 
-test('--help says which resumed cells are skipped, and why', () => {
+test('--help says which resumed cells are skipped, why, and who runs passthrough’s in the lab', () => {
   const { COMMAND } = require('../../lib/matrix/options');
   const help = COMMAND.help().replace(/\s+/g, ' ');
   expect(help).toContain('resumed close cells are skipped: they need wrk, which has no open model');
   expect(help).toContain(
-    "skipped under --rate, and for passthrough in the lab: wrk sends the URL's host as SNI, and the lab's route hosts do not resolve",
+    "skipped under --rate; haload for passthrough in the lab, where wrk, which sends the URL's host as SNI, cannot reach it",
   );
 });
 

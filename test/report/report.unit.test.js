@@ -131,7 +131,7 @@ describe('report from a fixed results.json', () => {
     const tablesOf = (g) => [...new Set(g.columns.map((c) => c.tableId))].sort();
     expect(tablesOf(byKind.resumed)).toEqual(['ocp311-threads', 'ocp4-publishing']);
     expect(tablesOf(byKind.full)).toEqual(['ocp311-threads']);
-    expect(byKind.resumed.title).toBe('1k pages, close, resumed TLS sessions (wrk)');
+    expect(byKind.resumed.title).toBe('1k pages, close, resumed TLS sessions (wrk or haload)');
     expect(byKind.resumed.notes).toContainEqual(
       expect.stringMatching(/OCP 4\.x: .*TLS session resumption was used/),
     );
