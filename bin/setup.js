@@ -30,7 +30,9 @@ const COMMAND = defineCommand({
       choices: EXTRAS,
       help:
         'also what only a comparison needs, built on request: haproxy-3.0 (the 3.0 LTS branch, ' +
-        '.tools/bin/haproxy-3.0, about a minute; --for test builds it too); openssl-3.5 (the router HAProxy on ' +
+        '.tools/bin/haproxy-3.0, about a minute; --for test builds it too); haproxy-2.8 and haproxy-3.4 (2.8.10 ' +
+        'as OpenShift 4.16-4.22 run 2.8, and 3.4.0, from upstream release commits: the mirror for 2.8; ' +
+        '.tools/bin/haproxy-2.8, -3.4, about two minutes each); openssl-3.5 (the router HAProxy on ' +
         "Debian 13's OpenSSL 3.5, .tools/bin/haproxy-openssl-3.5, about five minutes)",
     },
     {

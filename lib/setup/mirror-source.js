@@ -24,10 +24,10 @@ function tarCommitId(gzipped) {
 }
 
 /**
- * The tarball of `source` ({ name, repo: 'owner/name', commit, file?, sha256? }): in the mirror
- * when ROUTER_LAB_MIRROR is set, as `file` (default `<name>-<commit:12>.tar.gz`) with its SHA-256
- * checked when the pin has one, else from GitHub (whose archives are not byte-stable: the commit
- * check in unpackSource serves both).
+ * The tarball of `source` ({ name, repo: 'owner/name' | null, commit, file?, sha256? }): in the
+ * mirror when ROUTER_LAB_MIRROR is set, as `file` (default `<name>-<commit:12>.tar.gz`) with its
+ * SHA-256 checked when the pin has one, else from GitHub where `repo` names one (its archives are
+ * not byte-stable: the commit check in unpackSource serves both).
  */
 async function fetchSource(source, { env = process.env, log }) {
   const file = source.file || `${source.name}-${source.commit.slice(0, 12)}.tar.gz`;
@@ -42,6 +42,11 @@ async function fetchSource(source, { env = process.env, log }) {
       throw new Error(`${full} has SHA-256 ${sha256}, not the pinned ${source.sha256}`);
     }
     return tarball;
+  }
+  if (!source.repo) {
+    throw new Error(
+      `${file} is read from a mirror only (GitHub does not carry it): set ${MIRROR_ENV} to a directory holding it`,
+    );
   }
   const url = `https://github.com/${source.repo}/archive/${source.commit}.tar.gz`;
   log(`  source: ${url}`);

@@ -15,6 +15,7 @@ const {
 } = require('./openssl-build');
 const { openshiftRouterTool } = require('./openshift-router-build');
 const { haloadTool } = require('./haload-build');
+const { RELEASE_PINS, releaseTool } = require('./haproxy-release-build');
 
 const K6_MODULE = 'go.k6.io/k6';
 const K6_VERSION = 'v1.8.1';
@@ -77,6 +78,10 @@ const TOOLS = [
       buildHaproxy(log, { pin: HAPROXY_PINS['3.0'] });
     },
   },
+  // On request only (setup --with haproxy-2.8, haproxy-3.4): the branch OpenShift 4.16–4.22 run,
+  // and the one 5.2 will, from upstream's release commits.
+  releaseTool(RELEASE_PINS['2.8']),
+  releaseTool(RELEASE_PINS['3.4']),
   // On request only (setup --with openssl-3.5): the same HAProxy on another TLS library.
   {
     name: `haproxy ${upstreamVersion(HAPROXY_PIN.debianVersion)} on OpenSSL ${OPENSSL_VERSION}`,
