@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { TOOLS_BIN } = require('../core/paths');
-const { unpackSource } = require('./mirror-source');
+const { unpackSource, inMirror } = require('./mirror-source');
 const { installBuildPackages, run, jobs } = require('./debian-source');
 const { HAPROXY_PIN, haproxyVersion } = require('./haproxy-build');
 
@@ -60,11 +60,16 @@ async function buildRelease(pin, log, { env = process.env } = {}) {
   }
 }
 
-/** The registry's entry for a release, on request only (setup --with haproxy-2.8). */
+/**
+ * The registry's entry for a release: on request (setup --with haproxy-2.8), and for the tests
+ * where the mirror holds its source (no download is tried unasked).
+ */
 function releaseTool(pin) {
   return {
-    name: `haproxy ${pin.version} (${pin.branch} branch, upstream's release commit)`,
+    name: `haproxy ${pin.version} (upstream release)`,
     extra: pin.name,
+    neededFor: 'test',
+    onlyWhere: () => inMirror(pin),
     locate() {
       const version = haproxyVersion(pin.bin);
       if (!version) return null;

@@ -23,6 +23,14 @@ function tarCommitId(gzipped) {
   return match ? match[1] : null;
 }
 
+/** The file name of `source` in a mirror. */
+const fileOf = (source) => source.file || `${source.name}-${source.commit.slice(0, 12)}.tar.gz`;
+
+/** Whether the mirror ROUTER_LAB_MIRROR names holds `source`'s file. */
+function inMirror(source, env = process.env) {
+  return Boolean(env[MIRROR_ENV]) && fs.existsSync(path.join(path.resolve(env[MIRROR_ENV]), fileOf(source)));
+}
+
 /**
  * The tarball of `source` ({ name, repo: 'owner/name' | null, commit, file?, sha256? }): in the
  * mirror when ROUTER_LAB_MIRROR is set, as `file` (default `<name>-<commit:12>.tar.gz`) with its
@@ -30,7 +38,7 @@ function tarCommitId(gzipped) {
  * not byte-stable: the commit check in unpackSource serves both).
  */
 async function fetchSource(source, { env = process.env, log }) {
-  const file = source.file || `${source.name}-${source.commit.slice(0, 12)}.tar.gz`;
+  const file = fileOf(source);
   const mirror = env[MIRROR_ENV];
   if (mirror) {
     const full = path.join(path.resolve(mirror), file);
@@ -79,4 +87,4 @@ async function unpackSource(source, { env, log }) {
   return dir;
 }
 
-module.exports = { MIRROR_ENV, tarCommitId, fetchSource, unpackSource };
+module.exports = { MIRROR_ENV, tarCommitId, inMirror, fetchSource, unpackSource };

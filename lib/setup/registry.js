@@ -78,8 +78,8 @@ const TOOLS = [
       buildHaproxy(log, { pin: HAPROXY_PINS['3.0'] });
     },
   },
-  // On request only (setup --with haproxy-2.8, haproxy-3.4): the branch OpenShift 4.16–4.22 run,
-  // and the one 5.2 will, from upstream's release commits.
+  // The branch OpenShift 4.16–4.22 run, and the one 5.2 will, from upstream's release commits: for
+  // the tests where the mirror has them, and on request (setup --with haproxy-2.8, haproxy-3.4).
   releaseTool(RELEASE_PINS['2.8']),
   releaseTool(RELEASE_PINS['3.4']),
   // On request only (setup --with openssl-3.5): the same HAProxy on another TLS library.

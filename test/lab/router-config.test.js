@@ -15,6 +15,7 @@ const {
 const { createLabCerts } = require('../../lib/lab/common/lab-certs');
 const { labRoutes, routeSettings, routeManifestPath } = require('../../lib/lab/common/routes');
 const { describeHaproxy } = require('../../lib/lab/haproxy/binary');
+const { RELEASE_PINS } = require('../../lib/setup/haproxy-release-build');
 const { findOnPath } = require('../../lib/core/tools');
 const { PINNED_BIN, HAPROXY_PIN, haproxyVersion, locatePinned } = require('../../lib/setup/haproxy-build');
 
@@ -26,6 +27,11 @@ const BINARIES = [
     label: `the pinned HAProxy ${pinnedVersion}`,
     file: pinnedBuilt ? PINNED_BIN : null,
   },
+  // The releases setup builds from upstream's commits (--for test, where the mirror has them).
+  ...Object.values(RELEASE_PINS).map((pin) => ({
+    label: `HAProxy ${pin.version}`,
+    file: haproxyVersion(pin.bin) === pin.version ? pin.bin : null,
+  })),
 ];
 
 const routes = labRoutes({ httpPort: 19080, httpsPort: 19443 });
@@ -112,8 +118,19 @@ for (const binary of BINARIES) {
           TLS_HOSTS.map((host) => `${certs.routeCerts[host]} [alpn h2,http/1.1] ${host}`),
         );
         expect(rendered.config).toMatch(
-          /server pod:\S+:https:\S+ \S+ weight 1 ssl alpn h2,http\/1\.1 verifyhost/,
+          /server pod:\S+:https:\S+ \S+ weight 1 ssl alpn h2,http\/1\.1( no-sni-auto)? verifyhost/,
         );
+      });
+
+      test('re-encrypt servers turn sni-auto off where HAProxy has it (3.3 on), and verify the service name', () => {
+        const rendered = render();
+        valid(rendered);
+        const major = haproxy.version.split('.').slice(0, 2).join('.');
+        expect(haproxy.sniAuto).toBe(['3.3', '3.4', '3.5'].includes(major));
+        for (const line of rendered.config.match(/^ {2}server pod:\S+:https:.* ssl .*$/gm)) {
+          expect(line.includes(' no-sni-auto ')).toBe(haproxy.sniAuto);
+          expect(line).toMatch(/ verifyhost data-service\.router-lab\.svc verify required /);
+        }
       });
 
       test('every HTTP frontend denies an empty Content-Length and strips the twelve X-SSL* headers before routing', () => {

@@ -21,12 +21,12 @@ test('the router HAProxy is pinned to 3.2 (a known version, its checksum) and bu
   expect(router.name).toContain(upstreamVersion(HAPROXY_PIN.debianVersion));
 });
 
-test('3.0 is built for the tests and on request; 2.8, 3.4 and OpenSSL 3.5 only when asked for (setup --with)', () => {
+test('3.0, 2.8 and 3.4 are built for the tests (where they can be) and on request; OpenSSL 3.5 only when asked for', () => {
   const extra = TOOLS.filter((t) => t.extra);
   expect(extra.map((t) => [t.extra, t.neededFor])).toEqual([
     ['haproxy-3.0', 'test'],
-    ['haproxy-2.8', undefined],
-    ['haproxy-3.4', undefined],
+    ['haproxy-2.8', 'test'],
+    ['haproxy-3.4', 'test'],
     ['openssl-3.5', undefined],
   ]);
   expect(EXTRAS).toEqual(['haproxy-3.0', 'haproxy-2.8', 'haproxy-3.4', 'openssl-3.5']);

@@ -14,6 +14,8 @@ const HAPROXY_MIN = '2.6.0';
 const KNOWN_MAJORS = ['2', '3'];
 /** From 2.8 on, HAProxy offers h2 over ALPN by default, and `no-alpn` exists to turn that off. */
 const NO_ALPN_SINCE = '2.8.0';
+/** From 3.3 on, a TLS server sends the request's Host as SNI by default (`sni-auto`), and verifies against it. */
+const SNI_AUTO_SINCE = '3.3.0';
 
 const cache = new Map();
 
@@ -39,7 +41,7 @@ function vv(file) {
 
 /**
  * What the lab knows about an HAProxy binary: { path, source, version, build, openssl,
- * builtWithOpenssl, prometheus, noAlpn }. `source` is 'pinned' (.tools/bin), 'LAB_HAPROXY' when
+ * builtWithOpenssl, prometheus, noAlpn, sniAuto }. `source` is 'pinned' (.tools/bin), 'LAB_HAPROXY' when
  * `explicit`, else 'system'.
  */
 function describeHaproxy(file = requireTool('haproxy'), { explicit = false } = {}) {
@@ -55,6 +57,7 @@ function describeHaproxy(file = requireTool('haproxy'), { explicit = false } = {
     builtWithOpenssl: field(SSL_LIBRARY_LINES.builtWith),
     prometheus: /\bUSE_PROMEX=1\b|prometheus-exporter|Prometheus exporter/i.test(text),
     noAlpn: Boolean(version) && compareVersions(version, NO_ALPN_SINCE) >= 0,
+    sniAuto: Boolean(version) && compareVersions(version, SNI_AUTO_SINCE) >= 0,
   };
 }
 

@@ -97,7 +97,11 @@ function mapFiles(routes, { routeCerts = {}, http2 = false, scaleRoutes = [] } =
  * filled for its own backend, annotations, balance and Service (its servers verify
  * <service>.<namespace>.svc on re-encrypt, as the router verifies a service-ca certificate).
  */
-function scaleBackends(template, scaleRoutes, { instances, serviceCA, checkIntervalMs, http2, balance }) {
+function scaleBackends(
+  template,
+  scaleRoutes,
+  { instances, serviceCA, checkIntervalMs, http2, balance, sniAuto },
+) {
   const sections = {};
   for (const [section, termination] of template.matchAll(
     /^backend \{\{ backend_(\w+) \}\}\n[\s\S]*?\{\{ servers_\1 \}\}$/gm,
@@ -112,6 +116,7 @@ function scaleBackends(template, scaleRoutes, { instances, serviceCA, checkInter
         serviceCA,
         checkIntervalMs,
         http2,
+        sniAuto,
         service: route.name,
         serviceHost: `${route.name}.${NAMESPACE}.svc`,
       });
@@ -149,12 +154,26 @@ function routeOptionLines(route) {
   return lines.join('\n');
 }
 
-/** Server lines per termination, named like the router's endpoints (pod:<pod>:<svc>:<port>:<ip>:<port>). */
+/**
+ * Server lines per termination, named like the router's endpoints (pod:<pod>:<svc>:<port>:<ip>:<port>).
+ * `sniAuto`: an HAProxy (3.3+) that sends the request's Host as SNI by default and verifies the
+ * service's certificate against it instead of verifyhost; OpenShift's template predates that, so a
+ * re-encrypt route to a service-CA certificate fails there (503): the lab turns it off to measure.
+ */
 function serverLines(
   instances,
-  { routes, serviceCA, checkIntervalMs, http2, service = SERVICE_NAME, serviceHost = SERVICE_HOST },
+  {
+    routes,
+    serviceCA,
+    checkIntervalMs,
+    http2,
+    sniAuto = false,
+    service = SERVICE_NAME,
+    serviceHost = SERVICE_HOST,
+  },
 ) {
   const check = `check inter ${checkIntervalMs}ms`;
+  const noSniAuto = sniAuto ? ' no-sni-auto' : '';
   const verify = `verify required ca-file ${serviceCA}`;
   const cookie = (termination, id) => (routes[termination]?.disableCookies ? '' : ` cookie ${md5(id)}`);
   const lines = { http: [], edge: [], reencrypt: [], passthrough: [] };
@@ -168,7 +187,7 @@ function serverLines(
     }
     lines.reencrypt.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort}${cookie('reencrypt', tlsId)} weight 1` +
-        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''} verifyhost ${serviceHost} ${verify} ${check}`,
+        ` ssl${http2 ? ` alpn ${H2_ALPN}` : ''}${noSniAuto} verifyhost ${serviceHost} ${verify} ${check}`,
     );
     lines.passthrough.push(
       `  server ${tlsId} 127.0.0.1:${inst.tlsPort} weight 1` +
@@ -213,6 +232,7 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy,
     serviceCA: certs.serviceCA,
     checkIntervalMs: router.checkIntervalMs,
     http2,
+    sniAuto: haproxy.sniAuto,
   });
   const profile = intermediateProfile(router.openshiftRelease);
   const groups = profile.groups
@@ -228,6 +248,7 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy,
       checkIntervalMs: router.checkIntervalMs,
       http2,
       balance,
+      sniAuto: haproxy.sniAuto,
     }),
     maxconn: router.maxconn,
     threads: router.threads,
