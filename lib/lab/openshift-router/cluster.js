@@ -68,6 +68,21 @@ async function startCluster(lab) {
 }
 
 /**
+ * Why a re-encrypt Route cannot serve on this HAProxy, or '': from 3.3 on a TLS server sends the
+ * request's Host as SNI (sni-auto) and verifies the certificate against it, not against
+ * verifyhost; openshift-router's template sets neither `sni` nor `no-sni-auto`.
+ */
+function sniAutoHint(haproxy, waiting) {
+  if (!haproxy?.sniAuto || !waiting.some((r) => r.termination === 'reencrypt')) return '';
+  return (
+    `\nHAProxy ${haproxy.version} sends each request's Host as SNI to a TLS server (sni-auto, 3.3 and later) ` +
+    "and verifies the service's certificate against that name instead of verifyhost; openshift-router's " +
+    'template sets no sni and no no-sni-auto, so a re-encrypt Route to a service-CA certificate answers 503 ' +
+    '(docs/figures.md#haproxy-28-and-34)'
+  );
+}
+
+/**
  * Waits until every Route of the lab is admitted and answers 200 through the router. Resolves
  * how long each took from here: { [name]: { admittedMs, servingMs } }. A Route the router
  * rejects fails at once with the router's reason.
@@ -104,8 +119,9 @@ async function waitAdmittedAndServing(lab) {
       signal,
       what: 'every Route admitted and answering 200',
       diagnose: () => {
-        const waiting = routes.filter((r) => times[r.name]?.servingMs === undefined).map((r) => r.name);
-        return `\nnot yet: ${waiting.join(', ')}${logTail(labDir, 'router')}`;
+        const waiting = routes.filter((r) => times[r.name]?.servingMs === undefined);
+        const names = waiting.map((r) => r.name).join(', ');
+        return `\nnot yet: ${names}${sniAutoHint(lab.haproxy, waiting)}${logTail(labDir, 'router')}`;
       },
     },
   );
@@ -153,4 +169,4 @@ async function waitScaleRoutesServing(lab) {
   return times;
 }
 
-module.exports = { startCluster, waitAdmittedAndServing, waitScaleRoutesServing };
+module.exports = { startCluster, waitAdmittedAndServing, waitScaleRoutesServing, sniAutoHint };
