@@ -130,7 +130,7 @@ const ENDPOINT_TEXT =
   'as a new pod (a rollout) or as the same pod (a readiness probe that failed, then passed). With the ' +
   'dynamic configuration manager a new pod is added at runtime. The same pod cannot be: HAProxy keeps the ' +
   'server the configuration file named, so the router falls back to a reload, and its record of the ' +
-  "Service's other Routes can go stale: later withdrawals never reach them (docs/benchmark.md).";
+  "Service's other Routes can go stale: later withdrawals never reach them (docs/figures.md#the-configuration-manager-and-a-pod-that-returns).";
 
 /** The run's blocks: { heading } | { text } | { table, right? }. */
 function blocks(doc) {

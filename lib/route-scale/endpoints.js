@@ -66,7 +66,7 @@ async function measureKind(state, client, { changes, newPod, signal, log }) {
 /**
  * Both kinds of endpoint change against the lab of `state`: resolves { configManager, rollout,
  * readiness } or { skipped }. The rollout comes first: a pod that returns under its old name can
- * leave the configuration manager's record stale, and later changes unapplied (docs/benchmark.md).
+ * leave the configuration manager's record stale, and later changes unapplied (docs/figures.md#the-configuration-manager-and-a-pod-that-returns).
  */
 async function measureEndpointChanges(state, { changes, signal, log = () => {} }) {
   if (state.instances.length < 2) {

@@ -1,8 +1,7 @@
 'use strict';
-// HAProxy 2.8 and 3.4 (setup builds them from upstream's release commits for the tests, where the
-// mirror has them) running the lab: the real router of release-4.22 on 2.8.10, as OpenShift 4.22
-// runs 2.8; the template router on 3.4.0, whose default SNI (sni-auto) the lab turns off for
-// re-encrypt. Each lab serves all four terminations, and says which HAProxy ran.
+// HAProxy 2.8 and 3.4 (built by setup for the tests where the mirror has them) running the lab:
+// release-4.22's router on 2.8.10, as OpenShift 4.22 runs 2.8; the template router on 3.4.0, its
+// sni-auto off for re-encrypt. Each serves all four terminations and says which HAProxy ran.
 const { execFileSync } = require('node:child_process');
 const { useLab } = require('./helpers');
 const { probeRoute } = require('../../lib/lab/common/health');
