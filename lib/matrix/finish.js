@@ -11,7 +11,7 @@ function finishRun({ opts, dir, results, log = console.log }) {
   log(`\n${formatCellTable(results)}\n`);
   if (files) log(`Report: ${files.html}\n        ${files.md}`);
   else log(`Report: not rendered (--no-report); render it later with: npm run report -- ${dir}`);
-  log(`Raw samples (k6 summaries, wrk figures): ${path.join(dir, 'raw')}`);
+  log(`Raw samples (k6 summaries; wrk's and haload's figures in their shape): ${path.join(dir, 'raw')}`);
   return files;
 }
 

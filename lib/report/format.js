@@ -35,7 +35,14 @@ function medianUs(cell, role, per = 'perRequestUs') {
   return cost && cost[per] ? cost[per].median : null;
 }
 
-const ROLE_NAMES = { router: 'router', service: 'data service', redis: 'redis', k6: 'k6', wrk: 'wrk' };
+const ROLE_NAMES = {
+  router: 'router',
+  service: 'data service',
+  redis: 'redis',
+  k6: 'k6',
+  wrk: 'wrk',
+  haload: 'haload',
+};
 
 const KEY_LABELS = { rsa2048: 'RSA 2048', 'ecdsa-p256': 'ECDSA P-256' };
 const keyLabel = (key) => KEY_LABELS[key] || key;

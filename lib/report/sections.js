@@ -135,8 +135,8 @@ function resultsBlocks(results) {
 }
 
 const COST_TEXT =
-  'µs of CPU per successful request of each role: median, and min–max across the samples where they differ; wrk only ' +
-  'for the cells it cross-checked. The router’s capacity per core is 1 s ÷ its median cost; the projection multiplies ' +
+  'µs of CPU per successful request of each role: median, and min–max across the samples where they differ; wrk and ' +
+  'haload only for the cells they ran. The router’s capacity per core is 1 s ÷ its median cost; the projection multiplies ' +
   'it by the cores its threads can use; where the router was at its own limit, the measured req/s stands beside it as ' +
   'the check.';
 

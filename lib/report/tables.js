@@ -36,10 +36,13 @@ function cellRows(results, figures = CELL_FIGURES) {
  * router was at its limit (the check of the projection).
  */
 function costRows(results) {
+  // The generators' columns: k6 and wrk always (the matrix's own), haload where it ran.
+  const haload = results.cells.some((c) => c.cost?.haload);
+  const roles = ['router', 'service', 'redis', 'k6', 'wrk', ...(haload ? ['haload'] : [])];
   return {
     head: [
       'cell',
-      ...['router', 'service', 'redis', 'k6', 'wrk'].map((role) => `${ROLE_NAMES[role]} µs/req`),
+      ...roles.map((role) => `${ROLE_NAMES[role]} µs/req`),
       'router capacity/core (req/s)',
       'projected at its threads (req/s)',
       'measured req/s (router at its limit)',
@@ -48,7 +51,7 @@ function costRows(results) {
       const cap = c.capacity;
       return [
         c.name,
-        ...['router', 'service', 'redis', 'k6', 'wrk'].map((role) => costSpread(c, role)),
+        ...roles.map((role) => costSpread(c, role)),
         cap ? num(cap.perCoreRps) : '–',
         cap ? `${num(cap.projectedRps)} on ${cap.usableCores} core(s)` : '–',
         cap && cap.measuredRps !== null ? num(cap.measuredRps) : '–',

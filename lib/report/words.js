@@ -39,7 +39,8 @@ const countText = (cells, results) =>
 const RESULTS_NOTE =
   'router µs/req and generator µs/req: median, with min–max across samples where they differ. Capacity per core: ' +
   '1 s ÷ the router’s median µs per request, a projection (see Cost and capacity). The generator is k6, or wrk for ' +
-  'close cells whose TLS sessions are resumed (k6 cannot resume); wrk’s latency leaves out the connection set-up.';
+  'close cells whose TLS sessions are resumed (k6 cannot resume), haload where wrk cannot reach (passthrough in the ' +
+  'lab); wrk’s latency leaves out the connection set-up, and haload prints means only (no percentiles).';
 
 const COST_CURVE_TEXT =
   'haload drove each keep-alive cell flat out, then held it to 1/4, 1/2 and 3/4 of that rate and to the sizing’s ' +
@@ -51,8 +52,8 @@ const COST_CURVE_TEXT =
 const EFFICIENCY_TEXT =
   `Each generator's own CPU per request, and the router's while it drove the cell, over as many runs as the ` +
   `cell's samples. The router's figure should not depend on the generator: runs of one binary agree within ` +
-  `±${AA_BOUND * 100} %, so the shift *agrees* when its 95 % interval lies inside that bound, *depends* when ` +
-  'it lies beyond it (with why, from the runs), and is *undecided* in between; an interval takes 4 runs a side (--samples 4).';
+  `±${AA_BOUND * 100} %, so the shift agrees when its 95 % interval lies inside that bound, depends when it ` +
+  'lies beyond it (with why, from the runs), and is undecided in between; an interval takes 4 runs a side (--samples 4).';
 
 const PROTOCOL_TEXT =
   'A cell through a TLS route forces its HTTP version: h1 (HTTP/1.1; k6 with its HTTP/2 client off) or h2 ' +
