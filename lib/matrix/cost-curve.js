@@ -3,7 +3,7 @@
 // and to the run's target (haload -R), the router's CPU sampled each time; the fit
 // (lib/results-model/cost-curve.js) says what it is made of: fixed cores, and µs per request.
 const { runHaload } = require('../load/haload');
-const { haloadTarget } = require('./cross-check');
+const { haloadTarget, NO_HALOAD } = require('./cross-check');
 const { fitCostCurve } = require('../results-model/cost-curve');
 
 /** The offered rates, as fractions of what haload got flat out (the flat-out run is the last point). */
@@ -27,8 +27,7 @@ async function measureCostCurve({
   targetRps,
 }) {
   if (cell.connection !== 'keepalive') return null;
-  if (!haload)
-    return { tool: 'haload', skipped: 'haload is not installed (npm run setup -- --for test builds it)' };
+  if (!haload) return { tool: 'haload', skipped: NO_HALOAD };
   const where = await haloadTarget(cell, route, target);
   const once = async (rate) => {
     const run = await runHaload({

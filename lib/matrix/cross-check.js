@@ -5,6 +5,7 @@
 const dns = require('node:dns').promises;
 const { sizeLabel } = require('../../k6/lib/cells');
 const { THRESHOLDS } = require('../results-model/verdicts');
+const { notClose } = require('../load/haload-cell');
 
 const GAP_FLAG = THRESHOLDS.crossCheckGap;
 
@@ -94,12 +95,10 @@ async function crossCheckPlan(cell, route, target, { haload }) {
  * connection opened far fewer connections (it does not honour -r 1 over h2, measured here).
  */
 function closeSkip(plan, run) {
-  if (plan.perConnection !== 1 || !(run.requests > 0)) return null;
-  if (run.connections >= run.requests * 0.9) return null;
-  return (
-    `haload opened ${run.connections} connections for ${run.requests} requests, not one per request ` +
-    `(over ${plan.protocol === 'h2' ? 'h2 it reuses them' : 'this run it reused them'}): not a close cell's figures`
-  );
+  const reused = plan.perConnection === 1 ? notClose(run) : null;
+  if (!reused) return null;
+  const why = plan.protocol === 'h2' ? 'over h2 it reuses them' : 'this run it reused them';
+  return `${reused} (${why}): not a close cell's figures`;
 }
 
 /**

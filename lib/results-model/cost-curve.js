@@ -41,6 +41,9 @@ function fitCostCurve(points) {
   };
 }
 
+/** A cell's fitted cost curve (--cost-curve), or null: skipped, or no cost per request to size on. */
+const fittedCurve = (cell) => (cell.costCurve?.perRequestUs > 0 ? cell.costCurve : null);
+
 /** µs of router CPU per request at `rps` on the fitted curve: the fixed cores spread, plus the slope. */
 function costAt(curve, rps) {
   if (!curve || !(rps > 0)) return null;
@@ -86,4 +89,4 @@ function atTarget(curve, { router = {}, generatorCores = null } = {}) {
   };
 }
 
-module.exports = { fitCostCurve, costAt, atTarget, MET_SHARE };
+module.exports = { fitCostCurve, fittedCurve, costAt, atTarget, MET_SHARE };

@@ -4,6 +4,7 @@
 // measured in the same run, and the run's sizing at its target.
 const { parseCpuList } = require('../core/cpus');
 const { capacity } = require('./cost');
+const { fittedCurve } = require('./cost-curve');
 const { DEFAULT_HEADROOM, sizeCell, medianCostUs } = require('./sizing');
 const { cellName } = require('../../k6/lib/cells');
 
@@ -131,7 +132,7 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
     headroom,
     assumptions: [
       'the median CPU cost per request of each role, as measured in this run, stays flat up to the target',
-      ...(cells.some((c) => c.costCurve?.perRequestUs > 0)
+      ...(cells.some(fittedCurve)
         ? [
             "the router's, where --cost-curve fitted it: its fixed cores + µs per request × the target (router cores marked curve)",
           ]
@@ -143,7 +144,7 @@ function sizing(cells, { tps, headroom = DEFAULT_HEADROOM, cluster = false }) {
         : 'a projection from one machine, not a cluster measurement',
     ],
     cells: cells.map((cell) => {
-      const curve = cell.costCurve?.perRequestUs > 0 ? cell.costCurve : null;
+      const curve = fittedCurve(cell);
       const sized = sizeCell(
         {
           routerCurve: curve,

@@ -3,7 +3,7 @@
 // µs of CPU per request, the router's under each, and their shift with its 95 % interval against
 // the A/A bound; beyond it, why, from the runs' own evidence (rates, the generators' CPU). Pure.
 const { relativeShift } = require('./statistics');
-const { costAt } = require('./cost-curve');
+const { costAt, fittedCurve } = require('./cost-curve');
 
 // Runs of one binary agree within ±5 % (router ÷ generator, docs/figures.md): a shift beyond counts.
 const AA_BOUND = 0.05;
@@ -53,7 +53,7 @@ function reasonsOf(cell, gen, tool) {
   const why = [];
   const ratio = gen.rps > 0 && tool.rps > 0 ? tool.rps / gen.rps : null;
   if (ratio !== null && Math.abs(ratio - 1) >= RATE_APART) {
-    const curve = cell.costCurve && !cell.costCurve.skipped ? cell.costCurve : null;
+    const curve = fittedCurve(cell);
     const predicted = curve && [costAt(curve, gen.rps), costAt(curve, tool.rps)];
     why.push(
       `${tool.tool} drove ${ratio.toFixed(2)}× ${gen.tool}'s rate: the router's fixed work per second ` +

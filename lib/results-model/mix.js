@@ -5,11 +5,8 @@
 const { TERMINATIONS } = require('../../k6/lib/cells');
 const { coresFor, medianCostUs, wholeUnits, SERVICE_CORES_PER_INSTANCE } = require('./sizing');
 const { UsageError } = require('../core/settings');
+const { fittedCurve } = require('./cost-curve');
 const { OPENSHIFT_DEFAULTS } = require('../lab/common/options');
-
-/** A cell's fitted cost curve (--cost-curve), or null. */
-const fittedCurve = (cell) =>
-  cell.costCurve && !cell.costCurve.skipped && cell.costCurve.perRequestUs > 0 ? cell.costCurve : null;
 
 /** OpenShift's IngressController defaults: its HAProxy threads per pod, 2 pods on a cluster with HA. */
 const OPENSHIFT_ROUTER = { threads: OPENSHIFT_DEFAULTS.threads, replicas: 2 };
