@@ -39,7 +39,7 @@ async function main() {
   resolveLabOptions(process.env);
 
   return withInterrupt((signal) => runLab(opts, signal), {
-    message: '\nlab: interrupted, stopping k6 and taking the lab down',
+    message: '\nlab: interrupted, stopping the load generator and taking the lab down',
   });
 }
 
