@@ -12,6 +12,9 @@ const { startChild } = require('./processes');
 
 const run = promisify(execFile);
 
+/** A Redis Cluster node also listens on its bus port: the client port + this. */
+const REDIS_BUS_OFFSET = 10000;
+
 /**
  * Arguments for a loopback-only redis-server. Without `appendfsync` it keeps nothing on disk
  * (benchmark and test data); with it (always|everysec|no) it keeps an append-only file in `dir`
@@ -177,8 +180,9 @@ async function formCluster(ports, { password, timeoutMs = 30000, signal, host = 
  */
 async function startTestRedis({ dir, password, cluster = false } = {}) {
   fs.mkdirSync(dir, { recursive: true });
-  // A cluster node also listens on its bus port, the client port + 10000.
-  const ports = cluster ? await freePorts(6, '127.0.0.1', { pairedOffset: 10000 }) : await freePorts(1);
+  const ports = cluster
+    ? await freePorts(6, '127.0.0.1', { pairedOffset: REDIS_BUS_OFFSET })
+    : await freePorts(1);
   const server = requireTool('redis-server');
   const children = ports.map((port) => {
     const nodeDir = path.join(dir, String(port));
@@ -204,6 +208,7 @@ async function startTestRedis({ dir, password, cluster = false } = {}) {
 }
 
 module.exports = {
+  REDIS_BUS_OFFSET,
   redisServerArgs,
   redisCli,
   redisCliWith,

@@ -6,7 +6,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { redisServerArgs, waitForRedis, formCluster } = require('../../lib/core/redis-server');
+const {
+  REDIS_BUS_OFFSET,
+  redisServerArgs,
+  waitForRedis,
+  formCluster,
+} = require('../../lib/core/redis-server');
 const { startChild } = require('../../lib/core/processes');
 const { freePorts } = require('../../lib/core/ports');
 const { requireTool } = require('../../lib/core/tools');
@@ -48,7 +53,8 @@ describe('redis-server waits honour an AbortSignal', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-redis-abort-'));
-    ports = await freePorts(6);
+    // Cluster nodes: the bus port (client port + offset) must be free too, or redis-server exits.
+    ports = await freePorts(6, '127.0.0.1', { pairedOffset: REDIS_BUS_OFFSET });
     servers = ports.map((port) => {
       const nodeDir = path.join(dir, String(port));
       fs.mkdirSync(nodeDir);

@@ -5,9 +5,9 @@ const { freePort } = require('../../core/ports');
 const { portKnob } = require('./options');
 const { routerKind } = require('./router-kinds');
 const { SERVICE_NAME } = require('../../../k6/lib/cells');
+const { REDIS_BUS_OFFSET } = require('../../core/redis-server');
 
 const REDIS_CLUSTER_SIZE = 6;
-const REDIS_BUS_OFFSET = 10000; // Redis Cluster's bus port is the client port + 10000
 
 /**
  * Fixed or free ports for everything; returns { ports, instances, redisPorts }. Ports of 0 become
