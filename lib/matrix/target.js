@@ -7,7 +7,7 @@ const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/common/state');
 const { routerPaths } = require('../lab/haproxy/router-config');
-const { DEFAULT_NAMESPACE, urlVariable } = require('../../k6/lib/cells');
+const { DEFAULT_NAMESPACE, urlVariable, TERMINATIONS } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
 const { defaultKubeconfig, readKubeconfig } = require('../lab/kube/kubeconfig');
@@ -29,6 +29,11 @@ function resolveTarget(opts, env = process.env) {
       );
     }
     const routes = Object.fromEntries(lab.routes.map((r) => [r.termination, { url: r.url, host: r.host }]));
+    // A lab started with one overlay (LAB_OVERLAY) or without the SNI hop serves fewer Routes.
+    const missingRoutes = TERMINATIONS.filter((t) => !routes[t]).map((termination) => ({
+      termination,
+      reason: `the running lab serves no ${termination} Route (see 'npm run lab:status')`,
+    }));
     const free = lab.placement && lab.placement.free;
     return {
       target: {
@@ -39,6 +44,7 @@ function resolveTarget(opts, env = process.env) {
         httpsPort: lab.router.httpsPort,
         caFile: opts.caFile || lab.certs.labCA,
         routes,
+        missingRoutes,
         // The router's runtime API: its own counters, read while each sample runs.
         runtimeSocket: routerPaths(labDir).runtimeSocket,
         // With LAB_CPUS placement, k6 runs on the cores left free for it.

@@ -39,6 +39,7 @@ const RUN_CONDITIONS = [
         : null,
   ],
   ['router threads', (d) => d.environment.router?.threads ?? null],
+  ['SNI hop', (d) => d.environment.router?.sniHop ?? null],
   ['router key', (d) => d.environment.router?.key ?? null],
   ['cores', (d) => d.environment.cores],
   ['k6', (d) => d.environment.k6],

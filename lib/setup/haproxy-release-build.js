@@ -6,8 +6,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { TOOLS_BIN } = require('../core/paths');
 const { unpackSource, inMirror } = require('./mirror-source');
-const { installBuildPackages, run, jobs } = require('./debian-source');
-const { HAPROXY_PIN, haproxyVersion } = require('./haproxy-build');
+const { installBuildPackages, run, jobs, upstreamVersion } = require('./debian-source');
+const { HAPROXY_PIN, HAPROXY_PINS, haproxyVersion } = require('./haproxy-build');
 
 /**
  * Each release: its commit, the mirror's file and SHA-256, and the version `haproxy -v` must say.
@@ -79,4 +79,18 @@ function releaseTool(pin) {
   };
 }
 
-module.exports = { RELEASE_PINS, buildRelease, releaseTool };
+/**
+ * Setup's build of HAProxy `branch` ('2.8', '3.0', '3.2', '3.4'): { branch, version, bin, setup }
+ * (`setup`: the arguments that make it), or null when setup builds none of that branch.
+ */
+function branchBuild(branch) {
+  const debian = HAPROXY_PINS[branch];
+  if (debian) {
+    const setup = debian === HAPROXY_PIN ? '--for lab' : `--with haproxy-${branch}`;
+    return { branch, version: upstreamVersion(debian.debianVersion), bin: debian.bin, setup };
+  }
+  const pin = RELEASE_PINS[branch];
+  return pin ? { branch, version: pin.version, bin: pin.bin, setup: `--with ${pin.name}` } : null;
+}
+
+module.exports = { RELEASE_PINS, buildRelease, releaseTool, branchBuild };

@@ -1,6 +1,6 @@
 'use strict';
 // HAProxy 2.8 and 3.4 (built by setup for the tests where the mirror has them) running the lab:
-// release-4.22's router on 2.8.10, as OpenShift 4.22 runs 2.8; the template router on 3.4.0, its
+// release-4.22's router on 2.8.10 by default, as OpenShift 4.22 runs 2.8; the template router on 3.4.0, its
 // sni-auto off for re-encrypt. Each serves all four terminations and says which HAProxy ran.
 const { execFileSync } = require('node:child_process');
 const { useLab } = require('./helpers');
@@ -29,11 +29,16 @@ async function expectEveryRouteServes(state) {
 
 whenBuilt(RELEASE_PINS['2.8'], true)('release-4.22 of openshift-router on HAProxy 2.8.10', () => {
   const pin = RELEASE_PINS['2.8'];
-  const lab$ = useLab({ LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.22', LAB_HAPROXY: pin.bin });
+  // No LAB_HAPROXY: release-4.22's router runs on the branch its image ships by default.
+  const lab$ = useLab({ LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.22' });
 
-  test('serves all four terminations, and the lab says which pair ran', async () => {
+  test('serves all four terminations by default, and the lab says which pair ran', async () => {
     await expectEveryRouteServes(lab$.state);
-    expect(lab$.state.router.haproxy).toMatchObject({ version: '2.8.10', source: 'LAB_HAPROXY' });
+    expect(lab$.state.router.haproxy).toMatchObject({
+      version: '2.8.10',
+      path: pin.bin,
+      source: "release-4.22's 2.8",
+    });
     expect(lab$.state.router.openshiftRouter.branch).toBe('release-4.22');
     const vv = execFileSync(pin.bin, ['-vv'], { encoding: 'utf8' });
     expect(vv).toMatch(/^HAProxy version 2\.8\.10-f28885f42 /m);

@@ -41,6 +41,31 @@ describe('preflight', () => {
     }
   });
 
+  test("the real router's release picks its HAProxy branch; a missing build says how to make it", () => {
+    const { resolveLabOptions } = require('../../lib/lab/common/options');
+    const { RELEASE_PINS } = require('../../lib/setup/haproxy-release-build');
+    const { HAPROXY_PIN } = require('../../lib/setup/haproxy-build');
+    const cores = { allowedCores: [0, 1] };
+    const on = (env) => resolveLabOptions(env, cores);
+    // Whether or not this machine has built it, the default is that branch's build, never another.
+    expect([RELEASE_PINS['2.8'].bin, null]).toContain(
+      on({ LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.22' }).haproxy,
+    );
+    expect(on({ LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.22' }).haproxySource).toBe(
+      "release-4.22's 2.8",
+    );
+    expect([HAPROXY_PIN.bin, null]).toContain(on({ LAB_ROUTER: 'openshift' }).haproxy);
+    expect(on({ LAB_ROUTER: 'openshift' }).haproxySource).toBe("release-5.0's 3.2");
+    expect(on({ LAB_ROUTER: 'openshift', LAB_HAPROXY: process.execPath }).haproxySource).toBe('LAB_HAPROXY');
+    expect(on({ LAB_OPENSHIFT_RELEASE: '4.22' }).haproxySource).toBeNull();
+    const errors = checkTools({ router: 'openshift', openshiftRelease: '4.22', haproxy: null });
+    expect(errors[0]).toBe(
+      "release-4.22's router runs on HAProxy 2.8, as its image ships it, and " +
+        `${RELEASE_PINS['2.8'].bin} is not built: run 'npm run setup -- --with haproxy-2.8', ` +
+        'or run it on another with LAB_HAPROXY=<path>',
+    );
+  });
+
   test('the ephemeral port range is read and explained', () => {
     const [low, high] = fs
       .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')

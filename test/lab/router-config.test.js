@@ -106,6 +106,27 @@ for (const binary of BINARIES) {
         expect(rendered.alpn).toBe('http/1.1');
       });
 
+      test('LAB_ROUTER_SNI_HOP=none: fe_sni binds the HTTPS port without the PROXY hop, public_ssl is off', () => {
+        const hop = render();
+        expect(section(hop.config, 'frontend public_ssl')).toMatch(/^ {2}bind 127\.0\.0\.1:19443$/m);
+        expect(section(hop.config, 'frontend fe_sni')).toMatch(
+          /^ {2}bind unix@\S+\/haproxy-sni\.sock ssl .* accept-proxy/m,
+        );
+        const direct = render({ router: { sniHop: 'none' } });
+        valid(direct);
+        expect(section(direct.config, 'frontend public_ssl')).toMatch(/^ {2}disabled$/m);
+        expect(section(direct.config, 'frontend public_ssl')).not.toMatch(/^ {2}bind /m);
+        const bind = /^ {2}bind .*$/m.exec(section(direct.config, 'frontend fe_sni'))[0];
+        expect(bind).toMatch(/^ {2}bind 127\.0\.0\.1:19443 ssl crt /);
+        expect(bind).not.toMatch(/accept-proxy/);
+        // Only the listener moved: fe_sni routes as before.
+        const rules = (config) =>
+          section(config, 'frontend fe_sni')
+            .split('\n')
+            .filter((line) => !line.startsWith('  bind '));
+        expect(rules(direct.config)).toEqual(rules(hop.config));
+      });
+
       test('LAB_ROUTER_HTTP2: h2 on edge and re-encrypt through route certificates in a crt-list, as the router does', () => {
         const rendered = render({ router: { http2: true }, routeCerts: certs.routeCerts });
         valid(rendered);

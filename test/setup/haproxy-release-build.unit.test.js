@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { RELEASE_PINS, releaseTool } = require('../../lib/setup/haproxy-release-build');
+const { RELEASE_PINS, releaseTool, branchBuild } = require('../../lib/setup/haproxy-release-build');
 const { fetchSource } = require('../../lib/setup/mirror-source');
 
 const log = () => {};
@@ -24,6 +24,18 @@ test('each release pinned: its version, the commit of its tag, the mirror file a
     extra: 'haproxy-2.8',
     name: expect.stringContaining('2.8.10'),
   });
+});
+
+test('each branch setup builds, with the arguments that make it; none for a branch it does not', () => {
+  const made = (branch) => {
+    const build = branchBuild(branch);
+    return build && [build.version.split('.').slice(0, 2).join('.'), path.basename(build.bin), build.setup];
+  };
+  expect(made('2.8')).toEqual(['2.8', 'haproxy-2.8', '--with haproxy-2.8']);
+  expect(made('3.0')).toEqual(['3.0', 'haproxy-3.0', '--with haproxy-3.0']);
+  expect(made('3.2')).toEqual(['3.2', 'haproxy', '--for lab']);
+  expect(made('3.4')).toEqual(['3.4', 'haproxy-3.4', '--with haproxy-3.4']);
+  expect(branchBuild('2.6')).toBeNull();
 });
 
 describe('the source', () => {

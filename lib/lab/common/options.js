@@ -11,7 +11,7 @@ const { RELEASES } = require('../haproxy/tls-profile');
 const { ROUTER_PINS } = require('../../setup/openshift-router-build');
 const { UsageError, derived, checkSettings, readEnv, resolve } = require('../../core/settings');
 const { parsePlacement } = require('./placement');
-const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind } = require('./router-kinds');
+const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, releaseHaproxy } = require('./router-kinds');
 
 /** OpenShift 4 defaults the lab mirrors (IngressController tuning). */
 const OPENSHIFT_DEFAULTS = { threads: 4, maxconn: 50000, checkIntervalMs: 5000 };
@@ -225,18 +225,6 @@ const KNOBS = checkSettings([
     help: "HAProxy maxconn (OpenShift 4's default), lowered when the fd limit cannot hold it",
   },
   {
-    name: 'haproxy',
-    env: 'LAB_HAPROXY',
-    type: 'string',
-    default: derived("the pinned build in .tools/bin, else the system's", () => findTool('haproxy')),
-    parse: (file) => {
-      const full = path.resolve(file);
-      if (!fs.existsSync(full) || !isExecutable(full)) throw new Error(`${full} is not an executable file`);
-      return full;
-    },
-    help: 'the HAProxy binary the router runs',
-  },
-  {
     name: 'http2',
     env: 'LAB_ROUTER_HTTP2',
     type: 'boolean',
@@ -261,6 +249,30 @@ const KNOBS = checkSettings([
       `with LAB_ROUTER=openshift also whose router runs (${Object.keys(ROUTER_PINS).join(', ')})`,
   },
   {
+    name: 'haproxy',
+    env: 'LAB_HAPROXY',
+    type: 'string',
+    // After router and openshiftRelease: derived defaults are computed in the table's order.
+    default: derived(
+      "with LAB_ROUTER=openshift setup's build of the branch its release ships (" +
+        Object.entries(ROUTER_PINS)
+          .map(([release, pin]) => `${release}: ${pin.haproxy}`)
+          .join(', ') +
+        "), else the pinned build in .tools/bin, else the system's",
+      (v) => {
+        const build = releaseHaproxy(v);
+        if (!build) return findTool('haproxy');
+        return isExecutable(build.bin) ? build.bin : null;
+      },
+    ),
+    parse: (file) => {
+      const full = path.resolve(file);
+      if (!fs.existsSync(full) || !isExecutable(full)) throw new Error(`${full} is not an executable file`);
+      return full;
+    },
+    help: 'the HAProxy binary the router runs',
+  },
+  {
     name: 'passthroughBalance',
     env: 'LAB_PASSTHROUGH_BALANCE',
     onlyWith: { router: 'template' },
@@ -269,6 +281,18 @@ const KNOBS = checkSettings([
     choices: ['random', 'source', 'roundrobin', 'leastconn'],
     default: derived("the Route manifest's haproxy.router.openshift.io/balance", () => null),
     help: "overrides the passthrough Route's balance annotation (the router's own default is source)",
+  },
+  {
+    name: 'sniHop',
+    env: 'LAB_ROUTER_SNI_HOP',
+    onlyWith: { router: 'template' },
+    because: "the real router's template always takes the hop",
+    type: 'enum',
+    choices: ['unix', 'none'],
+    default: 'unix',
+    help:
+      "unix: edge and re-encrypt go public_ssl (SNI peek) -> PROXY over a unix socket -> fe_sni, as the router's " +
+      'template; none: fe_sni binds the HTTPS port itself (no passthrough Route), to measure that hop',
   },
   {
     name: 'routerKey',
@@ -330,6 +354,13 @@ function checkRouterRelease(v) {
   );
 }
 
+/** How the router's HAProxy was chosen, when the knobs chose it: LAB_HAPROXY, or its release's branch. */
+function haproxySource(v, given) {
+  if (given.has('haproxy')) return 'LAB_HAPROXY';
+  const build = releaseHaproxy(v);
+  return build ? `release-${v.openshiftRelease}'s ${build.branch}` : null;
+}
+
 /** A bad LAB_* value: a usage error that names the variable. */
 class LabOptionError extends UsageError {
   constructor(message, { setting }) {
@@ -385,10 +416,11 @@ function resolveLabOptions(env = process.env, { allowedCores = allowedCoreList()
     maxconn: v.maxconn,
     maxconnExplicit: given.has('maxconn'),
     haproxy: v.haproxy,
-    haproxyExplicit: given.has('haproxy'),
+    haproxySource: haproxySource(v, given),
     http2: v.http2,
     openshiftRelease: v.openshiftRelease,
     passthroughBalance: v.passthroughBalance,
+    sniHop: v.sniHop,
     routerKey: v.routerKey,
     placement: v.placement,
     allowedCores,

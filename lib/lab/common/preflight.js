@@ -8,6 +8,7 @@ const { ROOT } = require('../../core/paths');
 const { findTool } = require('../../core/tools');
 const { sysctl, readProcFile } = require('../../core/proc');
 const { describeHaproxy, checkHaproxyVersion } = require('../haproxy/binary');
+const { releaseHaproxy } = require('./router-kinds');
 /** File descriptors HAProxy keeps for itself beyond 2 per connection (listeners, checks, pipes). */
 const FD_OVERHEAD = 500;
 /** Linux's default ephemeral range (32768-60999) holds 28232 ports; less is "narrow". */
@@ -17,15 +18,25 @@ const TIME_WAIT_SECONDS = 60;
 /** The longest unix socket path Linux accepts (sun_path is 108 bytes with the NUL). */
 const MAX_UNIX_SOCKET_PATH = 107;
 
+/** Why the router's HAProxy is missing, and how to get it. */
+function missingHaproxy(options) {
+  const build = releaseHaproxy(options);
+  if (!build)
+    return "haproxy is not installed (looked in .tools/bin and on PATH): run 'npm run setup -- --for lab'";
+  return (
+    `release-${options.openshiftRelease}'s router runs on HAProxy ${build.branch}, as its image ships it, ` +
+    `and ${build.bin} is not built: run 'npm run setup -- ${build.setup}', or run it on another with LAB_HAPROXY=<path>`
+  );
+}
+
 /** Missing tools, each with how to get it. `haproxy` is LAB_HAPROXY's resolved path (or null). */
-function checkTools({ placement, haproxy }) {
-  const errors = [];
-  for (const name of ['redis-server', 'redis-cli', 'haproxy', 'openssl']) {
-    if (name === 'haproxy' ? !haproxy : !findTool(name)) {
-      errors.push(
-        `${name} is not installed (looked in .tools/bin and on PATH): run 'npm run setup -- --for lab'`,
-      );
-    }
+function checkTools(options) {
+  const { placement, haproxy } = options;
+  const errors = haproxy ? [] : [missingHaproxy(options)];
+  for (const name of ['redis-server', 'redis-cli', 'openssl'].filter((n) => !findTool(n))) {
+    errors.push(
+      `${name} is not installed (looked in .tools/bin and on PATH): run 'npm run setup -- --for lab'`,
+    );
   }
   if (placement && !findTool('taskset')) {
     errors.push(`LAB_CPUS is set but taskset is not installed: install util-linux, or unset LAB_CPUS`);
@@ -175,10 +186,10 @@ function checkThreads({ threads, placement, cpuCount }) {
 }
 
 /** The router's HAProxy (haproxy.js) and what its version means: { haproxy, errors, warnings }. */
-function checkHaproxy({ haproxy, haproxyExplicit }) {
+function checkHaproxy({ haproxy, haproxySource }) {
   if (!haproxy) return { haproxy: null };
   try {
-    const info = describeHaproxy(haproxy, { explicit: haproxyExplicit });
+    const info = describeHaproxy(haproxy, { source: haproxySource });
     return { haproxy: info, ...checkHaproxyVersion(info) };
   } catch (err) {
     return { haproxy: null, errors: [err.message] };

@@ -3,6 +3,7 @@
 // its defaults and what it cannot do. The knobs, setup and the commands read this before loading
 // a backend (lib/lab/routers.js loads one).
 const { WITH_PODS, WITHOUT_PODS } = require('../node/unsupported');
+const { branchBuild } = require('../../setup/haproxy-release-build');
 const ROUTER_KINDS = {
   template: require('../template-router/kind'),
   openshift: require('../openshift-router/kind'),
@@ -32,4 +33,13 @@ function unsupportedOn(router, operation) {
   return (router.node ? WITH_PODS : WITHOUT_PODS)[operation] || unsupportedBy(router.kind, operation);
 }
 
-module.exports = { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy, unsupportedOn };
+/**
+ * Setup's build of the HAProxy branch the router of `router` ships at `openshiftRelease`
+ * (./haproxy-release-build.js's branchBuild), or null where the router ships none (the template).
+ */
+function releaseHaproxy({ router, openshiftRelease }) {
+  const branch = routerKind(router).haproxyBranch?.(openshiftRelease);
+  return branch ? branchBuild(branch) : null;
+}
+
+module.exports = { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy, unsupportedOn, releaseHaproxy };

@@ -41,16 +41,16 @@ function vv(file) {
 
 /**
  * What the lab knows about an HAProxy binary: { path, source, version, build, openssl,
- * builtWithOpenssl, prometheus, noAlpn, sniAuto }. `source` is 'pinned' (.tools/bin), 'LAB_HAPROXY' when
- * `explicit`, else 'system'.
+ * builtWithOpenssl, prometheus, noAlpn, sniAuto }. `source` is how the knobs chose it (LAB_HAPROXY,
+ * a release's own branch), else 'pinned' (.tools/bin) or 'system'.
  */
-function describeHaproxy(file = requireTool('haproxy'), { explicit = false } = {}) {
+function describeHaproxy(file = requireTool('haproxy'), { source = null } = {}) {
   const text = vv(file);
   const field = (re) => (re.exec(text) || [])[1]?.trim() || null;
   const version = field(/version (\d+\.\d+\.\d+)/);
   return {
     path: file,
-    source: explicit ? 'LAB_HAPROXY' : path.dirname(file) === TOOLS_BIN ? 'pinned' : 'system',
+    source: source || (path.dirname(file) === TOOLS_BIN ? 'pinned' : 'system'),
     version,
     build: field(/HAProxy version (\S+)/),
     openssl: field(SSL_LIBRARY_LINES.running),

@@ -217,8 +217,30 @@ function fillTemplate(template, values) {
 const alpnPolicy = (http2) => (http2 ? H2_ALPN : 'http/1.1');
 
 /**
+ * The TLS entry (`router.sniHop`): 'unix' (OpenShift's layout) peeks at the SNI in public_ssl and
+ * hands edge and re-encrypt over a unix socket with the PROXY protocol to fe_sni, which terminates
+ * TLS; 'none' lets fe_sni bind the HTTPS port itself, public_ssl disabled: the hop's cost, alone.
+ */
+function sniHopValues({ sniHop = 'unix', httpsPort }, runDir) {
+  if (sniHop === 'none') {
+    return {
+      public_ssl_bind:
+        '  # LAB_ROUTER_SNI_HOP=none: fe_sni binds the HTTPS port, nothing reaches passthrough.\n  disabled',
+      fe_sni_bind: `127.0.0.1:${httpsPort}`,
+      fe_sni_accept_proxy: '',
+    };
+  }
+  return {
+    public_ssl_bind: `  bind 127.0.0.1:${httpsPort}`,
+    fe_sni_bind: `unix@${runDir}/haproxy-sni.sock`,
+    fe_sni_accept_proxy: ' accept-proxy',
+  };
+}
+
+/**
  * Renders the configuration for the lab: `router` = { httpPort, httpsPort, statsPort, threads,
- * maxconn, passthroughBalance (override or null), http2, openshiftRelease, checkIntervalMs },
+ * maxconn, passthroughBalance (override or null), http2, openshiftRelease, checkIntervalMs,
+ * sniHop },
  * `routes` from routes.js, `instances` with their ports, `certs` with defaultPem, routeCerts and
  * serviceCA, `haproxy` from haproxy.js's describeHaproxy. Returns the rendered text, the map
  * files and what was rendered: { tls, alpn, balance }.
@@ -261,7 +283,7 @@ function renderRouterConfig({ labDir, router, routes, instances, certs, haproxy,
     check_interval: `${router.checkIntervalMs}ms`,
     stats_port: router.statsPort,
     http_port: router.httpPort,
-    https_port: router.httpsPort,
+    ...sniHopValues(router, runDir),
     https_port_suffix: router.httpsPort === 443 ? '' : `:${router.httpsPort}`,
     // 2.8+ offers h2 by default; the router turns that off. 2.6 offers nothing and has no keyword.
     no_alpn: haproxy.noAlpn ? ' no-alpn' : '',

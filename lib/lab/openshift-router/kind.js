@@ -14,6 +14,8 @@ module.exports = {
   defaultRelease: '5.0',
   /** The releases it can run: those whose router setup builds. */
   releases: Object.keys(ROUTER_PINS),
+  /** The HAProxy branch a release's router image ships: LAB_HAPROXY's default with this router. */
+  haproxyBranch: (release) => ROUTER_PINS[release]?.haproxy ?? null, // checkRouterRelease refuses others
   /** The API server, etcd and the monitoring, on free loopback ports. */
   extraPorts: ['api', 'etcdClient', 'etcdPeer', 'prometheus', 'processExporter'],
   /** Knobs beyond the shared ones that define such a lab (a running lab is reused only on a match). */

@@ -15,6 +15,7 @@ const { haproxySummary } = require('../haproxy/binary');
 const { wrap } = require('../../core/text');
 const { tlsLine, sizingLine } = require('../common/router-lines');
 const { reload } = require('./reload');
+const { labRoutes } = require('../common/routes');
 const KIND = require('./kind');
 
 /**
@@ -23,7 +24,9 @@ const KIND = require('./kind');
  * the file, what was rendered, and the ALPN policy the edge route is checked against.
  */
 function configure(lab) {
-  const { labDir, opts, ports, routes, instances, certs, haproxy } = lab;
+  const { labDir, opts, ports, instances, certs, haproxy } = lab;
+  // Every termination's backend is rendered, served or not (LAB_ROUTER_SNI_HOP=none), as a reload does.
+  const routes = labRoutes({ httpPort: ports.http, httpsPort: ports.https });
   const router = {
     httpPort: ports.http,
     httpsPort: ports.https,
@@ -34,6 +37,7 @@ function configure(lab) {
     http2: opts.http2,
     openshiftRelease: opts.openshiftRelease,
     checkIntervalMs: opts.checkIntervalMs,
+    sniHop: opts.sniHop,
   };
   const { scaleRoutes } = lab;
   const rendered = renderRouterConfig({ labDir, router, routes, instances, certs, haproxy, scaleRoutes });
@@ -125,16 +129,19 @@ function describe(lab, { config, rendered }, { pid, alpn }) {
     http2: opts.http2,
     openshiftRelease: opts.openshiftRelease,
     checkIntervalMs: opts.checkIntervalMs,
+    sniHop: opts.sniHop,
     cpus: lab.cpus.router,
     config,
     log: logFile(lab.labDir, 'router'),
   };
 }
 
+const NO_HOP = '; no SNI hop: fe_sni on the HTTPS port, no passthrough (LAB_ROUTER_SNI_HOP=none)';
+
 /** lab:up's and lab:status's lines: HAProxy, its stats and metrics, TLS and its configuration. */
 function statusLines(router) {
   return [
-    `Router: HAProxy pid ${router.pid}, ${sizingLine(router)}`,
+    `Router: HAProxy pid ${router.pid}, ${sizingLine(router)}${router.sniHop === 'none' ? NO_HOP : ''}`,
     `  stats    ${router.statsUrl}`,
     ...(router.metricsUrl ? [`  metrics  ${router.metricsUrl}`] : []),
     ...(tlsLine(router) ? [tlsLine(router)] : []),
@@ -144,8 +151,9 @@ function statusLines(router) {
 
 module.exports = {
   ...KIND,
-  // The four Routes, one per termination, with LAB_ROUTES's further ones beside them.
-  selectRoutes: (routes) => routes,
+  // The four Routes, one per termination; without the SNI hop nothing reaches passthrough.
+  selectRoutes: (routes, opts) =>
+    opts.sniHop === 'none' ? routes.filter((r) => r.termination !== 'passthrough') : routes,
   // Everything it needs, shared preflight checks already.
   preflight: () => [],
   configure,
@@ -161,5 +169,5 @@ module.exports = {
   },
   processes: (router) => router.pid,
   statusLines,
-  describeForResults: () => ({}),
+  describeForResults: (router) => ({ sniHop: router.sniHop ?? 'unix' }),
 };

@@ -15,7 +15,7 @@ module.exports = {
   /** Ports beyond the router's http, https and stats. */
   extraPorts: [],
   /** Knobs beyond the shared ones that define such a lab (a running lab is reused only on a match). */
-  fingerprintKnobs: [],
+  fingerprintKnobs: ['sniHop'],
   /** What this router cannot do, and why: the lab and its commands skip or refuse it, saying so. */
   unsupported: {
     admission: 'it has no API server to admit Routes: start the lab with LAB_ROUTER=openshift',
