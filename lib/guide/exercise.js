@@ -12,6 +12,8 @@
  *   ```sh exercise needs=root            never run by the runner (changes the host); checked only
  *   ```sh exercise needs=cluster         an OpenShift cluster: checked offline only
  *   ```sh exercise needs=script:lab:reload   run once that npm script exists
+ *   ```sh exercise needs=real-router     root, for the real router's pod network
+ *   ```sh exercise needs=tool:haproxy-2.8    run where setup has built that tool (.tools/bin or PATH)
  *   ```sh exercise lab=none              run with no lab up (its command starts its own)
  */
 function parseInfo(info) {

@@ -2,12 +2,11 @@
 // haload as a cell's own generator, where neither k6 (it never resumes a TLS session) nor wrk (it
 // sends no SNI of its own) can run the cell: a passthrough close cell with resumed sessions. Its
 // figures go into the shape of router-matrix.js's k6 summary that lib/results-model/reduce.js reads.
-const fs = require('node:fs');
 const { haloadGenerator } = require('./haload');
 const { parseHaloadOutput } = require('./haload-output');
 const { runTool } = require('./runner');
 const { PROTOCOL_METRICS } = require('../../k6/lib/protocols');
-const { valuesOf } = require('../../k6/lib/cells');
+const { foreignMeta, counter, vusGauge, writeSummary } = require('./foreign-summary');
 
 // haload's status classes that count as errors, as k6's script counts every non-200.
 const ERROR_CLASSES = ['1xx', '3xx', '4xx', '5xx'];
@@ -18,13 +17,13 @@ const ERROR_CLASSES = ['1xx', '3xx', '4xx', '5xx'];
  * prints mean latencies only. Pure.
  */
 function haloadSummary(figures, meta, durationSeconds) {
-  const count = (n) => ({ type: 'counter', values: { count: n, rate: n / durationSeconds } });
+  const count = counter(durationSeconds);
   const sent = figures.requests + figures.errors;
   const metrics = {
     http_reqs: count(sent),
     iterations: count(sent),
     [PROTOCOL_METRICS[meta.protocol === 'h2' ? 'HTTP/2.0' : 'HTTP/1.1']]: count(figures.requests),
-    vus: { type: 'gauge', values: { value: meta.vus, min: meta.vus, max: meta.vus } },
+    vus: vusGauge(meta.vus),
   };
   if (figures.meanTtlbMs !== null)
     metrics.iteration_duration = { type: 'trend', values: { avg: figures.meanTtlbMs } };
@@ -56,24 +55,19 @@ const haloadCellGenerator = {
     if (figures.requests === 0) throw new Error(`haload got no response from ${url} in cell ${cell.name}`);
     const reused = notClose(figures);
     if (reused) throw new Error(`${cell.name}: ${reused}, so it did not measure a close cell`);
-    const meta = {
+    const meta = foreignMeta({
       script: 'haload-cell',
       generator: 'haload',
-      cell: cell.name,
-      ...valuesOf(cell),
+      cell,
       url,
       target,
-      protocol,
       executor: 'users',
-      vus: users,
-      maxVus: users,
-      rate: null,
-      duration: `${durationSeconds}s`,
-      tlsVerify: false,
-    };
+      load: users,
+      durationSeconds,
+      extra: { protocol },
+    });
     const summary = haloadSummary(figures, meta, durationSeconds);
-    // The sample file holds the summary, like k6's SUMMARY_PATH, so raw/ reads the same.
-    fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 1));
+    writeSummary(summaryPath, summary);
     return { ...run, summary };
   },
 };

@@ -8,7 +8,7 @@ const { parseWrkOutput } = require('./wrk-output');
 const { runTool, coresOf } = require('./runner');
 const { QUANTILES } = require('../../k6/lib/distribution');
 const { PROTOCOL_METRICS } = require('../../k6/lib/protocols');
-const { valuesOf } = require('../../k6/lib/cells');
+const { foreignMeta, counter, vusGauge, writeSummary } = require('./foreign-summary');
 
 const CELL_SCRIPT = path.join(__dirname, 'wrk-cell.lua');
 
@@ -56,13 +56,13 @@ function cellSummary(measured, meta) {
   const seconds = measured.durationUs / 1e6;
   const socketErrors = Object.values(measured.errors).reduce((a, b) => a + b, 0);
   const requests = measured.requests + socketErrors;
-  const count = (n) => ({ type: 'counter', values: { count: n, rate: n / seconds } });
+  const count = counter(seconds);
   const metrics = {
     http_reqs: count(requests),
     iterations: count(requests),
     // wrk speaks HTTP/1.1 only: every response it read was one.
     [PROTOCOL_METRICS['HTTP/1.1']]: count(measured.requests),
-    vus: { type: 'gauge', values: { value: meta.vus, min: meta.vus, max: meta.vus } },
+    vus: vusGauge(meta.vus),
   };
   const latency = measured.latencyUs;
   if (measured.requests > 0) {
@@ -114,23 +114,18 @@ const wrkCellGenerator = {
         cause: err,
       });
     }
-    const meta = {
+    const meta = foreignMeta({
       script: 'wrk-cell',
       generator: 'wrk',
-      cell: cell.name,
-      ...valuesOf(cell),
+      cell,
       url,
       target,
       executor: 'connections',
-      vus: connections,
-      maxVus: connections,
-      rate: null,
-      duration: `${durationSeconds}s`,
-      tlsVerify: false,
-    };
+      load: connections,
+      durationSeconds,
+    });
     const summary = cellSummary(measured, meta);
-    // The sample file holds the summary, like k6's SUMMARY_PATH, so raw/ reads the same.
-    fs.writeFileSync(summaryPath, JSON.stringify(summary, null, 1));
+    writeSummary(summaryPath, summary);
     return { ...run, summary };
   },
 };

@@ -10,27 +10,19 @@ const { fitCostCurve } = require('../results-model/cost-curve');
 const FRACTIONS = [0.25, 0.5, 0.75];
 
 /**
- * The cell's cost curve: { tool, points: [{ offeredRps, rps, routerCores, toolCores, target? }],
- * ...fit }, or { tool, skipped } where it cannot be measured. `targetRps`: the rate the run sizes
- * for (the bank's 5,000), offered too, its point marked `target`. `report(step)` names each run.
+ * The cell's cost curve in the matrix `run` (lib/matrix/run.js: its haload, target, options, watched
+ * pids, signal and document): { tool, points: [{ offeredRps, rps, routerCores, toolCores, target? }],
+ * ...fit }, or { tool, skipped } where it cannot be measured. The rate the run sizes for (the
+ * bank's 5,000) is offered too, its point marked `target`. `report(step)` names each run.
  */
-async function measureCostCurve({
-  haload,
-  cell,
-  route,
-  target,
-  opts,
-  watch,
-  threads,
-  signal,
-  report,
-  targetRps,
-}) {
+async function measureCostCurve(run, cell, { threads, report }) {
+  const { haload, target, opts, watch, signal } = run;
   if (cell.connection !== 'keepalive') return null;
   if (!haload) return { tool: 'haload', skipped: NO_HALOAD };
-  const where = await haloadTarget(cell, route, target);
+  const targetRps = run.doc.reference.bank.targetTps;
+  const where = await haloadTarget(cell, target.routes[cell.termination], target);
   const once = async (rate) => {
-    const run = await runHaload({
+    const measured = await runHaload({
       ...where,
       haload,
       protocol: cell.protocol ?? 'h1',
@@ -44,9 +36,9 @@ async function measureCostCurve({
     });
     return {
       offeredRps: rate || null,
-      rps: Math.round(run.rps),
-      routerCores: run.routerCpuCores,
-      toolCores: run.cpuCores,
+      rps: Math.round(measured.rps),
+      routerCores: measured.routerCpuCores,
+      toolCores: measured.cpuCores,
     };
   };
   report('cost curve: flat out');

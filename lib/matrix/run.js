@@ -271,7 +271,7 @@ async function measureCell(run, placed, report) {
   const h2Backend = cell.termination === 'reencrypt' && cell.protocol === 'h2';
   const withAlpn = h2Backend ? { ...built, serviceAlpn: run.serviceAlpn } : built;
   const figures = opts.costCurve
-    ? { ...withAlpn, costCurve: await costCurveOf(run, cell, report) }
+    ? { ...withAlpn, costCurve: await measureCostCurve(run, cell, { threads: WRK_THREADS, report }) }
     : withAlpn;
   if (!opts.crossCheck) return addCrossCheck(figures, null);
   const sameTool = sameToolSkip(placed.where?.tool, cell);
@@ -279,30 +279,7 @@ async function measureCell(run, placed, report) {
   const skip = crossCheckSkip(opts) || protocolSkip(cell, figures.protocols);
   if (skip) return addCrossCheck(figures, { tool: 'wrk', skipped: skip });
   report('cross-check');
-  const { wrk, haload, watch, signal } = run;
-  const route = target.routes[cell.termination];
-  const generatorRps = figures.okRps;
-  const checked = await crossCheck({ wrk, haload, cell, route, target, opts, watch, generatorRps, signal });
-  return addCrossCheck(figures, checked);
-}
-
-/** The cell's cost curve (--cost-curve), or null for a cell it does not apply to. */
-function costCurveOf(run, cell, report) {
-  const { haload, target, opts, watch, signal } = run;
-  const route = target.routes[cell.termination];
-  const targetRps = run.doc.reference.bank.targetTps;
-  return measureCostCurve({
-    haload,
-    cell,
-    route,
-    target,
-    opts,
-    watch,
-    threads: WRK_THREADS,
-    signal,
-    report,
-    targetRps,
-  });
+  return addCrossCheck(figures, await crossCheck(run, cell, figures.okRps));
 }
 
 /** Every cell in turn; after each, what finished so far is written as a valid (incomplete) document. */
@@ -398,7 +375,13 @@ async function floorOrNull({ target, lab, log, signal, seen }) {
   }
 }
 
-async function crossCheck({ wrk, haload, cell, route, target, opts, watch, generatorRps, signal }) {
+/**
+ * The cell run again by wrk or haload (as crossCheckPlan picks), as many runs as the cell's samples,
+ * in the matrix `run`; `generatorRps` is what k6 got, to compare rates with.
+ */
+async function crossCheck(run, cell, generatorRps) {
+  const { wrk, haload, target, opts, watch, signal } = run;
+  const route = target.routes[cell.termination];
   const { tool, skip, ...where } = await crossCheckPlan(cell, route, target, { haload });
   if (skip) return { tool, skipped: skip };
   const load = {
@@ -414,13 +397,13 @@ async function crossCheck({ wrk, haload, cell, route, target, opts, watch, gener
   const runs = [];
   for (let s = 1; s <= opts.samples; s++) {
     signal?.throwIfAborted();
-    const run =
+    const measured =
       tool === 'haload'
         ? await runHaload({ ...load, ...where, haload, users: opts.vus })
         : await runWrk({ ...load, wrk, connections: opts.vus });
-    const notClose = closeSkip(where, run);
+    const notClose = closeSkip(where, measured);
     if (notClose) return { tool, skipped: notClose };
-    runs.push(run);
+    runs.push(measured);
   }
   const pooled = poolToolRuns(runs);
   return { tool, ...pooled, generatorRps, ...compareTools(generatorRps, pooled.rps) };

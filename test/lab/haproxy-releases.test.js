@@ -3,7 +3,8 @@
 // release-4.22's router on 2.8.10 by default, as OpenShift 4.22 runs 2.8; the template router on 3.4.0, its
 // sni-auto off for re-encrypt. Each serves all four terminations and says which HAProxy ran.
 const { execFileSync } = require('node:child_process');
-const { useLab } = require('./helpers');
+const { useLab, sharedLab } = require('./helpers');
+const { SHARED_KNOBS } = require('../support/lab-pool');
 const { probeRoute } = require('../../lib/lab/common/health');
 const { RELEASE_PINS } = require('../../lib/setup/haproxy-release-build');
 const { haproxyVersion } = require('../../lib/setup/haproxy-build');
@@ -29,8 +30,9 @@ async function expectEveryRouteServes(state) {
 
 whenBuilt(RELEASE_PINS['2.8'], true)('release-4.22 of openshift-router on HAProxy 2.8.10', () => {
   const pin = RELEASE_PINS['2.8'];
-  // No LAB_HAPROXY: release-4.22's router runs on the branch its image ships by default.
-  const lab$ = useLab({ LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.22' });
+  // No LAB_HAPROXY: release-4.22's router runs on the branch its image ships by default. The
+  // run's shared lab (the HAProxy-version exercise starts its first lab with these knobs).
+  const lab$ = sharedLab(SHARED_KNOBS.release422);
 
   test('serves all four terminations by default, and the lab says which pair ran', async () => {
     await expectEveryRouteServes(lab$.state);

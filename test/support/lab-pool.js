@@ -14,11 +14,13 @@ const ENV_FILE = 'shared-lab-env.json';
 
 /**
  * The labs the guide's runner shares with test files, by knobs: the default lab
- * (test/bin/compare.test.js's) and the lab with pods (test/node/pods-lab.test.js's).
+ * (test/bin/compare.test.js's), the lab with pods (test/node/pods-lab.test.js's) and release-4.22's
+ * real router on its own HAProxy (test/lab/haproxy-releases.test.js's).
  */
 const SHARED_KNOBS = {
   default: {},
   pods: { LAB_ROUTER: 'openshift', LAB_PODS: 'yes', LAB_REDIS: 'cluster' },
+  release422: { LAB_ROUTER: 'openshift', LAB_OPENSHIFT_RELEASE: '4.22' },
 };
 
 /** A folder name for a set of knobs: the same knobs, in any order, give the same name. */
