@@ -78,7 +78,7 @@ function sniAutoHint(haproxy, waiting) {
     `\nHAProxy ${haproxy.version} sends each request's Host as SNI to a TLS server (sni-auto, 3.3 and later) ` +
     "and verifies the service's certificate against that name instead of verifyhost; openshift-router's " +
     'template sets no sni and no no-sni-auto, so a re-encrypt Route to a service-CA certificate answers 503 ' +
-    '(docs/figures.md#haproxy-28-and-34)'
+    '(docs/figures.md#haproxy-versions)'
   );
 }
 
