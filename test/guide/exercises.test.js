@@ -69,6 +69,9 @@ const command = (run, pattern, nth = 0) => {
   return found;
 };
 
+/** A compare line with its change, its interval and a verdict. */
+const COMPARE_LINE = / % … [-+]?\d+\.\d % +(better|worse|no difference detectable) +\d+$/;
+
 /** release-4.22's router on its own 2.8, then on 3.2: the release chose, and only the binary changed. */
 function haproxyVersionsHold(run) {
   const status = command(run, /npm run lab:status/);
@@ -81,7 +84,7 @@ function haproxyVersionsHold(run) {
   const lines = versions.stdout.split('\n').filter((l) => /^(edge|reencrypt):1k:keepalive /.test(l));
   expect(lines.length).toBeGreaterThan(0);
   for (const line of lines) {
-    expect(line).toMatch(/ % … [-+]?\d+\.\d % +(better|worse|no difference detectable) +\d+$/);
+    expect(line).toMatch(COMPARE_LINE);
   }
 }
 
@@ -252,7 +255,7 @@ const LESSONS = {
       const threads = command(run, /npm run compare -- results\/compare-2-threads results\/compare-1-thread/);
       expect(threads.stdout).toContain('- router threads: A 2, B 1');
       for (const line of lines(threads.stdout)) {
-        expect(line).toMatch(/ % … [-+]?\d+\.\d % +(better|worse|no difference detectable) +\d+$/);
+        expect(line).toMatch(COMPARE_LINE);
       }
       // Two HAProxy versions under the real router, where that block ran (root, 2.8 built).
       if (run.some((c) => /results\/haproxy-3\.2$/.test(c.text))) haproxyVersionsHold(run);
