@@ -4,8 +4,31 @@
 // figure is the median of its readings, so the readings that straddle start and end cannot drag it.
 const { showInfo, showStat } = require('../lab/haproxy/runtime-api');
 const { spread } = require('../results-model/cost');
+const { streamsBetween, VERSIONS } = require('../results-model/streams');
 
 const median = (values) => spread(values)?.median ?? null;
+
+// The frontends that serve Routes in both templates (not `stats`), and their backends (be_*).
+const ROUTE_FRONTENDS = new Set(['public', 'fe_sni', 'fe_no_sni']);
+
+/**
+ * Cumulative HTTP streams by version from HAProxy's mux counters: requests the Route frontends
+ * received (h1_total_streams, h2_headers_rcvd) and streams the Route backends opened to services
+ * (h1_total_streams, h2_backend_total_streams). Null where the build has no such columns.
+ */
+function streamTotals(stat) {
+  const frontends = stat.filter((row) => row.svname === 'FRONTEND' && ROUTE_FRONTENDS.has(row.pxname));
+  const backends = stat.filter((row) => row.svname === 'BACKEND' && row.pxname.startsWith('be_'));
+  // A TCP-mode proxy (be_sni) has the columns but no figures: it counts as 0.
+  const sum = (rows, key) =>
+    key in (stat[0] ?? {}) ? rows.reduce((total, row) => total + (Number(row[key]) || 0), 0) : null;
+  const totals = {
+    received: { h1: sum(frontends, 'h1_total_streams'), h2: sum(frontends, 'h2_headers_rcvd') },
+    sent: { h1: sum(backends, 'h1_total_streams'), h2: sum(backends, 'h2_backend_total_streams') },
+  };
+  const known = Object.values(totals).every((side) => VERSIONS.every((v) => side[v] !== null));
+  return frontends.length && known ? totals : null;
+}
 
 /** One reading from `show info` and `show stat`: the counters the matrix keeps. */
 function reading(info, stat) {
@@ -18,13 +41,15 @@ function reading(info, stat) {
     sessionsPerSec: info.SessRate ?? null,
     currentConnections: info.CurrConns ?? null,
     queued: backends.reduce((sum, row) => sum + (typeof row.qcur === 'number' ? row.qcur : 0), 0),
+    streamTotals: streamTotals(stat),
   };
 }
 
 /**
  * A sample's figures from its readings (pure): medians of the rates; the reuse share only over
  * readings with TLS sessions (an idle second has no share, not a share of 0); the largest queue
- * and connection count seen. Null when nothing was read.
+ * and connection count seen; the HTTP streams by version counted from the first reading to the
+ * last. Null when nothing was read.
  */
 function summarizeReadings(readings) {
   if (!readings.length) return null;
@@ -41,6 +66,7 @@ function summarizeReadings(readings) {
     sessionsPerSec: round(median(of('sessionsPerSec'))),
     currentConnections: { median: round(median(of('currentConnections'))), max: max('currentConnections') },
     queued: { median: round(median(of('queued'))), max: max('queued') },
+    streams: streamsBetween(readings[0].streamTotals, readings.at(-1).streamTotals),
   };
 }
 

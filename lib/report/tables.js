@@ -161,13 +161,24 @@ function costCurveRows(results) {
   };
 }
 
-/** The HTTP version each TLS cell claims and what its client read; on re-encrypt, the backend's. */
+const pctOrDash = (v) => (v === null || v === undefined ? '–' : `${num(v)} %`);
+
+/**
+ * The HTTP version each TLS cell claims, what its client read and what the router received; on
+ * re-encrypt h2, the version the router spoke to the service.
+ */
 function protocolRows(results) {
   return evidenceRows(
     results,
     'protocolEvidence',
-    ['claimed', 'responses of that version', 'as claimed?', 'router to service'],
-    (c, e) => [e.claim, e.sharePct === null ? '–' : `${num(e.sharePct)} %`, heldText(e), e.backend ?? '–'],
+    [
+      'claimed',
+      'responses of that version',
+      'requests the router received in it',
+      'as claimed?',
+      'router to service',
+    ],
+    (c, e) => [e.claim, pctOrDash(e.sharePct), pctOrDash(e.routerSharePct), heldText(e), e.backend ?? '–'],
   );
 }
 

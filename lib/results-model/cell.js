@@ -4,6 +4,7 @@
 // Figures only: the verdicts are ./document.js finalize's.
 const { reduceSummaries, sampleCounts } = require('./reduce');
 const { costPerRole, spread } = require('./cost');
+const { addStreams } = require('./streams');
 const { valuesOf } = require('../../k6/lib/cells');
 
 const round = (v, digits) => (v === null || v === undefined ? null : Number(v.toFixed(digits)));
@@ -101,6 +102,7 @@ function routerCountersOf(samples) {
       max: max((c) => c.currentConnections.max),
     },
     queued: { median: median((c) => c.queued.median), max: max((c) => c.queued.max) },
+    streams: addStreams(read.map((c) => c.streams)),
   };
 }
 

@@ -244,19 +244,23 @@ describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', (
       const cell = (name) => results.cells.find((c) => c.name === name);
       // The router offers both: the h1 cell's client was held to HTTP/1.1, the h2 cell's got h2.
       expect(cell('edge:1k:keepalive').protocols).toEqual({ 'HTTP/1.1': cell('edge:1k:keepalive').requests });
+      // The router's own stream counters witness it too: the requests it received were of that version.
       expect(cell('edge:1k:keepalive').protocolEvidence).toMatchObject({ claim: 'h1', holds: true });
+      expect(cell('edge:1k:keepalive').protocolEvidence.routerSharePct).toBeGreaterThanOrEqual(99);
       expect(cell('edge:1k:keepalive:h2').protocolEvidence).toMatchObject({
         claim: 'h2',
         holds: true,
         sharePct: 100,
       });
+      expect(cell('edge:1k:keepalive:h2').protocolEvidence.routerSharePct).toBeGreaterThanOrEqual(99);
+      expect(cell('edge:1k:keepalive:h2').router.counters.streams.received.h2).toBeGreaterThan(0);
       // wrk speaks HTTP/1.1 only: haload, forced to h2, cross-checks the h2 cells.
       expect(cell('edge:1k:keepalive').crossCheck.tool).toBe('wrk');
       expect(cell('edge:1k:keepalive:h2').crossCheck).toMatchObject({ tool: 'haload', errors: 0 });
       expect(cell('edge:1k:keepalive:h2').crossCheck.rps).toBeGreaterThan(0);
       // Re-encrypt h2: the router spoke HTTP/1.1 to the data service, which answers ALPN so.
       expect(cell('reencrypt:1k:keepalive:h2').protocolEvidence.backend).toBe(
-        'router to service: HTTP/1.1 (the service answers ALPN with http/1.1)',
+        'router to service: HTTP/1.1 (100.0 % of the router’s streams to it; the service answers ALPN with http/1.1)',
       );
       // haload does not open a connection per request over h2: its close figures are not counted.
       expect(cell('edge:1k:close:full:h2').crossCheck.skipped).toMatch(

@@ -1,6 +1,8 @@
 'use strict';
 // The router's runtime API against a real HAProxy: its own TLS counters tell full handshakes from
-// resumed ones, and prove that wrk driving a close cell resumes its TLS sessions.
+// resumed ones, and prove that wrk driving a close cell resumes its TLS sessions; its stream
+// counters tell HTTP/1.1 requests from HTTP/2 ones.
+const http2 = require('node:http2');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -16,7 +18,8 @@ const {
   showStat,
   runtimeCommand,
 } = require('../../lib/lab/haproxy/runtime-api');
-const { startRouterCounters } = require('../../lib/load/router-counters');
+const { startRouterCounters, reading } = require('../../lib/load/router-counters');
+const { streamsBetween, streamShare } = require('../../lib/results-model/streams');
 const { runWrkCell } = require('../../lib/load/wrk');
 
 const PAGE = '0123456789abcdef'; // the 16-byte page HAProxy answers with
@@ -24,6 +27,7 @@ const PAGE = '0123456789abcdef'; // the 16-byte page HAProxy answers with
 let dir;
 let haproxy;
 let port;
+let servicePort;
 let socketPath;
 let ca;
 
@@ -31,7 +35,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-runtime-'));
   ca = createCA(dir, 'ca');
   const cert = createServerCert(dir, 'router', { ca, dnsNames: ['runtime.test'] });
-  port = await freePort();
+  [port, servicePort] = [await freePort(), await freePort()];
   socketPath = path.join(dir, 'haproxy.sock');
   const config = path.join(dir, 'haproxy.cfg');
   fs.writeFileSync(
@@ -44,8 +48,14 @@ beforeAll(async () => {
       '  timeout connect 5s',
       '  timeout client 5s',
       '  timeout server 5s',
-      'frontend fe',
-      `  bind 127.0.0.1:${port} ssl crt ${cert.pem}`,
+      // The router's names (router-counters reads fe_sni and be_*), the service a frontend of its own.
+      'frontend fe_sni',
+      `  bind 127.0.0.1:${port} ssl crt ${cert.pem} alpn h2,http/1.1`,
+      '  default_backend be_edge_http:test',
+      'backend be_edge_http:test',
+      `  server service 127.0.0.1:${servicePort}`,
+      'frontend service',
+      `  bind 127.0.0.1:${servicePort}`,
       `  http-request return status 200 content-type text/plain string ${PAGE}`,
       '',
     ].join('\n'),
@@ -109,7 +119,7 @@ test('show stat is parsed into one object per proxy and server', async () => {
     { pxname: 'be', svname: 's1', qcur: '' },
   ]);
   const rows = await showStat(socketPath);
-  expect(rows.find((r) => r.pxname === 'fe' && r.svname === 'FRONTEND')).toMatchObject({
+  expect(rows.find((r) => r.pxname === 'fe_sni' && r.svname === 'FRONTEND')).toMatchObject({
     scur: expect.any(Number),
   });
 });
@@ -147,6 +157,39 @@ test('wrk driving a close cell resumes every TLS session after the first, as the
   expect(sample.counters.reusePct).toBeGreaterThanOrEqual(90);
   expect(sample.counters.tlsSessionsPerSec).toBeGreaterThan(0);
   expect(sample.cpu.cpuSeconds.wrk).toBeGreaterThan(0);
+});
+
+/** `count` GETs over one HTTP/2 connection (ALPN h2). */
+async function h2Requests(count) {
+  const session = http2.connect(`https://127.0.0.1:${port}`, {
+    servername: 'runtime.test',
+    ca: fs.readFileSync(ca.cert),
+  });
+  try {
+    for (let i = 0; i < count; i++) {
+      await new Promise((resolve, reject) => {
+        const req = session.request({ ':path': '/', ':authority': 'runtime.test' });
+        req
+          .on('data', () => {})
+          .once('end', resolve)
+          .once('error', reject);
+        req.end();
+      });
+    }
+  } finally {
+    session.close();
+  }
+}
+
+test('the router counts requests by HTTP version as received, and the streams it opened to the service', async () => {
+  const totals = async () => reading(await showInfo(socketPath), await showStat(socketPath)).streamTotals;
+  const before = await totals();
+  for (let i = 0; i < 3; i++) await connect();
+  await h2Requests(5);
+  const counted = streamsBetween(before, await totals());
+  // HTTP/1.1 to the service either way: the server line speaks h1.
+  expect(counted).toEqual({ received: { h1: 3, h2: 5 }, sent: { h1: 8, h2: 0 } });
+  expect(streamShare(counted, 'received', 'h2')).toBeCloseTo(5 / 8);
 });
 
 test('a socket that is not there is named in the error', async () => {

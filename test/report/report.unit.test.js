@@ -288,7 +288,7 @@ describe('report figures', () => {
   test('a cell whose client read another HTTP version than claimed is named; the environment says what shapes TLS', () => {
     const r = results();
     expect(renderMarkdown(r)).not.toMatch(/did not run over the HTTP version/);
-    expect(renderMarkdown(r)).toContain('| edge:1k:keepalive | h1 | 100 % | yes | – |');
+    expect(renderMarkdown(r)).toContain('| edge:1k:keepalive | h1 | 100 % | – | yes | – |');
     const edge = r.cells.find((c) => c.name === 'edge:1k:keepalive');
     edge.protocols = { 'HTTP/2.0': edge.requests };
     edge.protocolEvidence = protocolVerdict(edge);

@@ -38,3 +38,35 @@ test("re-encrypt h2 says which version the router spoke to the service, from the
   );
   expect(protocolVerdict(cell('reencrypt:1k:keepalive', { 'HTTP/1.1': 5 })).backend).toBeNull();
 });
+
+test("the router's own count of requests by version is the second witness: both must agree", () => {
+  const counted = (received, sent = { h1: 0, h2: 0 }) => ({
+    router: { counters: { streams: { received, sent } } },
+  });
+  const h2 = { 'HTTP/2.0': 1000 };
+  expect(protocolVerdict(cell('edge:1k:keepalive:h2', h2, counted({ h1: 0, h2: 1000 })))).toMatchObject({
+    sharePct: 100,
+    routerSharePct: 100,
+    holds: true,
+    text: 'the client read HTTP/2.0 on 100.0 % of responses, the router received h2 on 100.0 % of requests: h2 as claimed',
+  });
+  // The client saw h2 but the router counted HTTP/1.1 requests: not as claimed.
+  expect(protocolVerdict(cell('edge:1k:keepalive:h2', h2, counted({ h1: 900, h2: 100 })))).toMatchObject({
+    routerSharePct: 10,
+    holds: false,
+    text: 'the client read HTTP/2.0 on 100.0 % of responses, the router received h2 on 10.0 % of requests: not the h2 its name claims',
+  });
+  // Passthrough: the router parses no HTTP and counts nothing; the client alone decides.
+  const passthrough = protocolVerdict(
+    cell('passthrough:1k:keepalive', { 'HTTP/1.1': 9 }, counted({ h1: 0, h2: 0 })),
+  );
+  expect(passthrough).toMatchObject({ routerSharePct: null, holds: true });
+  // Re-encrypt h2: the streams the router opened to the service say which version it spoke.
+  const reencrypt = cell('reencrypt:1k:keepalive:h2', h2, {
+    ...counted({ h1: 0, h2: 1000 }, { h1: 1000, h2: 0 }),
+    serviceAlpn: 'http/1.1',
+  });
+  expect(protocolVerdict(reencrypt).backend).toBe(
+    'router to service: HTTP/1.1 (100.0 % of the router’s streams to it; the service answers ALPN with http/1.1)',
+  );
+});

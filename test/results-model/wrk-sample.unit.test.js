@@ -60,6 +60,7 @@ test('the router’s readings: medians of the rates, reuse only where there were
     sessionsPerSec: 2000,
     currentConnections: 60,
     queued: 0,
+    streamTotals: { received: { h1: 10, h2: 0 }, sent: { h1: 10, h2: 0 } },
     ...over,
   });
   const summary = summarizeReadings([
@@ -67,7 +68,8 @@ test('the router’s readings: medians of the rates, reuse only where there were
     reading({ tlsSessionsPerSec: 0, reusePct: 0, sessionsPerSec: 0, currentConnections: 0 }),
     reading({ queued: 3 }),
     reading({ reusePct: 98 }),
-    reading({}),
+    // Streams: counted from the first reading to the last.
+    reading({ streamTotals: { received: { h1: 10, h2: 400 }, sent: { h1: 410, h2: 0 } } }),
   ]);
   expect(summary).toEqual({
     readings: 4,
@@ -78,8 +80,11 @@ test('the router’s readings: medians of the rates, reuse only where there were
     sessionsPerSec: 2000,
     currentConnections: { median: 60, max: 60 },
     queued: { median: 0, max: 3 },
+    streams: { received: { h1: 0, h2: 400 }, sent: { h1: 400, h2: 0 } },
   });
   expect(summarizeReadings([])).toBeNull();
+  // A build without the stream columns: no stream figures, the rest as before.
+  expect(summarizeReadings([reading({ streamTotals: null }), reading({})]).streams).toBeNull();
 });
 
 test('a cell whose samples read none of the router’s counters keeps why, and its session check says it', () => {
