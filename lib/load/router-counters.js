@@ -1,7 +1,7 @@
 'use strict';
-// The router's own counters (handshakes, resumed and new sessions, connections, queue), read over
-// its runtime API while a sample runs: what the router did, which no client figure proves. Each
-// figure is the median of its readings, so the readings that straddle start and end cannot drag it.
+// The router's own counters (handshakes, resumed and new sessions, HTTP streams, connections,
+// queue), read over its runtime API while a sample runs: what the router did, which no client figure
+// proves. Counts are taken over the sample; rates are medians, which straddling readings cannot drag.
 const { showInfo, showStat } = require('../lab/haproxy/runtime-api');
 const { spread } = require('../results-model/cost');
 const { streamsBetween, VERSIONS } = require('../results-model/streams');
@@ -30,8 +30,19 @@ function streamTotals(stat) {
   return frontends.length && known ? totals : null;
 }
 
-/** One reading from `show info` and `show stat`: the counters the matrix keeps. */
-function reading(info, stat) {
+/**
+ * Cumulative TLS sessions on the Route frontends: new ones, each a full handshake (show stat's
+ * ssl_sess), and resumed ones (ssl_reused_sess); null where the build has no such columns.
+ */
+function tlsTotals(stat) {
+  const frontends = stat.filter((row) => row.svname === 'FRONTEND' && ROUTE_FRONTENDS.has(row.pxname));
+  if (!frontends.length || !('ssl_sess' in frontends[0])) return null;
+  const sum = (key) => frontends.reduce((total, row) => total + (Number(row[key]) || 0), 0);
+  return { full: sum('ssl_sess'), resumed: sum('ssl_reused_sess') };
+}
+
+/** One reading from `show info` and `show stat` at `at` (ms): the counters the matrix keeps. */
+function reading(info, stat, at = Date.now()) {
   const backends = stat.filter((row) => row.svname === 'BACKEND');
   return {
     fullHandshakesPerSec: info.SslFrontendKeyRate ?? null,
@@ -42,12 +53,33 @@ function reading(info, stat) {
     currentConnections: info.CurrConns ?? null,
     queued: backends.reduce((sum, row) => sum + (typeof row.qcur === 'number' ? row.qcur : 0), 0),
     streamTotals: streamTotals(stat),
+    tlsTotals: tlsTotals(stat),
+    at,
   };
 }
 
 /**
- * A sample's figures from its readings (pure): medians of the rates; the reuse share only over
- * readings with TLS sessions (an idle second has no share, not a share of 0); the largest queue
+ * Full handshakes per second and the resumed share from the cumulative TLS counters between the
+ * first reading and the last, or null where they lack them or counted no session. HAProxy's own
+ * rates (SslFrontendKeyRate, the reuse share) are over a sliding second, so a reading within a
+ * second or two of the start still counts the cell before, when there is no warm-up between them.
+ */
+function tlsOverSample(first, last) {
+  if (!first.tlsTotals || !last.tlsTotals || last.at <= first.at) return null;
+  const full = last.tlsTotals.full - first.tlsTotals.full;
+  const resumed = last.tlsTotals.resumed - first.tlsTotals.resumed;
+  if (full + resumed <= 0) return null;
+  return {
+    fullHandshakesPerSec: (full * 1000) / (last.at - first.at),
+    reusePct: (100 * resumed) / (full + resumed),
+  };
+}
+
+/**
+ * A sample's figures from its readings (pure): full handshakes and the reuse share from the TLS
+ * sessions counted over the sample, else medians of HAProxy's rates (the reuse share only over
+ * readings with TLS sessions: an idle second has no share, not a share of 0); medians of the
+ * other rates; the largest queue
  * and connection count seen; the HTTP streams by version counted from the first reading to the
  * last. Null when nothing was read.
  */
@@ -57,12 +89,17 @@ function summarizeReadings(readings) {
   const round = (v, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
   const withTls = readings.filter((r) => r.tlsSessionsPerSec > 0);
   const max = (key) => spread(of(key))?.max ?? null;
+  const counted = tlsOverSample(readings[0], readings.at(-1));
   return {
     readings: readings.length,
-    fullHandshakesPerSec: round(median(of('fullHandshakesPerSec'))),
+    fullHandshakesPerSec: round(counted?.fullHandshakesPerSec ?? median(of('fullHandshakesPerSec'))),
     backendFullHandshakesPerSec: round(median(of('backendFullHandshakesPerSec'))),
     tlsSessionsPerSec: round(median(of('tlsSessionsPerSec'))),
-    reusePct: withTls.length ? round(median(withTls.map((r) => r.reusePct))) : null,
+    reusePct: counted
+      ? round(counted.reusePct)
+      : withTls.length
+        ? round(median(withTls.map((r) => r.reusePct)))
+        : null,
     sessionsPerSec: round(median(of('sessionsPerSec'))),
     currentConnections: { median: round(median(of('currentConnections'))), max: max('currentConnections') },
     queued: { median: round(median(of('queued'))), max: max('queued') },

@@ -15,6 +15,13 @@ function addSample(seen, list, atMs) {
     if (i > 0 && entry.supersededMs === null) entry.supersededMs = atMs;
     seen.set(pid, entry);
   }
+  // An old process whose connections all closed between two samples is never seen beside its
+  // successor: gone while a newer one serves, it was superseded all the same, when last seen.
+  const present = new Set(list.map((p) => p.pid));
+  for (const entry of seen.values()) {
+    if (list.length && entry.supersededMs === null && !present.has(entry.pid))
+      entry.supersededMs = entry.lastMs;
+  }
 }
 
 /**

@@ -24,7 +24,7 @@ async function admissionPhase(ctx) {
 /** opts.reloads reloads under the steady load, with HAProxy's parse time of the configuration. */
 async function reloadPhase(ctx) {
   const { state, opts } = ctx;
-  const parse = await parseMs(state.router.pid);
+  const parse = await parseMs(state, { signal: ctx.signal });
   ctx.log(`    HAProxy parses the configuration in ${parse} ms (haproxy -c)`);
   // Each reload waits out the reload interval first; the last old process may live to hard-stop-after.
   const perReloadS = state.router.reloadIntervalS + 2.5;

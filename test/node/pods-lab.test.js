@@ -227,7 +227,7 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
       [
         'bin/cluster-k6.js',
         ...args,
-        ...['--parallelism', '2', '--rate', '100', '--vus', '4', '--duration', '5s', '--out', out],
+        ...['--parallelism', '2', '--rate', '100', '--vus', '10', '--duration', '5s', '--out', out],
         // The router's and the runners' CPU from cAdvisor, as on a cluster.
         ...['--prometheus', state.router.monitoring.url, '--scrape-interval', '1'],
       ],

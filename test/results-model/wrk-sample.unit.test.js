@@ -135,3 +135,33 @@ test('a cell whose samples read none of the router’s counters keeps why, and i
   expect([cluster.router.counters, cluster.router.countersError]).toEqual([null, null]);
   expect(sessionVerdict(cluster).text).toBe("not checked: the router's TLS counters were not read");
 });
+
+test('the reuse share and full handshakes come from the TLS sessions counted over the sample, not the rates a previous cell still weighs on', () => {
+  // HAProxy's per-second rates a second into a resumed cell still carry the full-handshake cell before it.
+  const reading = (at, full, resumed, rates) => ({
+    fullHandshakesPerSec: rates.full,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 1000,
+    reusePct: rates.reuse,
+    sessionsPerSec: 1000,
+    currentConnections: 8,
+    queued: 0,
+    streamTotals: null,
+    tlsTotals: { full, resumed },
+    at,
+  });
+  const summary = summarizeReadings([
+    reading(0, 5000, 100, { full: 900, reuse: 10 }),
+    reading(500, 5005, 590, { full: 500, reuse: 50 }),
+    reading(1000, 5010, 1085, { full: 100, reuse: 80 }),
+    reading(1500, 5020, 1580, { full: 10, reuse: 99 }),
+  ]);
+  // 20 new sessions (each a full handshake) and 1,480 resumed in 1.5 s: 98.7 %, 13.3 a second.
+  expect(summary).toMatchObject({ reusePct: 98.7, fullHandshakesPerSec: 13.3 });
+  // Without a session counted (passthrough, an idle router), the rates decide as before.
+  const idle = summarizeReadings([
+    reading(0, 5, 0, { full: 0, reuse: 0 }),
+    reading(500, 5, 0, { full: 0, reuse: 0 }),
+  ]);
+  expect(idle).toMatchObject({ reusePct: 0, fullHandshakesPerSec: 0 });
+});

@@ -56,6 +56,15 @@ test('the watch counts a superseded HAProxy as old, with its lifetime once it is
   });
 });
 
+test('an old HAProxy that drained between two samples, never seen beside its successor, counts as old', () => {
+  const seen = new Map();
+  addSample(seen, [{ pid: 20, rssMb: 9 }], 0);
+  addSample(seen, [{ pid: 21, rssMb: 10 }], 100);
+  const summary = summarizeWatch({ seen, peak: { processes: 1, totalMb: 10 }, lastMs: 100 });
+  expect(summary.old).toEqual([{ pid: 20, peakMb: 9, gone: true, livedMs: 0 }]);
+  expect(summary.servingMb).toBe(10);
+});
+
 const reloads = (over = {}) => ({
   renderMs: { min: 200, median: 247, max: 260 },
   reloadMs: { min: 400, median: 435, max: 500 },
