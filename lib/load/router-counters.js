@@ -68,7 +68,8 @@ function tlsOverSample(first, last) {
   if (!first.tlsTotals || !last.tlsTotals || last.at <= first.at) return null;
   const full = last.tlsTotals.full - first.tlsTotals.full;
   const resumed = last.tlsTotals.resumed - first.tlsTotals.resumed;
-  if (full + resumed <= 0) return null;
+  // A count that went down: a reload started a new HAProxy, whose counters start at 0.
+  if (full < 0 || resumed < 0 || full + resumed === 0) return null;
   return {
     fullHandshakesPerSec: (full * 1000) / (last.at - first.at),
     reusePct: (100 * resumed) / (full + resumed),

@@ -11,10 +11,14 @@ const bySide = (count) =>
     SIDES.map((side) => [side, Object.fromEntries(VERSIONS.map((v) => [v, count(side, v)]))]),
   );
 
-/** Streams counted between two cumulative readings, or null where either lacks them. */
+/**
+ * Streams counted between two cumulative readings, or null where either lacks them or a count went
+ * down: a reload between them started a new HAProxy, whose counters start at 0.
+ */
 function streamsBetween(first, last) {
   if (!first || !last) return null;
-  return bySide((side, v) => Math.max(0, last[side][v] - first[side][v]));
+  const counted = bySide((side, v) => last[side][v] - first[side][v]);
+  return SIDES.some((side) => VERSIONS.some((v) => counted[side][v] < 0)) ? null : counted;
 }
 
 /** Stream counts of several samples added up, or null where none counted them. */

@@ -83,6 +83,9 @@ test('the router’s readings: medians of the rates, reuse only where there were
     streams: { received: { h1: 0, h2: 400 }, sent: { h1: 400, h2: 0 } },
   });
   expect(summarizeReadings([])).toBeNull();
+  // A reload between the first reading and the last: the new HAProxy counts from 0, no stream figures.
+  const reloaded = { received: { h1: 0, h2: 3 }, sent: { h1: 3, h2: 0 } };
+  expect(summarizeReadings([reading({}), reading({ streamTotals: reloaded })]).streams).toBeNull();
   // A build without the stream columns: no stream figures, the rest as before.
   expect(summarizeReadings([reading({ streamTotals: null }), reading({})]).streams).toBeNull();
 });
@@ -164,4 +167,10 @@ test('the reuse share and full handshakes come from the TLS sessions counted ove
     reading(500, 5, 0, { full: 0, reuse: 0 }),
   ]);
   expect(idle).toMatchObject({ reusePct: 0, fullHandshakesPerSec: 0 });
+  // A reload between them: the new HAProxy counts from 0, so the rates decide.
+  const reloaded = summarizeReadings([
+    reading(0, 900, 50, { full: 7, reuse: 95 }),
+    reading(500, 3, 40, { full: 7, reuse: 95 }),
+  ]);
+  expect(reloaded).toMatchObject({ reusePct: 95, fullHandshakesPerSec: 7 });
 });
