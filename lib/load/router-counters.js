@@ -10,6 +10,8 @@ const median = (values) => spread(values)?.median ?? null;
 
 // The frontends that serve Routes in both templates (not `stats`), and their backends (be_*).
 const ROUTE_FRONTENDS = new Set(['public', 'fe_sni', 'fe_no_sni']);
+const routeFrontends = (stat) =>
+  stat.filter((row) => row.svname === 'FRONTEND' && ROUTE_FRONTENDS.has(row.pxname));
 
 /**
  * Cumulative HTTP streams by version from HAProxy's mux counters: requests the Route frontends
@@ -17,7 +19,7 @@ const ROUTE_FRONTENDS = new Set(['public', 'fe_sni', 'fe_no_sni']);
  * (h1_total_streams, h2_backend_total_streams). Null where the build has no such columns.
  */
 function streamTotals(stat) {
-  const frontends = stat.filter((row) => row.svname === 'FRONTEND' && ROUTE_FRONTENDS.has(row.pxname));
+  const frontends = routeFrontends(stat);
   const backends = stat.filter((row) => row.svname === 'BACKEND' && row.pxname.startsWith('be_'));
   // A TCP-mode proxy (be_sni) has the columns but no figures: it counts as 0.
   const sum = (rows, key) =>
@@ -35,14 +37,17 @@ function streamTotals(stat) {
  * ssl_sess), and resumed ones (ssl_reused_sess); null where the build has no such columns.
  */
 function tlsTotals(stat) {
-  const frontends = stat.filter((row) => row.svname === 'FRONTEND' && ROUTE_FRONTENDS.has(row.pxname));
+  const frontends = routeFrontends(stat);
   if (!frontends.length || !('ssl_sess' in frontends[0])) return null;
   const sum = (key) => frontends.reduce((total, row) => total + (Number(row[key]) || 0), 0);
   return { full: sum('ssl_sess'), resumed: sum('ssl_reused_sess') };
 }
 
-/** One reading from `show info` and `show stat` at `at` (ms): the counters the matrix keeps. */
-function reading(info, stat, at = Date.now()) {
+/**
+ * One reading from `show info` and `show stat` asked at `at` (ms): the counters the matrix keeps,
+ * with the pid of the HAProxy that answered (a reload starts a new one, counting from 0).
+ */
+function reading(info, stat, at = performance.now()) {
   const backends = stat.filter((row) => row.svname === 'BACKEND');
   return {
     fullHandshakesPerSec: info.SslFrontendKeyRate ?? null,
@@ -54,27 +59,32 @@ function reading(info, stat, at = Date.now()) {
     queued: backends.reduce((sum, row) => sum + (typeof row.qcur === 'number' ? row.qcur : 0), 0),
     streamTotals: streamTotals(stat),
     tlsTotals: tlsTotals(stat),
+    pid: info.Pid ?? null,
     at,
   };
 }
 
 /**
- * Full handshakes per second and the resumed share from the cumulative TLS counters between the
- * first reading and the last, or null where they lack them or counted no session. HAProxy's own
- * rates (SslFrontendKeyRate, the reuse share) are over a sliding second, so a reading within a
- * second or two of the start still counts the cell before, when there is no warm-up between them.
+ * Full handshakes per second and the resumed share (null without a session) from the cumulative TLS
+ * counters between the first reading and the last; null where they lack them or a reload came
+ * between. HAProxy's own rates (SslFrontendKeyRate, the reuse share) are over a sliding second,
+ * so a reading within a second or two of the start still counts the cell before it.
  */
 function tlsOverSample(first, last) {
-  if (!first.tlsTotals || !last.tlsTotals || last.at <= first.at) return null;
+  if (!sameProcess(first, last) || !first.tlsTotals || !last.tlsTotals || last.at <= first.at) return null;
   const full = last.tlsTotals.full - first.tlsTotals.full;
   const resumed = last.tlsTotals.resumed - first.tlsTotals.resumed;
-  // A count that went down: a reload started a new HAProxy, whose counters start at 0.
-  if (full < 0 || resumed < 0 || full + resumed === 0) return null;
+  if (full < 0 || resumed < 0) return null;
+  // No session at all (http, passthrough): no share, and no full handshake, whatever the rates say.
+  const perSec = (full * 1000) / (last.at - first.at);
   return {
-    fullHandshakesPerSec: (full * 1000) / (last.at - first.at),
-    reusePct: (100 * resumed) / (full + resumed),
+    fullHandshakesPerSec: perSec,
+    reusePct: full + resumed ? (100 * resumed) / (full + resumed) : null,
   };
 }
+
+/** Both readings from one HAProxy: a reload between them started a new one, counting from 0. */
+const sameProcess = (first, last) => first.pid === last.pid;
 
 /**
  * A sample's figures from its readings (pure): full handshakes and the reuse share from the TLS
@@ -97,14 +107,18 @@ function summarizeReadings(readings) {
     backendFullHandshakesPerSec: round(median(of('backendFullHandshakesPerSec'))),
     tlsSessionsPerSec: round(median(of('tlsSessionsPerSec'))),
     reusePct: counted
-      ? round(counted.reusePct)
+      ? counted.reusePct === null
+        ? null
+        : round(counted.reusePct)
       : withTls.length
         ? round(median(withTls.map((r) => r.reusePct)))
         : null,
     sessionsPerSec: round(median(of('sessionsPerSec'))),
     currentConnections: { median: round(median(of('currentConnections'))), max: max('currentConnections') },
     queued: { median: round(median(of('queued'))), max: max('queued') },
-    streams: streamsBetween(readings[0].streamTotals, readings.at(-1).streamTotals),
+    streams: sameProcess(readings[0], readings.at(-1))
+      ? streamsBetween(readings[0].streamTotals, readings.at(-1).streamTotals)
+      : null,
   };
 }
 
@@ -121,8 +135,9 @@ function startRouterCounters(socketPath, { intervalMs = 500 } = {}) {
   const take = () => {
     if (busy) return;
     busy = true;
+    const at = performance.now();
     inFlight = Promise.all([showInfo(socketPath), showStat(socketPath)])
-      .then(([info, stat]) => readings.push(reading(info, stat)))
+      .then(([info, stat]) => readings.push(reading(info, stat, at)))
       .catch((err) => {
         failed++;
         lastError = err.message;

@@ -85,6 +85,8 @@ function handshakeRows(results) {
   };
 }
 
+const pctOrDash = (v) => (v === null || v === undefined ? '–' : `${num(v)} %`);
+
 /** Whether a cell's claim held: yes, ⚠ and why not, or – and why it was not checked. */
 const heldText = (e) => (e.holds === null ? `– (${e.text})` : e.holds ? 'yes' : `⚠ ${e.text}`);
 
@@ -115,7 +117,7 @@ function sessionRows(results) {
     (c, e) => [
       c.generator.tool,
       num(e.fullHandshakesPerSec),
-      e.reusePct === null ? '–' : `${num(e.reusePct)} %`,
+      pctOrDash(e.reusePct),
       e.handshakeShare === null ? '–' : pct(e.handshakeShare, 0),
       heldText(e),
     ],
@@ -160,8 +162,6 @@ function costCurveRows(results) {
       }),
   };
 }
-
-const pctOrDash = (v) => (v === null || v === undefined ? '–' : `${num(v)} %`);
 
 /**
  * The HTTP version each TLS cell claims, what its client read and what the router received; on

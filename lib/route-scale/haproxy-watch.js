@@ -16,10 +16,13 @@ function addSample(seen, list, atMs) {
     seen.set(pid, entry);
   }
   // An old process whose connections all closed between two samples is never seen beside its
-  // successor: gone while a newer one serves, it was superseded all the same, when last seen.
+  // successor: gone while a newer one serves, it was superseded all the same (its life after the
+  // reload, 0 here, is a lower bound: under one sampling interval).
   const present = new Set(list.map((p) => p.pid));
+  const newestFirstMs = list.length ? seen.get(list[0].pid).firstMs : null;
   for (const entry of seen.values()) {
-    if (list.length && entry.supersededMs === null && !present.has(entry.pid))
+    const succeeded = newestFirstMs !== null && newestFirstMs > entry.firstMs;
+    if (succeeded && entry.supersededMs === null && !present.has(entry.pid))
       entry.supersededMs = entry.lastMs;
   }
 }

@@ -161,12 +161,20 @@ test('the reuse share and full handshakes come from the TLS sessions counted ove
   ]);
   // 20 new sessions (each a full handshake) and 1,480 resumed in 1.5 s: 98.7 %, 13.3 a second.
   expect(summary).toMatchObject({ reusePct: 98.7, fullHandshakesPerSec: 13.3 });
-  // Without a session counted (passthrough, an idle router), the rates decide as before.
+  // Without a session counted (http, passthrough): no share and no full handshake, whatever the rates.
   const idle = summarizeReadings([
     reading(0, 5, 0, { full: 0, reuse: 0 }),
     reading(500, 5, 0, { full: 0, reuse: 0 }),
   ]);
-  expect(idle).toMatchObject({ reusePct: 0, fullHandshakesPerSec: 0 });
+  expect(idle).toMatchObject({ reusePct: null, fullHandshakesPerSec: 0 });
+  // Another HAProxy answered the last reading (a reload): the rates decide.
+  const other = { ...reading(500, 6000, 9000, { full: 7, reuse: 95 }), pid: 2 };
+  expect(
+    summarizeReadings([{ ...reading(0, 900, 50, { full: 7, reuse: 95 }), pid: 1 }, other]),
+  ).toMatchObject({
+    reusePct: 95,
+    fullHandshakesPerSec: 7,
+  });
   // A reload between them: the new HAProxy counts from 0, so the rates decide.
   const reloaded = summarizeReadings([
     reading(0, 900, 50, { full: 7, reuse: 95 }),

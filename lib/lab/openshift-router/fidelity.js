@@ -7,6 +7,7 @@ const path = require('node:path');
 const { renderRouterConfig } = require('../haproxy/router-config');
 const { describeHaproxy } = require('../haproxy/binary');
 const { OPENSHIFT_DEFAULTS } = require('../common/options');
+const { renderedConfig } = require('./work-dir');
 const { labRoutes } = require('../common/routes');
 
 const SECTION = /^(global|defaults|frontend|backend|listen|resolvers|peers|userlist|cache|program)\b\s*(\S*)/;
@@ -168,7 +169,7 @@ function configurationsOf(state) {
     haproxy: describeHaproxy(router.haproxy.path),
     scaleRoutes: state.scaleRoutes ? state.scaleRoutes.routes : [],
   });
-  const openshift = fs.readFileSync(path.join(router.workDir, 'conf', 'haproxy.config'), 'utf8');
+  const openshift = fs.readFileSync(renderedConfig(router.workDir), 'utf8');
   return { template: rendered.config, openshift };
 }
 

@@ -63,4 +63,7 @@ function prepareWorkDir(labDir, release, addresses) {
   return dir;
 }
 
-module.exports = { workDir, prepareWorkDir, boundTemplate };
+/** The configuration the router renders into its working directory `dir` (rewritten in place). */
+const renderedConfig = (dir) => path.join(dir, 'conf', 'haproxy.config');
+
+module.exports = { workDir, prepareWorkDir, boundTemplate, renderedConfig };
