@@ -58,12 +58,15 @@ const EFFICIENCY_TEXT =
 const PROTOCOL_TEXT =
   'A cell through a TLS route forces its HTTP version: h1 (HTTP/1.1; k6 with its HTTP/2 client off) or h2 ' +
   '(the router must offer h2 over ALPN). The claim holds when at least 99 % of the responses its client read were ' +
-  'of that version. On re-encrypt the router speaks to the service what the service answers over ALPN.';
+  'of that version, and of the requests the router received where it counts them (its h1 and h2 stream counters; ' +
+  'not on passthrough). On re-encrypt the router speaks to the service what the service answers over ALPN, and ' +
+  'its streams to the service say which version it spoke.';
 
 const SESSIONS_TEXT =
   'A close cell through a TLS route either does a full handshake per connection (full: k6, which keeps no TLS ' +
   'session cache) or resumes the session of the connection before (resumed: wrk). The router’s own counters ' +
-  '(SslFrontendKeyRate, SslFrontendSessionReuse_pct on its runtime API) check the claim: a resumed cell needs at ' +
+  '(the new and the resumed TLS sessions on its Route frontends, ssl_sess and ssl_reused_sess, counted over each ' +
+  'sample on its runtime API) check the claim: a resumed cell needs at ' +
   `least ${THRESHOLDS.resumedMinReusePct} % of sessions resumed, a full one at most ${THRESHOLDS.fullMaxReusePct} %. The handshakes’ share is full handshakes/s × the floor ` +
   '÷ the cores the router used, a lower bound (a real handshake costs the router more than the floor): near 100 %, ' +
   'the cell measured TLS handshakes, not HTTP. Re-encrypt’s handshakes to the service are not in it.';
