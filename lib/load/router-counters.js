@@ -4,7 +4,7 @@
 // proves. Counts are taken over the sample; rates are medians, which straddling readings cannot drag.
 const { showInfo, showStat } = require('../lab/haproxy/runtime-api');
 const { spread } = require('../results-model/cost');
-const { streamsBetween, VERSIONS } = require('../results-model/streams');
+const { streamsBetween } = require('../results-model/streams');
 
 const median = (values) => spread(values)?.median ?? null;
 
@@ -13,6 +13,15 @@ const ROUTE_FRONTENDS = new Set(['public', 'fe_sni', 'fe_no_sni']);
 const routeFrontends = (stat) =>
   stat.filter((row) => row.svname === 'FRONTEND' && ROUTE_FRONTENDS.has(row.pxname));
 
+// show stat's columns for HTTP streams by version, and for TLS sessions (new and resumed).
+const STREAM_COLUMNS = ['h1_total_streams', 'h2_headers_rcvd', 'h2_backend_total_streams'];
+const TLS_COLUMNS = ['ssl_sess', 'ssl_reused_sess'];
+
+/** Whether this build's show stat has `columns` (every parsed row carries the header's keys). */
+const hasColumns = (stat, columns) => stat.length > 0 && columns.every((column) => column in stat[0]);
+/** `column` summed over `rows`; a TCP-mode proxy (be_sni) has the column but no figure: 0. */
+const columnSum = (rows, column) => rows.reduce((total, row) => total + (Number(row[column]) || 0), 0);
+
 /**
  * Cumulative HTTP streams by version from HAProxy's mux counters: requests the Route frontends
  * received (h1_total_streams, h2_headers_rcvd) and streams the Route backends opened to services
@@ -20,16 +29,15 @@ const routeFrontends = (stat) =>
  */
 function streamTotals(stat) {
   const frontends = routeFrontends(stat);
+  if (!frontends.length || !hasColumns(stat, STREAM_COLUMNS)) return null;
   const backends = stat.filter((row) => row.svname === 'BACKEND' && row.pxname.startsWith('be_'));
-  // A TCP-mode proxy (be_sni) has the columns but no figures: it counts as 0.
-  const sum = (rows, key) =>
-    key in (stat[0] ?? {}) ? rows.reduce((total, row) => total + (Number(row[key]) || 0), 0) : null;
-  const totals = {
-    received: { h1: sum(frontends, 'h1_total_streams'), h2: sum(frontends, 'h2_headers_rcvd') },
-    sent: { h1: sum(backends, 'h1_total_streams'), h2: sum(backends, 'h2_backend_total_streams') },
+  return {
+    received: { h1: columnSum(frontends, 'h1_total_streams'), h2: columnSum(frontends, 'h2_headers_rcvd') },
+    sent: {
+      h1: columnSum(backends, 'h1_total_streams'),
+      h2: columnSum(backends, 'h2_backend_total_streams'),
+    },
   };
-  const known = Object.values(totals).every((side) => VERSIONS.every((v) => side[v] !== null));
-  return frontends.length && known ? totals : null;
 }
 
 /**
@@ -38,9 +46,8 @@ function streamTotals(stat) {
  */
 function tlsTotals(stat) {
   const frontends = routeFrontends(stat);
-  if (!frontends.length || !('ssl_sess' in frontends[0])) return null;
-  const sum = (key) => frontends.reduce((total, row) => total + (Number(row[key]) || 0), 0);
-  return { full: sum('ssl_sess'), resumed: sum('ssl_reused_sess') };
+  if (!frontends.length || !hasColumns(stat, TLS_COLUMNS)) return null;
+  return { full: columnSum(frontends, 'ssl_sess'), resumed: columnSum(frontends, 'ssl_reused_sess') };
 }
 
 /**

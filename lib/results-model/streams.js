@@ -35,4 +35,4 @@ function streamShare(streams, side, version) {
   return total ? counts[version] / total : null;
 }
 
-module.exports = { VERSIONS, streamsBetween, addStreams, streamShare };
+module.exports = { streamsBetween, addStreams, streamShare };
