@@ -57,6 +57,17 @@ ip_of() {
   echo "$ip"
 }
 
+# Does every node know every other by its ID at its current address?
+all_current() {
+  for m in $REDIS_NODES; do
+    id=$(cli "$m" cluster myid 2>/dev/null | tr -d '\r')
+    at="$(ip_of "$m"):$(port_of "$m")@"
+    for n in $REDIS_NODES; do
+      cli "$n" cluster nodes 2>/dev/null | grep -q "^$id $at" || return 1
+    done
+  done
+}
+
 log "waiting for $count nodes to answer"
 wait_until all_answer
 
@@ -73,10 +84,12 @@ for n in $REDIS_NODES; do
 done
 
 if [ "$formed" = "$count" ]; then
-  if ! all_ok; then
+  if ! all_current; then
     # Every node remembers the others, but at addresses that changed when the pods were
-    # rescheduled together. A MEET at the current address makes a node re-learn a known peer.
-    log "cluster formed before but not ok (pods moved?): introducing the nodes at their current addresses"
+    # rescheduled together (swapped among them, often). A MEET at the current address makes a
+    # node re-learn a known peer. Not all_ok: just after a restart it still holds until the
+    # nodes time each other out.
+    log "cluster formed before, at other addresses (pods moved): introducing the nodes at their current addresses"
     for n in $REDIS_NODES; do
       for m in $REDIS_NODES; do
         [ "$n" = "$m" ] || cli "$n" cluster meet "$(ip_of "$m")" "$(port_of "$m")" >/dev/null
@@ -84,6 +97,7 @@ if [ "$formed" = "$count" ]; then
     done
   fi
   log "cluster formed; waiting until every node agrees"
+  wait_until all_current
   wait_until all_ok
   check
   exit 0

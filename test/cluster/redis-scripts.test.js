@@ -138,13 +138,19 @@ test('form-cluster.sh forms 3 primaries with one replica each, then only checks 
   expect(again.stdout).not.toMatch(/creating the cluster/);
 }, 150000);
 
-test('after all six restart at new addresses, form-cluster.sh re-introduces them and the data is still there', async () => {
+test('after all six restart with their addresses swapped, form-cluster.sh re-introduces them and the data is still there', async () => {
   const cli = (port, ...args) => redisCli(port, password, '-c', ...args);
   expect(await cli(nodes[0].port, 'set', 'customer:1', 'kept')).toBe('OK');
-  // A full restart: every node at once, every address new (here the port; in the cluster the IP).
+  const ids = (await Promise.all(nodes.map((n) => redisCli(n.port, password, 'cluster', 'myid')))).map((id) =>
+    id.trim(),
+  );
+  // A full restart: every node at once, each at the address another had (here the port; on a node
+  // the IP: pods started together take each other's). Right after it, the nodes still agree on
+  // cluster_state:ok; only their addresses tell.
   for (const n of nodes) await n.child.stop();
-  for (const n of nodes) {
-    n.port = await clusterPort();
+  const oldPorts = nodes.map((n) => n.port);
+  for (const [i, n] of nodes.entries()) {
+    n.port = oldPorts[(i + 1) % nodes.length];
     const conf = localConfig(n.port, n.nodeDir, n.runDir);
     n.child = startRedis(conf, { REDIS_PASSWORD: password, REDIS_RUN_DIR: n.runDir }, [
       '--cluster-announce-ip',
@@ -152,14 +158,19 @@ test('after all six restart at new addresses, form-cluster.sh re-introduces them
     ]);
   }
   for (const n of nodes) await waitForRedis(n.port, { password, timeoutMs: 15000 });
-  // Each node remembers its peers at their old addresses.
+  // Each node remembers its peers at their old addresses: another node's now.
   const stale = await redisCli(nodes[0].port, password, 'cluster', 'nodes');
-  expect(nodes.slice(1).filter((n) => stale.includes(`:${n.port}@`))).toEqual([]);
+  const atNow = (view, i) => view.includes(`${ids[i]} 127.0.0.1:${nodes[i].port}@`);
+  expect(nodes.every((n, i) => i === 0 || atNow(stale, i))).toBe(false);
 
   const healed = formCluster();
   expect({ status: healed.status, err: healed.stderr.slice(-2000) }).toMatchObject({ status: 0 });
-  expect(healed.stdout).toMatch(/introducing the nodes at their current addresses/);
+  expect(healed.stdout).toMatch(/at other addresses \(pods moved\): introducing the nodes/);
   expect(await redisCli(nodes[5].port, password, 'cluster', 'info')).toMatch(/cluster_state:ok/);
+  for (const n of nodes) {
+    const view = await redisCli(n.port, password, 'cluster', 'nodes');
+    expect(nodes.map((_, i) => atNow(view, i))).toEqual(nodes.map(() => true));
+  }
   // AOF: the write survived the restart of every node.
   expect(await cli(nodes[2].port, 'get', 'customer:1')).toBe('kept');
 }, 150000);

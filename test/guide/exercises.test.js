@@ -4,6 +4,7 @@
 // whose needs this machine lacks is skipped with the page's own reason.
 const fs = require('node:fs');
 const path = require('node:path');
+const { isDeepStrictEqual } = require('node:util');
 const { ROOT } = require('../../lib/core/paths');
 const { allowedCoreList } = require('../../lib/core/cpus');
 const { findTool } = require('../../lib/core/tools');
@@ -11,6 +12,7 @@ const { netnsSupport } = require('../../lib/core/netns');
 const { exerciseBlocks, blockCommands, needsOf } = require('../../lib/guide/exercise');
 const { scriptEntry } = require('../../lib/guide/names');
 const { ExerciseLab, runPage, labCommand } = require('./runner');
+const { SHARED_KNOBS } = require('../support/lab-pool');
 
 jest.setTimeout(600000);
 // A page whose command starts its own labs: its command may take 15 minutes (runner.js).
@@ -375,20 +377,34 @@ test('the guide’s index lists every page with exercise blocks, every exercise 
   expect(exercises.filter((p) => !GUIDE_PAGES.includes(p))).toEqual([]);
 });
 
+/** The labs a page's runnable commands start (lab:up and the like), in order. */
+const labsOf = (page) =>
+  exerciseBlocks(read(page))
+    .filter((b) => !unmet(b))
+    .flatMap((b) => blockCommands(b.text))
+    .map(({ text }) => labCommand(text))
+    .filter(Boolean);
+const setsKnobs = (page) => labsOf(page).some((lab) => Object.keys(lab.knobs).length);
+/**
+ * Last of all: the page whose last lab is the lab with pods, left up (runner.js keeps lab:down for
+ * later) for test/node/pods-lab.test.js, next; any page after it would take it down.
+ */
+const endsOnPods = (page) =>
+  isDeepStrictEqual(
+    labsOf(page)
+      .filter((lab) => lab.script === 'lab:up')
+      .at(-1)?.knobs,
+    SHARED_KNOBS.pods,
+  );
 /**
  * The order the test runs them: the index's, except that pages on the default lab come first, so
  * that the suite restarts the lab only for the pages that set knobs.
  */
-function setsKnobs(page) {
-  return exerciseBlocks(read(page))
-    .filter((b) => !unmet(b))
-    .flatMap((b) => blockCommands(b.text))
-    .some(({ text }) => {
-      const lab = labCommand(text);
-      return Boolean(lab && Object.keys(lab.knobs).length);
-    });
-}
-const RUN_ORDER = [...INDEX_ORDER.filter((p) => !setsKnobs(p)), ...INDEX_ORDER.filter(setsKnobs)];
+const RUN_ORDER = [
+  ...INDEX_ORDER.filter((p) => !setsKnobs(p)),
+  ...INDEX_ORDER.filter((p) => setsKnobs(p) && !endsOnPods(p)),
+  ...INDEX_ORDER.filter(endsOnPods),
+];
 
 for (const page of RUN_ORDER) {
   const blocks = exerciseBlocks(read(page));

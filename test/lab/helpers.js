@@ -27,12 +27,28 @@ function labEnv(overrides = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rla
   };
 }
 
+/**
+ * beforeAll's time for lab:up: longer than any wait inside it (the pods' readiness: 300 s), so that a
+ * failure shows lab:up's own error and log, not Jest's "Exceeded timeout".
+ */
+const LAB_UP_MS = 420000;
+
 /** Collects progress lines instead of printing them (shown when a test fails). */
 function quietLog() {
   const lines = [];
   const log = (line) => lines.push(line);
   log.lines = lines;
   return log;
+}
+
+/** lab:up with `env`, its progress kept and shown only in the error when it fails. */
+async function quietUp(env) {
+  const log = quietLog();
+  try {
+    return await require('../../lib/lab/index').up({ env, log });
+  } catch (err) {
+    throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
+  }
 }
 
 /**
@@ -44,13 +60,8 @@ function useLab(overrides = {}) {
   const lab = require('../../lib/lab/index');
   const ctx = { env: labEnv(overrides), state: null };
   beforeAll(async () => {
-    const log = quietLog();
-    try {
-      ctx.state = await lab.up({ env: ctx.env, log });
-    } catch (err) {
-      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
-    }
-  });
+    ctx.state = await quietUp(ctx.env);
+  }, LAB_UP_MS);
   afterAll(async () => {
     try {
       await lab.down({ env: ctx.env, log: () => {} });
@@ -71,18 +82,12 @@ function useLab(overrides = {}) {
 function sharedLab(overrides = {}) {
   const dir = pooledLabDir(overrides);
   if (!dir) return useLab(overrides);
-  const lab = require('../../lib/lab/index');
   const ctx = { env: labEnv(overrides, dir), state: null };
   beforeAll(async () => {
     rememberEnv(ctx.env);
-    const log = quietLog();
-    try {
-      // The running lab when an earlier file started it; a new one when none runs (yet, or any more).
-      ctx.state = await lab.up({ env: ctx.env, log });
-    } catch (err) {
-      throw new Error(`lab:up failed: ${err.message}\n${log.lines.join('\n')}`, { cause: err });
-    }
-  });
+    // The running lab when an earlier file started it; a new one when none runs (yet, or any more).
+    ctx.state = await quietUp(ctx.env);
+  }, LAB_UP_MS);
   return ctx;
 }
 

@@ -121,10 +121,14 @@ function hostPathVolume(name, dir, { accessMode, reclaim }) {
   };
 }
 
-/** A hostPath PersistentVolume per Redis pod. */
+/**
+ * A hostPath PersistentVolume per Redis pod, empty: the API server is new at each lab:up, so are its
+ * claims. (An earlier lab's nodes.conf would name peers at addresses other pods now have.)
+ */
 async function createVolumes(admin, labDir, count) {
   for (let i = 0; i < count; i++) {
     const dir = path.join(nodePaths(labDir).root, 'volumes', `pv-${i}`);
+    fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
     // The pod's arbitrary UID writes here: a hostPath volume is not chowned to its fsGroup.
     fs.chmodSync(dir, 0o777);
