@@ -2,9 +2,8 @@
 // Tools for validating the OpenShift manifests offline: kustomize and kubeconform (built with Go),
 // the schemas kubeconform checks against (PyPI and Go modules), and a real API server (etcd from
 // the system's packages, kube-apiserver built from the Go module proxy). All for `npm test`.
-const { execFileSync } = require('node:child_process');
-const { findTool, findOnPath, toolVersion, compareVersions } = require('../core/tools');
-const { goInstall } = require('./go-install');
+const { findTool, toolVersion, compareVersions } = require('../core/tools');
+const { goInstall, goModuleVersion } = require('./go-install');
 const { installSystemPackages } = require('./system-packages');
 const schemas = require('./validation-tools');
 const { KUBERNETES_COMMANDS, kubernetesCommandTool } = require('./kubernetes-build');
@@ -29,24 +28,6 @@ function versioned(name, args, min) {
     tooOld: !version || compareVersions(version, min) < 0,
     min,
   };
-}
-
-/**
- * The module version recorded in a Go binary's build info (`go version -m`): what `go install
- * mod@vX` built reports no version of its own ("development") when the release sets it by ldflags.
- */
-function goModuleVersion(file) {
-  const go = findOnPath('go');
-  if (!go) return null;
-  try {
-    const out = execFileSync(go, ['version', '-m', file], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return (out.match(/^\s+mod\s+\S+\s+v(\d+\.\d+\.\d+)/m) || [])[1] || null;
-  } catch {
-    return null;
-  }
 }
 
 function kubeconform() {

@@ -1,7 +1,7 @@
 'use strict';
 // Go builds with the local toolchain (no downloaded binaries): one runner for every Go tool setup
 // builds, and pinned tools installed from the Go module proxy into .tools/bin.
-const { spawnSync } = require('node:child_process');
+const { spawnSync, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const { findOnPath } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
@@ -36,4 +36,23 @@ function goInstall(modulePath, version, log) {
   });
 }
 
-module.exports = { goInstall, runGo };
+/**
+ * The module version recorded in a Go binary's build info (`go version -m`): what `go install
+ * mod@vX` built reports no version of its own ("development") when the release sets it by ldflags. Without
+ * the v: 0.7.0, or a pseudo-version 0.0.0-20260827124520-eed52ebb66ad.
+ */
+function goModuleVersion(file) {
+  const go = findOnPath('go');
+  if (!go) return null;
+  try {
+    const out = execFileSync(go, ['version', '-m', file], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return (out.match(/^\s+mod\s+\S+\s+v(\S+)/m) || [])[1] || null;
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { goInstall, runGo, goModuleVersion };

@@ -171,6 +171,7 @@ const TOOLS = [
   }),
   ...require('./cluster-tools'),
   ...require('./node-tools').NODE_TOOLS,
+  ...require('./gateway-tools').GATEWAY_TOOLS,
   openshiftRouterTool('5.0'),
   openshiftRouterTool('4.22'),
 ];

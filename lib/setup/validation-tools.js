@@ -6,11 +6,9 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { TOOLS_DIR } = require('../core/paths');
-const { findOnPath } = require('../core/tools');
 const { requireDependency } = require('../core/dependency');
-const { installSystemPackages } = require('./system-packages');
+const { goModDownload, unpackWheel } = require('./package-sources');
 const convert = require('./openapi-schemas');
 
 /** The Kubernetes JSON schemas: the PyPI package kubernetes-validate (pip download, no install). */
@@ -58,21 +56,6 @@ function schemaLocations() {
   ];
 }
 
-function run(cmd, args, { cwd, env, what }) {
-  const r = spawnSync(cmd, args, {
-    cwd,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
-  if (r.status !== 0) {
-    throw new Error(
-      `${what || `${cmd} ${args.join(' ')}`} failed: ${(r.stderr || r.error || '').toString().trim()}`,
-    );
-  }
-  return r.stdout;
-}
-
 // ---- Kubernetes schemas (PyPI: kubernetes-validate) -------------------------------------------
 
 function locateKubernetesSchemas() {
@@ -82,65 +65,20 @@ function locateKubernetesSchemas() {
   return { path: dir, version: `kubernetes-validate ${KUBERNETES_VALIDATE_VERSION}`, tooOld: false };
 }
 
-function python() {
-  return findOnPath('python3') || findOnPath('python');
-}
-
 /**
  * Downloads the kubernetes-validate wheel (no install, no dependencies), unpacks the strict
  * schema set for KUBERNETES_SCHEMA_VERSION and rewrites its absolute $refs
  * ("/api/_definitions.json#…") into relative ones kubeconform resolves from the schema's folder.
  */
 function installKubernetesSchemas(log) {
-  // pip only downloads the wheel; python3 and pip come from the system when missing, so a machine
-  // with just Node, Go and a package manager gets there on its own.
-  let py = python();
-  if (!py || spawnSync(py, ['-m', 'pip', '--version'], { stdio: 'ignore' }).status !== 0) {
-    installSystemPackages(
-      'python3 and pip (to download the Kubernetes schemas from PyPI)',
-      { apt: ['python3', 'python3-pip'], dnf: ['python3', 'python3-pip'], brew: ['python'] },
-      log,
-    );
-    py = python();
-    if (!py)
-      throw new Error("python3 is still not on PATH after installing it: install it, then 'npm run setup'");
-  }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-kv-'));
   try {
-    const spec = `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}`;
-    log(`  $ pip download --no-deps --only-binary=:all: ${spec}`);
-    run(
-      py,
-      [
-        '-m',
-        'pip',
-        'download',
-        '--no-deps',
-        '--only-binary=:all:',
-        '--disable-pip-version-check',
-        '-d',
-        tmp,
-        spec,
-      ],
-      {
-        what: `pip download ${spec}`,
-      },
-    );
-    const wheel = fs.readdirSync(tmp).find((f) => f.endsWith('.whl'));
-    if (!wheel) throw new Error(`pip download ${spec} produced no wheel in ${tmp}`);
     const prefix = `kubernetes_validate/kubernetes-json-schema/v${KUBERNETES_SCHEMA_VERSION}-local-strict/`;
     const unpacked = path.join(tmp, 'unpacked');
-    // The wheel is a zip; Python (which pip needs anyway) unpacks the one folder we use.
-    run(
-      py,
-      [
-        '-c',
-        'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nnames = [n for n in z.namelist() if n.startswith(sys.argv[2])]\nif not names: sys.exit("no " + sys.argv[2] + " in the wheel")\nz.extractall(sys.argv[3], names)',
-        path.join(tmp, wheel),
-        prefix,
-        unpacked,
-      ],
-      { what: `unpacking ${wheel}` },
+    unpackWheel(
+      `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}`,
+      { prefix, dest: unpacked, why: 'to download the Kubernetes schemas from PyPI' },
+      log,
     );
     const from = path.join(unpacked, prefix);
     const dest = path.join(KUBERNETES_SCHEMAS_DIR, `v${KUBERNETES_SCHEMA_VERSION}-standalone-strict`);
@@ -169,23 +107,6 @@ function locateCrdSchemas() {
   if (readSource(CRD_SCHEMAS_DIR) !== crdSource()) return null;
   if (!fs.existsSync(path.join(APISERVER_CRDS_DIR, 'routes.route.openshift.io.json'))) return null;
   return { path: CRD_SCHEMAS_DIR, version: `openshift/api ${OPENSHIFT_API.version}`, tooOld: false };
-}
-
-/** `go mod download` of one module version; returns the directory of its files. */
-function goModDownload({ module: mod, version }, log) {
-  const go = findOnPath('go');
-  if (!go)
-    throw new Error(`${mod}@${version} comes from the Go module proxy: install Go, then 'npm run setup'`);
-  log(`  $ go mod download -json ${mod}@${version}`);
-  // Outside any module, so the project's own go.mod files (if any) do not interfere.
-  const out = run(go, ['mod', 'download', '-json', `${mod}@${version}`], {
-    cwd: os.tmpdir(),
-    env: { GOFLAGS: '-mod=mod', GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local' },
-    what: `go mod download ${mod}@${version}`,
-  });
-  const info = JSON.parse(out);
-  if (info.Error) throw new Error(`go mod download ${mod}@${version}: ${info.Error}`);
-  return info.Dir;
 }
 
 function readYaml(file) {

@@ -10,6 +10,7 @@ const { ROOT } = require('../../core/paths');
 const { requireTool } = require('../../core/tools');
 const { ensure } = require('../kube/api');
 const { installCrds } = require('../kube/crds');
+const { endpointSlice, slicesPath } = require('../kube/endpoint-slices');
 const { ROUTER_USER } = require('./control-plane');
 const { NAMESPACE, SERVICE_NAME, ROUTER_NAMESPACE } = require('../common/routes');
 const { scaleManifests, readBase } = require('../common/scale-routes');
@@ -111,40 +112,6 @@ async function applyOverlay(overlay, kubeconfig, { signal } = {}) {
   }
 }
 
-/**
- * The EndpointSlice an endpoints controller would write for one instance (its ports are its own,
- * so it gets a slice of its own): one endpoint at its address, the Service's named ports on its
- * ports, as pod `pod` (the instance's name; a rollout's new pod has a new name).
- */
-function endpointSlice(instance, service = SERVICE_NAME, pod = instance.name) {
-  return {
-    apiVersion: 'discovery.k8s.io/v1',
-    kind: 'EndpointSlice',
-    metadata: {
-      name: `${service}-${instance.name}`,
-      namespace: NAMESPACE,
-      labels: {
-        'kubernetes.io/service-name': service,
-        'endpointslice.kubernetes.io/managed-by': 'router-lab',
-      },
-    },
-    addressType: 'IPv4',
-    endpoints: [
-      {
-        addresses: [instance.host],
-        conditions: { ready: true, serving: true, terminating: false },
-        targetRef: { kind: 'Pod', name: pod, namespace: NAMESPACE },
-      },
-    ],
-    ports: [
-      { name: 'http', port: instance.port, protocol: 'TCP' },
-      { name: 'https', port: instance.tlsPort, protocol: 'TCP' },
-    ],
-  };
-}
-
-const slicesPath = `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices`;
-
 /** Runs `fn` on each of `list`, `parallel` at a time: the API server takes requests in parallel. */
 async function inBatches(list, fn, parallel = 16) {
   for (let i = 0; i < list.length; i += parallel) await Promise.all(list.slice(i, i + parallel).map(fn));
@@ -195,7 +162,6 @@ module.exports = {
   createNamespacesAndRbac,
   describeIngressController,
   applyOverlay,
-  endpointSlice,
   publishEndpoint,
   newPodName,
   withdrawEndpoint,

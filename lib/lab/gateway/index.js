@@ -1,0 +1,164 @@
+'use strict';
+// The data service through the Gateway API beside the Routes of a lab with an API server: what a
+// cluster admin provides (CRDs, class, certificate), overlays/components/gateway-api applied with
+// kubectl, istiod, and Envoy as the Gateway's proxy.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
+const { ROOT } = require('../../core/paths');
+const { requireTool } = require('../../core/tools');
+const { ensure } = require('../kube/api');
+const { installCrds } = require('../kube/crds');
+const { endpointSlice, slicesPath } = require('../kube/endpoint-slices');
+const { ROUTER_NAMESPACE } = require('../common/routes');
+const { gatewayCrds } = require('../../setup/gateway-tools');
+const { GATEWAY_CLASS, ISTIOD_NAMESPACE, startIstiod } = require('./istiod');
+const { startEnvoy } = require('./envoy');
+
+const run = promisify(execFile);
+
+/** The Gateway of overlays/components/gateway-api, and what OpenShift makes for it. */
+const GATEWAY = {
+  name: 'data-service',
+  namespace: ROUTER_NAMESPACE,
+  // The Deployment's, Service's and ServiceAccount's name: <gateway>-<class>.
+  serviceAccount: `data-service-${GATEWAY_CLASS.name}`,
+  labels: {
+    'gateway.networking.k8s.io/gateway-name': 'data-service',
+    'gateway.networking.k8s.io/gateway-class-name': GATEWAY_CLASS.name,
+  },
+  tlsSecret: 'data-service-gateway-tls',
+};
+
+const api = (ns, kind) => `/api/v1/namespaces/${ns}/${kind}`;
+
+/** What a cluster has before `oc apply -k`: the CRDs, the class, istiod's namespace, the certificate. */
+async function provideCluster(admin, { certs, signal }) {
+  await installCrds(admin, gatewayCrds(), { signal });
+  await ensure(admin, '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: ISTIOD_NAMESPACE },
+  });
+  await ensure(admin, '/apis/gateway.networking.k8s.io/v1/gatewayclasses', {
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'GatewayClass',
+    metadata: { name: GATEWAY_CLASS.name },
+    spec: { controllerName: GATEWAY_CLASS.controller },
+  });
+  const read = (file) => fs.readFileSync(path.join(certs.dir, file)).toString('base64');
+  await ensure(admin, api(GATEWAY.namespace, 'secrets'), {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'kubernetes.io/tls',
+    metadata: { name: GATEWAY.tlsSecret, namespace: GATEWAY.namespace },
+    data: { 'tls.crt': read('router-default.crt'), 'tls.key': read('router-default.key') },
+  });
+}
+
+/**
+ * What istiod's Deployment controller would make (off here: the lab runs Envoy): the Gateway's
+ * ServiceAccount and Service, its ports 80 and 443 to Envoy's `ports`, and Envoy's `address` as the
+ * Service's endpoint. Resolves a token of the ServiceAccount for istiod (audience istio-ca).
+ */
+async function provideGatewayPod(admin, { address, ports }) {
+  const { namespace, serviceAccount: name, labels } = GATEWAY;
+  const meta = { name, namespace, labels };
+  await ensure(admin, api(namespace, 'serviceaccounts'), {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: meta,
+  });
+  await ensure(admin, api(namespace, 'services'), {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta,
+    spec: {
+      selector: labels,
+      ports: [
+        { name: 'http', port: 80, targetPort: ports.http, protocol: 'TCP' },
+        { name: 'https', port: 443, targetPort: ports.https, protocol: 'TCP' },
+      ],
+    },
+  });
+  await ensure(admin, `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: `${name}-lab`, namespace, labels: { 'kubernetes.io/service-name': name } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [address], conditions: { ready: true } }],
+    ports: [
+      { name: 'http', port: ports.http, protocol: 'TCP' },
+      { name: 'https', port: ports.https, protocol: 'TCP' },
+    ],
+  });
+  const request = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' };
+  const spec = { audiences: ['istio-ca'], expirationSeconds: 7 * 86400 };
+  const granted = await admin.post(`${api(namespace, 'serviceaccounts')}/${name}/token`, {
+    ...request,
+    spec,
+  });
+  return granted.status.token;
+}
+
+/**
+ * The instances as the data service's endpoints with no Pod: istiod skips an endpoint whose Pod it
+ * cannot find, and the instances are processes. Replaces the slices a router lab wrote with pods.
+ */
+async function publishWithoutPods(admin, instances) {
+  for (const instance of instances) {
+    const slice = endpointSlice(instance, undefined, null);
+    await admin.delete(`${slicesPath}/${slice.metadata.name}`).catch((err) => {
+      if (err.status !== 404) throw err;
+    });
+    await ensure(admin, slicesPath, slice);
+  }
+}
+
+/** `kubectl apply -k` of a kustomization in `dir` with the component, as a user's overlay would. */
+async function applyComponent(dir, kubeconfig, { signal }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const component = path.relative(dir, path.join(ROOT, 'overlays', 'components', 'gateway-api'));
+  fs.writeFileSync(
+    path.join(dir, 'kustomization.yaml'),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n  - ${component}\n`,
+  );
+  // No -n: the Gateway names openshift-ingress, the HTTPRoute lands in the context's namespace.
+  const args = ['apply', '-k', dir, '--kubeconfig', kubeconfig];
+  const { stdout } = await run(requireTool('kubectl'), args, { signal, timeout: 120000 });
+  return stdout.trim().split('\n');
+}
+
+/**
+ * Starts the Gateway for a lab with an API server. `lab`: { labDir, kube: { admin, kubeconfig },
+ * instances, certs, address (this host's non-loopback address: the pod network's side here),
+ * ports: { http, https, admin, grpc, istiod, webhook, monitoring }, signal, log }.
+ */
+async function startGateway({ labDir, kube, instances, certs, address, ports, signal, log }) {
+  const dir = path.join(labDir, 'gateway');
+  log('• Gateway API: CRDs, GatewayClass openshift-default, istiod, Envoy');
+  await provideCluster(kube.admin, { certs, signal });
+  await publishWithoutPods(kube.admin, instances);
+  const token = await provideGatewayPod(kube.admin, { address, ports });
+  for (const line of await applyComponent(dir, kube.kubeconfig, { signal })) log(`    ${line}`);
+  const istiodPorts = {
+    grpc: ports.grpc,
+    http: ports.istiod,
+    webhook: ports.webhook,
+    monitoring: ports.monitoring,
+  };
+  await startIstiod(labDir, { dir, kubeconfig: kube.kubeconfig, ports: istiodPorts, signal });
+  await startEnvoy(labDir, {
+    dir,
+    gateway: GATEWAY,
+    address,
+    token,
+    xdsPort: ports.grpc,
+    adminPort: ports.admin,
+    signal,
+  });
+  return { gateway: GATEWAY, ports };
+}
+
+module.exports = { GATEWAY, startGateway };
