@@ -11,7 +11,7 @@ const COMMAND = labCommand({
   name: NAME,
   usage: 'npm run lab:status [-- --json | --cluster-args] [-- --help]',
   description: `Prints each Route (name, termination, URL, which instance answered), each process (pid, health,
-cores), HAProxy's view of its servers, the stats URL and the CPU placement.
+cores), the router's view of its servers, the stats URL and the CPU placement.
 Exit code 0 when the lab is up and healthy, 1 otherwise.`,
   settings: [
     { name: 'json', flag: '--json', type: 'boolean', help: 'the same as JSON (lab.json plus live health)' },

@@ -127,6 +127,15 @@ function treeCpuSeconds(pid) {
   return stats.reduce((sum, st) => sum + st.cpuSeconds + st.childrenCpuSeconds, 0);
 }
 
+/** The pids whose command line (arguments joined by spaces) includes `text`. */
+function pidsRunning(text) {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => (readProcFile(d, 'cmdline') || '').split('\0').join(' ').includes(text))
+    .map(Number);
+}
+
 /** A kernel setting by its sysctl name ('net.ipv4.tcp_tw_reuse') as text, or null without it. */
 function sysctl(name) {
   try {
@@ -138,6 +147,7 @@ function sysctl(name) {
 
 module.exports = {
   clockTicks,
+  pidsRunning,
   pageSize,
   parseStat,
   readStat,

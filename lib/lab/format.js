@@ -122,10 +122,10 @@ function formatStatus(report) {
       ...report.processes.map((p) => [p.name, p.pid, p.health, p.cpus || 'any']),
     ]),
     '',
-    'Router servers (HAProxy health checks on /readyz):',
+    report.servers.title,
     labTable([
       ['BACKEND', 'SERVER', 'STATUS'],
-      ...report.servers.map((s) => [s.backend, s.server, s.status]),
+      ...report.servers.rows.map((s) => [s.backend, s.server, s.status]),
     ]),
     ...admissionLines(report.admission),
     '',

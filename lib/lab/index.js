@@ -6,7 +6,7 @@ const { resolveLabOptions } = require('./common/options');
 const { routerPaths } = require('./haproxy/router-config');
 const { listRecords, processState, forgetDrainedRouters } = require('./common/pids');
 const { readLabState, removeLabState } = require('./common/state');
-const { probeRoute, probeInstance, backendServers } = require('./common/health');
+const { probeRoute, probeInstance } = require('./common/health');
 const { up } = require('./up');
 const { stopAll } = require('./common/stop');
 const { rollout } = require('./faults/rolling-restart');
@@ -64,12 +64,7 @@ async function status({ env = process.env } = {}) {
       probe: await probeRoute(route, { labCA: state.certs.labCA }),
     })),
   );
-  let servers;
-  try {
-    servers = await backendServers(routerPaths(labDir).runtimeSocket, state.routes);
-  } catch (err) {
-    servers = [{ backend: '-', server: '-', status: `stats unavailable: ${err.message}` }];
-  }
+  const servers = await backendOf(state.router).servers(state);
   const admission = await backendOf(state.router).admission(state);
   const running =
     processes.every((p) => p.health === 'running' || p.health === 'ready') && routes.every((r) => r.probe.ok);

@@ -23,6 +23,8 @@ const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./c
  * - measureAdmission(state, options): admission latency (lab:admission)
  * - processes(router): what CPU and memory accounting sample for the router: a pid, or { tree: pid }
  *   for a router whose every child counts (as its pod's cgroup does)
+ * - servers(state): lab:status's view of the service's endpoints through the router: { title, rows:
+ *   [{ backend, server, status }] }
  * - statusLines(router): lab:up's and lab:status's lines about it
  * - describeForResults(router): what results.json's environment.router adds for this kind
  */
@@ -37,6 +39,7 @@ const INTERFACE = {
   admission: 'function',
   measureAdmission: 'function',
   processes: 'function',
+  servers: 'function',
   statusLines: 'function',
   describeForResults: 'function',
 };
@@ -44,6 +47,7 @@ const INTERFACE = {
 const BACKENDS = {
   template: () => require('./template-router/backend'),
   openshift: () => require('./openshift-router/backend'),
+  gateway: () => require('./gateway/backend'),
 };
 
 /** The backend of `kind` (LAB_ROUTER): its kind.js data and its methods. Throws naming the kinds. */

@@ -31,7 +31,8 @@ function describeEnvironment({ k6, lab, opts, target, negotiatedGroup = null, mo
     cores: cpus.length,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     k6: (/v(\d+\.\d+\.\d+)/.exec(toolVersion(k6, ['version']) || '') || [])[1] || null,
-    haproxy: haproxy ? haproxy.build : versionOf('haproxy', ['-v'], /version (\S+)/),
+    // A lab whose router is not HAProxy (the Gateway's Envoy) names none.
+    haproxy: lab ? (haproxy?.build ?? null) : versionOf('haproxy', ['-v'], /version (\S+)/),
     haproxyOpenssl: haproxy ? haproxy.openssl : null,
     openshiftRelease: lab && lab.router.tls ? lab.router.tls.openshiftRelease : null,
     alpnPolicy: lab && lab.router.alpn ? lab.router.alpn.policy : null,

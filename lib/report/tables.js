@@ -517,7 +517,9 @@ function environmentRows(results) {
   if (tools.length) rows.push(['tools', tools.map(([name, version]) => `${name} ${version}`).join(', ')]);
   if (e.router) {
     // What the router's backend recorded of itself (the real router: its branch and commit).
-    const which = e.router.openshiftRouter ? `openshift-router ${e.router.openshiftRouter}, ` : '';
+    const which =
+      (e.router.openshiftRouter ? `openshift-router ${e.router.openshiftRouter}, ` : '') +
+      (e.router.envoy ? `Envoy ${e.router.envoy} configured by istiod (Istio ${e.router.istio}), ` : '');
     rows.push([
       'router',
       `${which}${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}${balanceOverrides(e.router.balance)}`,

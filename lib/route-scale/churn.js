@@ -3,7 +3,7 @@
 // steady load runs through the existing Routes, against the same load with no churn. What the
 // router does with it: how often it reloads, what the load lost, and its p99.
 const { setTimeout: sleep } = require('node:timers/promises');
-const { adminClient } = require('../lab/openshift-router/control-plane');
+const { adminClient } = require('../lab/kube/control-plane');
 const { routesPath } = require('../lab/kube/routes-api');
 const { admissionProbeRoute } = require('../lab/openshift-router/admission');
 const { reloadCounters } = require('../lab/openshift-router/router-metrics');

@@ -3,9 +3,9 @@
 // as a new pod or the same one, while requests poll the http Route. The dynamic configuration
 // manager (LAB_ROUTER_DCM) may apply them without a reload; the reload counter and the log say.
 const fs = require('node:fs');
-const { adminClient } = require('../lab/openshift-router/control-plane');
+const { adminClient } = require('../lab/kube/control-plane');
 const { measureEndpointChange, NOT_HAPPENED } = require('../lab/openshift-router/admission');
-const { publishEndpoint, newPodName } = require('../lab/openshift-router/bootstrap');
+const { publishEndpoint, newPodName } = require('../lab/kube/bootstrap');
 const { reloadCounters } = require('../lab/openshift-router/router-metrics');
 const { logFile } = require('../lab/common/pids');
 const { spread } = require('../results-model/cost');

@@ -1,82 +1,69 @@
 'use strict';
-// The Gateway API beside the Routes, on the real router's lab: the Gateway API's and Istio's CRDs
-// from setup, overlays/components/gateway-api applied with kubectl, real istiod configuring real
-// Envoy; plain HTTP and edge TLS answer from the data service's instances, and lab:down stops both.
+// LAB_ROUTER=gateway: the Gateway API as OpenShift implements it, on the lab's router ports. Real
+// istiod configures real Envoy from overlays/components/gateway-api, applied with kubectl; a quick
+// matrix measures Envoy; lab:down and an interrupted lab:up leave nothing running.
 const fs = require('node:fs');
+const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { useLab } = require('./helpers');
-const { freePort } = require('../../lib/core/ports');
 const { isAlive } = require('../../lib/core/processes');
+const { pidsRunning } = require('../../lib/core/proc');
 const { request } = require('../../lib/lab/common/client');
-const { kubeClient } = require('../../lib/lab/kube/api');
-const { readKubeconfig } = require('../../lib/lab/kube/kubeconfig');
-const { podNetwork } = require('../../lib/lab/common/pod-network');
 const { listRecords } = require('../../lib/lab/common/pids');
-const { startGateway, GATEWAY } = require('../../lib/lab/gateway');
+const { parseMatrixArgs } = require('../../lib/matrix/options');
+const { runMatrix } = require('../../lib/matrix/run');
+const { GATEWAY } = require('../../lib/lab/gateway');
+const { podNetwork } = require('../../lib/lab/common/pod-network');
+
+/** The lab's processes (any with LAB_DIR in its command line) and its pod network, if left. */
+const leftOf = (labDir) => ({
+  processes: pidsRunning(labDir),
+  netns: execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' }).includes(podNetwork(labDir).netns),
+});
 
 jest.setTimeout(180000);
 
 const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
-describeAsRoot('Gateway API: istiod and Envoy from objects applied with kubectl', () => {
-  const lab$ = useLab({ LAB_ROUTER: 'openshift' });
-  let started;
-  let kubeconfig;
+describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with kubectl', () => {
+  const lab = require('../../lib/lab/index');
+  const lab$ = useLab({ LAB_ROUTER: 'gateway' });
   const kubectl = (...args) =>
     JSON.parse(
-      execFileSync('.tools/bin/kubectl', ['--kubeconfig', kubeconfig, ...args, '-o', 'json'], {
-        encoding: 'utf8',
-      }),
+      execFileSync(
+        '.tools/bin/kubectl',
+        ['--kubeconfig', lab$.state.router.kube.kubeconfig, ...args, '-o', 'json'],
+        { encoding: 'utf8' },
+      ),
     );
-
-  beforeAll(async () => {
-    const { state } = lab$;
-    kubeconfig = state.router.kube.kubeconfig;
-    const ports = {};
-    for (const name of ['http', 'https', 'admin', 'grpc', 'istiod', 'webhook', 'monitoring'])
-      ports[name] = await freePort();
-    const lines = [];
-    started = await startGateway({
-      labDir: state.labDir,
-      kube: { admin: kubeClient(readKubeconfig(kubeconfig)), kubeconfig },
-      instances: state.instances,
-      certs: state.certs,
-      address: podNetwork(state.labDir).hostAddress,
-      ports,
-      log: (line) => lines.push(line),
-    });
-    expect(lines.join('\n')).toMatch(/httproute.gateway.networking.k8s.io\/data-service created/);
-  }, 240000);
+  const status = (conditions, type) => conditions.find((c) => c.type === type)?.status;
 
   test('istiod accepts the Gateway and the HTTPRoute, and programs the Gateway on its Service', () => {
     const gateway = kubectl('get', 'gateway', GATEWAY.name, '-n', GATEWAY.namespace);
-    const status = (conditions, type) => conditions.find((c) => c.type === type)?.status;
     expect(status(gateway.status.conditions, 'Accepted')).toBe('True');
     expect(status(gateway.status.conditions, 'Programmed')).toBe('True');
     const route = kubectl('get', 'httproute', 'data-service', '-n', 'router-lab');
-    expect(
-      route.status.parents.map((p) => [p.parentRef.sectionName, status(p.conditions, 'Accepted')]).sort(),
-    ).toEqual([
+    const parents = route.status.parents.map((p) => [
+      p.parentRef.sectionName,
+      status(p.conditions, 'Accepted'),
+    ]);
+    expect(parents.sort()).toEqual([
       ['http', 'True'],
       ['https', 'True'],
     ]);
   });
 
-  test('plain HTTP and edge TLS answer from the data service through Envoy, with the lab CA’s certificate', async () => {
-    const names = lab$.state.instances.map((i) => i.name);
-    const http = await request(`http://data-service.apps.lab.localhost:${started.ports.http}/api/whoami`);
-    expect(http.status).toBe(200);
-    expect(names).toContain(http.json().instance);
-    const ca = fs.readFileSync(lab$.state.certs.labCA);
-    const https = await request(`https://data-service.apps.lab.localhost:${started.ports.https}/api/whoami`, {
-      ca,
-    });
-    expect(https.status).toBe(200);
-    expect(names).toContain(https.json().instance);
-    // Envoy answered both: its own count of 2xx responses on its listeners.
-    const stats = await request(
-      `http://127.0.0.1:${started.ports.admin}/stats?format=json&filter=downstream_rq_2xx`,
-    );
+  test('the lab’s http and edge Routes’ URLs answer from the data service through Envoy', async () => {
+    const { state } = lab$;
+    expect(state.routes.map((r) => r.termination).sort()).toEqual(['edge', 'http']);
+    const ca = fs.readFileSync(state.certs.labCA);
+    for (const route of state.routes) {
+      const res = await request(`${route.url}/api/whoami`, { ca });
+      expect({ route: route.name, status: res.status }).toEqual({ route: route.name, status: 200 });
+      expect(state.instances.map((i) => i.name)).toContain(res.json().instance);
+    }
+    // Envoy served them: its own count of 2xx responses on its listeners.
+    const stats = await request(`${state.router.adminUrl}/stats?format=json&filter=downstream_rq_2xx`);
     const served = stats
       .json()
       .stats.filter((x) => /^http\./.test(x.name))
@@ -84,10 +71,51 @@ describeAsRoot('Gateway API: istiod and Envoy from objects applied with kubectl'
     expect(served).toBeGreaterThanOrEqual(2);
   });
 
-  test('istiod and Envoy are processes of the lab: lab:down stops them', async () => {
-    const records = listRecords(lab$.state.labDir).filter((r) => ['istiod', 'envoy'].includes(r.name));
-    expect(records.map((r) => r.name).sort()).toEqual(['envoy', 'istiod']);
-    await require('../../lib/lab/index').down({ env: lab$.env, log: () => {} });
-    expect(records.filter((r) => isAlive(r.pid))).toEqual([]);
+  test('a quick matrix measures Envoy: µs per request and a verdict for each cell', async () => {
+    const out = path.join(lab$.env.LAB_DIR, 'matrix');
+    const opts = parseMatrixArgs([
+      ...['--quick', '--cells', 'http:1k:keepalive,edge:1k:keepalive', '--no-report', '--out', out],
+    ]);
+    const { results } = await runMatrix(opts, {
+      env: lab$.env,
+      log: () => {},
+      progressStream: fs.createWriteStream('/dev/null'),
+    });
+    expect(results.environment.router).toMatchObject({ kind: 'gateway', envoy: '1.40.0' });
+    expect(results.environment.haproxy).toBeNull();
+    for (const cell of results.cells) {
+      expect(cell.errorRate).toBe(0);
+      expect(cell.cost.router.perRequestUs.median).toBeGreaterThan(0);
+      expect(cell.limitedBy.reasons.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('lab:down stops Envoy, istiod and the control plane', async () => {
+    const records = listRecords(lab$.env.LAB_DIR);
+    expect(records.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['router', 'istiod', 'kube-apiserver']),
+    );
+    await lab.down({ env: lab$.env, log: () => {} });
+    expect(records.filter((r) => isAlive(r.pid)).map((r) => r.name)).toEqual([]);
+    expect(leftOf(lab$.env.LAB_DIR)).toEqual({ processes: [], netns: false });
+  });
+});
+
+describeAsRoot('LAB_ROUTER=gateway interrupted (Ctrl-C) while istiod and Envoy start', () => {
+  const { labEnv } = require('./helpers');
+
+  test('stops what it started: no process of the lab is left', async () => {
+    const lab = require('../../lib/lab/index');
+    const env = labEnv({ LAB_ROUTER: 'gateway' });
+    const controller = new AbortController();
+    const lines = [];
+    const log = (line) => {
+      lines.push(line);
+      if (/^• Gateway API/.test(line)) setTimeout(() => controller.abort(), 300);
+    };
+    await expect(lab.up({ env, log, signal: controller.signal })).rejects.toThrow(/abort/i);
+    expect(lines).toContain('Interrupted: stopping what was started');
+    expect(leftOf(env.LAB_DIR)).toEqual({ processes: [], netns: false });
+    fs.rmSync(env.LAB_DIR, { recursive: true, force: true });
   });
 });

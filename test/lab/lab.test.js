@@ -186,8 +186,8 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
       'redis-1',
       'router',
     ]);
-    expect(report.servers).toHaveLength(8);
-    expect(report.servers.every((s) => s.status === 'UP')).toBe(true);
+    expect(report.servers.rows).toHaveLength(8);
+    expect(report.servers.rows.every((s) => s.status === 'UP')).toBe(true);
   });
 
   test('the status CLI prints each route, each process and the stats URL', async () => {

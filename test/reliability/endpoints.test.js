@@ -55,6 +55,6 @@ describe('endpoint changes through reloads (real HAProxy, real k6)', () => {
       what: 'the lab healthy again',
     });
     const status = await lab.status({ env: lab$.env });
-    expect(status.servers).toHaveLength(8); // 4 backends × 2 instances: both back in the configuration
+    expect(status.servers.rows).toHaveLength(8); // 4 backends × 2 instances: both back in the configuration
   });
 });

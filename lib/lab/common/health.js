@@ -55,9 +55,20 @@ async function backendServers(runtimeSocket, routes) {
     .map((r) => ({ backend: r.pxname, server: r.svname, status: r.status }));
 }
 
+/** lab:status's servers for an HAProxy router: its health checks' view, or why it is unavailable. */
+async function haproxyServers(runtimeSocket, routes) {
+  const title = 'Router servers (HAProxy health checks on /readyz):';
+  try {
+    return { title, rows: await backendServers(runtimeSocket, routes) };
+  } catch (err) {
+    return { title, rows: [{ backend: '-', server: '-', status: `stats unavailable: ${err.message}` }] };
+  }
+}
+
 module.exports = {
   lastOfEachServes,
   probeRoute,
   probeInstance,
   backendServers,
+  haproxyServers,
 };

@@ -7,6 +7,7 @@ const { branchBuild } = require('../../setup/haproxy-release-build');
 const ROUTER_KINDS = {
   template: require('../template-router/kind'),
   openshift: require('../openshift-router/kind'),
+  gateway: require('../gateway/kind'),
 };
 
 /** The default backend, and the kind of a lab.json or results.json recorded before kinds were. */

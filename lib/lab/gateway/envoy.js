@@ -5,7 +5,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('../../core/tools');
-const { launch, assertRunning, waitUntil } = require('../common/stack');
+const { launch, assertRunning, waitUntil, logTail } = require('../common/stack');
+const { pidFile, recordProcess } = require('../common/pids');
+const { pidsRunning, readProcFile } = require('../../core/proc');
 
 const grpcCluster = (name, address) => ({
   name,
@@ -23,9 +25,10 @@ const grpcCluster = (name, address) => ({
 /**
  * The bootstrap for the proxy of `gateway` ({ name, namespace, serviceAccount, labels }) known by
  * `address`: istiod binds the Gateway to the proxies its Service selects, by these labels and by the
- * address in the Service's endpoints. `token` authenticates it (audience istio-ca).
+ * address in the Service's endpoints. `token` authenticates it (audience istio-ca); `maxConnections`
+ * caps its downstream connections.
  */
-function bootstrap({ gateway, address, token, xdsPort, adminPort, dir }) {
+function bootstrap({ gateway, address, token, xdsPort, adminPort, maxConnections, dir }) {
   const podName = `${gateway.serviceAccount}-lab`;
   return {
     node: {
@@ -42,6 +45,21 @@ function bootstrap({ gateway, address, token, xdsPort, adminPort, dir }) {
       },
     },
     admin: { address: { socket_address: { address: '127.0.0.1', port_value: adminPort } } },
+    // HAProxy's maxconn, as Envoy has it: connections past it are refused (none set: no limit).
+    ...(maxConnections && {
+      overload_manager: {
+        resource_monitors: [
+          {
+            name: 'envoy.resource_monitors.global_downstream_max_connections',
+            typed_config: {
+              '@type':
+                'type.googleapis.com/envoy.extensions.resource_monitors.downstream_connections.v3.DownstreamConnectionsConfig',
+              max_active_downstream_connections: maxConnections,
+            },
+          },
+        ],
+      },
+    }),
     dynamic_resources: {
       ads_config: {
         api_type: 'GRPC',
@@ -66,19 +84,55 @@ function bootstrap({ gateway, address, token, xdsPort, adminPort, dir }) {
   };
 }
 
-/** Starts Envoy with `bootstrap` options (see bootstrap); resolves once its admin port answers. */
-async function startEnvoy(labDir, { dir, concurrency = 2, signal, ...options }) {
+/**
+ * Starts Envoy with `bootstrap` options (see bootstrap) as the lab's process `name` with `concurrency`
+ * worker threads; resolves once it is ready (its first configuration from istiod applied).
+ */
+async function startEnvoy(labDir, { dir, name = 'envoy', cpus, concurrency = 2, signal, ...options }) {
   fs.mkdirSync(dir, { recursive: true });
   const config = path.join(dir, 'envoy.json');
   fs.writeFileSync(config, JSON.stringify(bootstrap({ ...options, dir })), { mode: 0o600 });
-  const record = launch(labDir, {
-    name: 'envoy',
+  // Envoy stops when the process that started it exits (lab:up's, here): setsid -f starts it from
+  // a short-lived parent of its own, and the lab records Envoy's pid, found by its config path.
+  launch(labDir, {
+    name,
     role: 'router',
-    file: requireTool('envoy'),
-    args: ['-c', config, '--concurrency', String(concurrency), '--log-level', 'warning'],
+    file: 'setsid',
+    args: [
+      '-f',
+      requireTool('envoy'),
+      '-c',
+      config,
+      '--concurrency',
+      String(concurrency),
+      '--log-level',
+      'warning',
+    ],
+    cpus,
     env: process.env,
-    match: 'envoy',
+    match: 'setsid',
   });
+  let record = null;
+  // Until its pid is recorded lab:down cannot stop it: an interrupted start stops it here.
+  const found = () => {
+    const [pid] = pidsRunning(config).filter((p) => (readProcFile(p, 'comm') || '').startsWith('envoy'));
+    if (pid) {
+      fs.writeFileSync(pidFile(labDir, name), `${pid}\n`);
+      record = recordProcess(labDir, name, pid, { match: 'envoy', role: 'router' });
+    }
+    return record;
+  };
+  try {
+    await waitUntil(found, {
+      timeoutMs: 10000,
+      what: `Envoy started (${config})`,
+      signal,
+      diagnose: () => logTail(labDir, name),
+    });
+  } catch (err) {
+    for (const pid of pidsRunning(config)) process.kill(pid, 'SIGKILL');
+    throw err;
+  }
   await waitUntil(
     async () => {
       assertRunning(labDir, record);

@@ -133,9 +133,10 @@ async function applyComponent(dir, kubeconfig, { signal }) {
 /**
  * Starts the Gateway for a lab with an API server. `lab`: { labDir, kube: { admin, kubeconfig },
  * instances, certs, address (this host's non-loopback address: the pod network's side here),
- * ports: { http, https, admin, grpc, istiod, webhook, monitoring }, signal, log }.
+ * ports: { http, https, admin, grpc, istiod, webhook, monitoring }, signal, log, envoy: { name, cpus,
+ * concurrency } for its process record }.
  */
-async function startGateway({ labDir, kube, instances, certs, address, ports, signal, log }) {
+async function startGateway({ labDir, kube, instances, certs, address, ports, signal, log, envoy = {} }) {
   const dir = path.join(labDir, 'gateway');
   log('• Gateway API: CRDs, GatewayClass openshift-default, istiod, Envoy');
   await provideCluster(kube.admin, { certs, signal });
@@ -150,6 +151,7 @@ async function startGateway({ labDir, kube, instances, certs, address, ports, si
   };
   await startIstiod(labDir, { dir, kubeconfig: kube.kubeconfig, ports: istiodPorts, signal });
   await startEnvoy(labDir, {
+    ...envoy,
     dir,
     gateway: GATEWAY,
     address,

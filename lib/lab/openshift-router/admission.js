@@ -5,9 +5,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { adminClient } = require('./control-plane');
+const { adminClient } = require('../kube/control-plane');
 const { routesPath, routeAdmission } = require('../kube/routes-api');
-const { publishEndpoint, withdrawEndpoint, newPodName } = require('./bootstrap');
+const { publishEndpoint, withdrawEndpoint, newPodName } = require('../kube/bootstrap');
 const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('../common/routes');
 const { request } = require('../common/client');
 const { writeJsonAtomic } = require('../../core/files');

@@ -14,6 +14,7 @@ const { pidFile, recordProcess, logFile } = require('../common/pids');
 const { haproxySummary } = require('../haproxy/binary');
 const { tlsLine, sizingLine } = require('../common/router-lines');
 const { request } = require('../common/client');
+const { haproxyServers } = require('../common/health');
 const { createPodNetwork } = require('../common/pod-network');
 const { workDir, prepareWorkDir } = require('./work-dir');
 const { startRouterPod } = require('./router-pod');
@@ -291,6 +292,7 @@ module.exports = {
   measureAdmission,
   // openshift-router and every HAProxy it starts, across reloads, as its pod's cgroup counts them.
   processes: (router) => ({ tree: router.pid }),
+  servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({
     openshiftRouter: `${router.openshiftRouter.branch} (${router.openshiftRouter.commit.slice(0, 12)})`,

@@ -2,14 +2,14 @@
 // lab:up's cluster steps for LAB_ROUTER=openshift: the control plane, what a cluster has before
 // `oc apply -k`, the overlay, the instances as the Service's endpoints; then waiting until the
 // router has admitted every Route and each answers 200 through it.
-const { startControlPlane } = require('./control-plane');
+const { startControlPlane } = require('../kube/control-plane');
 const {
   createNamespacesAndRbac,
   describeIngressController,
   applyOverlay,
   publishEndpoint,
   createScaleRoutes,
-} = require('./bootstrap');
+} = require('../kube/bootstrap');
 const { routeAdmission, routesPath } = require('../kube/routes-api');
 const { installCrds } = require('../kube/crds');
 const { apiserverCrds } = require('../../setup/validation-tools');

@@ -2,9 +2,9 @@
 // lab:reload with the real router (LAB_ROUTER=openshift) is a change through the API, as on a
 // cluster, which openshift-router turns into a reload. An instance left out is withdrawn from every
 // Service's endpoints; one put back is published again (as a new pod after a restart).
-const { adminClient } = require('./control-plane');
+const { adminClient } = require('../kube/control-plane');
 const { routesPath } = require('../kube/routes-api');
-const { publishEndpoint, withdrawEndpoint, newPodName } = require('./bootstrap');
+const { publishEndpoint, withdrawEndpoint, newPodName } = require('../kube/bootstrap');
 const { servingHaproxy } = require('./processes');
 const { waitUntil } = require('../common/stack');
 const { SERVICE_NAME } = require('../common/routes');

@@ -9,7 +9,7 @@ const {
   routerPaths,
 } = require('../haproxy/router-config');
 const { startRouter, waitUntil } = require('../common/stack');
-const { probeRoute, backendServers, lastOfEachServes } = require('../common/health');
+const { probeRoute, backendServers, haproxyServers, lastOfEachServes } = require('../common/health');
 const { logFile } = require('../common/pids');
 const { haproxySummary } = require('../haproxy/binary');
 const { wrap } = require('../../core/text');
@@ -168,6 +168,7 @@ module.exports = {
     throw new Error(`admission with LAB_ROUTER=${KIND.kind}: ${KIND.unsupported.admission}`);
   },
   processes: (router) => router.pid,
+  servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({ sniHop: router.sniHop ?? 'unix' }),
 };

@@ -15,7 +15,7 @@ const {
   etcdArgs,
   etcdEnv,
   apiserverArgs,
-} = require('../../../lib/lab/openshift-router/control-plane');
+} = require('../../../lib/lab/kube/control-plane');
 const { kubeClient } = require('../../../lib/lab/kube/api');
 
 const FIELD_MANAGER = 'router-lab-test';

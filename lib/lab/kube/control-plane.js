@@ -11,7 +11,7 @@ const { createCA, createServerCert, createClientCert } = require('../../core/cer
 const { nodeAddresses } = require('../node/addresses');
 const { launch, assertRunning, waitUntil, logTail } = require('../common/stack');
 const { waitForPort } = require('../../core/ports');
-const { kubeClient } = require('../kube/api');
+const { kubeClient } = require('./api');
 
 /** The router's identity: the service account the ingress operator runs it as. */
 const ROUTER_USER = 'system:serviceaccount:openshift-ingress:router';

@@ -1,0 +1,47 @@
+'use strict';
+// What the lab knows of the Gateway API's data path before loading it (LAB_ROUTER=gateway): plain
+// data, required by the knobs and by setup before any npm package is installed. Its behaviour is
+// ./backend.js.
+const { ENVOY, ISTIO } = require('../../setup/gateway-tools');
+
+const WHY_NOT_YET =
+  'it is not built for the Gateway yet: the lab measures what Envoy costs per request, not its changes (lib/lab/gateway/README.md)';
+
+module.exports = {
+  kind: 'gateway',
+  title:
+    'the Gateway API as OpenShift implements it: Envoy configured by istiod, against a local API server (root)',
+  /** `npm run setup -- --for <setupFor>` builds what it runs; `tools` must be there to start it. */
+  setupFor: 'openshift',
+  tools: ['k6', 'redis-server', 'openssl', 'kube-apiserver', 'etcd', 'kubectl', 'pilot-discovery', 'envoy'],
+  /** The Gateway's listeners: plain HTTP and TLS terminated at the Gateway (HTTPRoute). */
+  terminations: ['http', 'edge'],
+  versions: { envoy: ENVOY.version, istio: ISTIO.version },
+  /** The API server, etcd, istiod and Envoy's admin, on free loopback ports. */
+  extraPorts: [
+    'api',
+    'etcdClient',
+    'etcdPeer',
+    'envoyAdmin',
+    'istiodGrpc',
+    'istiodHttp',
+    'istiodWebhook',
+    'istiodMonitoring',
+  ],
+  /** Knobs beyond the shared ones that define such a lab (a running lab is reused only on a match). */
+  fingerprintKnobs: ['overlay'],
+  /** What this lab cannot do yet, and why: the lab and its commands skip or refuse it, saying so. */
+  unsupported: Object.fromEntries(
+    [
+      'reload-overrides',
+      'reload-without-handover',
+      'reload-exclude',
+      'rollout',
+      'admission',
+      'route-scale',
+      'router-reload',
+      'endpoints',
+      'exhaustion',
+    ].map((operation) => [operation, WHY_NOT_YET]),
+  ),
+};
