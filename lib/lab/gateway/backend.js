@@ -24,6 +24,8 @@ function preflight() {
   for (const tool of ['kube-apiserver', 'etcd', 'kubectl', 'pilot-discovery', 'envoy']) {
     if (!findTool(tool)) errors.push(`${tool} is not installed: run 'npm run setup -- --for openshift'`);
   }
+  if (!findTool('setsid'))
+    errors.push('setsid is not installed: install util-linux (Envoy is started through it)');
   return errors;
 }
 
