@@ -8,7 +8,7 @@ const { TOOLS_BIN, TOOLS_DIR } = require('../core/paths');
 const { toolVersion } = require('../core/tools');
 const { requireDependency } = require('../core/dependency');
 const { goInstall, goModuleVersion } = require('./go-install');
-const { goModDownload, unpackWheel } = require('./package-sources');
+const { goModDownload, unpackWheel, readSource, jsonFilesIn } = require('./package-sources');
 
 /**
  * Istio's release tags are not Go semver, so the module proxy serves master's pseudo-versions
@@ -78,14 +78,9 @@ const crds = {
   name: 'Gateway API and Istio CRDs',
   neededFor: 'test',
   locate() {
-    let source;
-    try {
-      source = fs.readFileSync(path.join(CRDS_DIR, '.source'), 'utf8').trim();
-    } catch {
-      return null;
-    }
+    if (readSource(CRDS_DIR) !== crdSource()) return null;
     const count = fs.readdirSync(CRDS_DIR).filter((f) => f.endsWith('.json')).length;
-    return source === crdSource() ? { path: CRDS_DIR, version: `${count} CRDs`, tooOld: false } : null;
+    return { path: CRDS_DIR, version: `${count} CRDs`, tooOld: false };
   },
   install(log) {
     const gatewayDir = path.join(goModDownload(GATEWAY_API, log), 'config/crd/standard');
@@ -111,11 +106,7 @@ const crds = {
 
 /** The CRDs a lab's API server gets for the Gateway API (setup wrote them). */
 function gatewayCrds() {
-  return fs
-    .readdirSync(CRDS_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(CRDS_DIR, f), 'utf8')));
+  return jsonFilesIn(CRDS_DIR);
 }
 
 module.exports = { ISTIO, GATEWAY_API, ENVOY, GATEWAY_TOOLS: [istiod, envoy, crds], gatewayCrds };

