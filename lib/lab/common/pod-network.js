@@ -35,7 +35,7 @@ function podNetworkProblem() {
   const support = netnsSupport();
   return support.ok
     ? null
-    : `LAB_ROUTER=openshift runs its backends in a network namespace, which ${support.why}`;
+    : `LAB_ROUTER=openshift and gateway run the backends in a network namespace, which ${support.why}`;
 }
 
 /** Makes the namespace and the veth pair with their addresses; resolves podNetwork(labDir). */

@@ -6,9 +6,7 @@ const { startControlPlane } = require('../kube/control-plane');
 const { createNamespacesAndRbac, applyOverlay } = require('../kube/bootstrap');
 const { installCrds } = require('../kube/crds');
 const { apiserverCrds } = require('../../setup/validation-tools');
-const { alpnPolicy } = require('../haproxy/router-config');
-const { createPodNetwork } = require('../common/pod-network');
-const { podNetworkProblem } = require('../common/pod-network');
+const { createPodNetwork, podNetworkProblem } = require('../common/pod-network');
 const { probeRoute } = require('../common/health');
 const { request } = require('../common/client');
 const { waitUntil, logTail } = require('../common/stack');
@@ -39,7 +37,7 @@ async function configure(lab) {
       `pod network ${network.netns} at ${network.podAddress}`,
   );
   // Istio's HTTPS listeners offer h2 and http/1.1; the matrix's h1 cells ask for HTTP/1.1 only.
-  return { alpn: alpnPolicy(true), backendsRunAs: 'processes' };
+  return { alpn: 'h2,http/1.1', backendsRunAs: 'processes' };
 }
 
 /** Waits until each of the lab's Routes' URLs answers 200 through Envoy. */
