@@ -1,7 +1,7 @@
 'use strict';
 // LAB_ROUTER=gateway: the Gateway API as OpenShift implements it, on the lab's router ports. Real
-// istiod configures real Envoy from overlays/components/gateway-api, applied with kubectl; a quick
-// matrix measures Envoy; lab:down and an interrupted lab:up leave nothing running.
+// istiod configures real Envoy from overlays/components/gateway-api (every termination), applied
+// with kubectl; a quick matrix measures Envoy; lab:down and an interrupted lab:up leave nothing.
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
@@ -38,7 +38,7 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
     );
   const status = (conditions, type) => conditions.find((c) => c.type === type)?.status;
 
-  test('istiod accepts the Gateway and the HTTPRoute, and programs the Gateway on its Service', () => {
+  test('istiod accepts the Gateway and the HTTPRoutes, and programs the Gateway on its Service', () => {
     const gateway = kubectl('get', 'gateway', GATEWAY.name, '-n', GATEWAY.namespace);
     expect(status(gateway.status.conditions, 'Accepted')).toBe('True');
     expect(status(gateway.status.conditions, 'Programmed')).toBe('True');
@@ -51,14 +51,29 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
       ['http', 'True'],
       ['https', 'True'],
     ]);
+    const tlsRoute = kubectl('get', 'tlsroute', 'data-service-passthrough', '-n', 'router-lab');
+    expect(tlsRoute.status.parents.map((p) => status(p.conditions, 'Accepted'))).toEqual(['True']);
+    const reencrypt = kubectl('get', 'httproute', 'data-service-reencrypt', '-n', 'router-lab');
+    expect(reencrypt.spec.hostnames).toEqual([
+      lab$.state.routes.find((r) => r.termination === 'reencrypt').host,
+    ]);
+    expect(reencrypt.status.parents.map((p) => status(p.conditions, 'ResolvedRefs'))).toEqual(['True']);
   });
 
-  test('the lab’s http and edge Routes’ URLs answer from the data service through Envoy', async () => {
+  test('every termination’s URL answers from the data service through Envoy', async () => {
     const { state } = lab$;
-    expect(state.routes.map((r) => r.termination).sort()).toEqual(['edge', 'http']);
+    expect(state.routes.map((r) => r.termination).sort()).toEqual([
+      'edge',
+      'http',
+      'passthrough',
+      'reencrypt',
+    ]);
     const ca = fs.readFileSync(state.certs.labCA);
+    // Passthrough: the service's own certificate, for its Service name, not the route's host.
+    const trust = (route) =>
+      route.termination === 'passthrough' ? { agent: false, rejectUnauthorized: false } : { ca };
     for (const route of state.routes) {
-      const res = await request(`${route.url}/api/whoami`, { ca });
+      const res = await request(`${route.url}/api/whoami`, trust(route));
       expect({ route: route.name, status: res.status }).toEqual({ route: route.name, status: 200 });
       expect(state.instances.map((i) => i.name)).toContain(res.json().instance);
     }
@@ -68,13 +83,31 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
       .json()
       .stats.filter((x) => /^http\./.test(x.name))
       .reduce((sum, x) => sum + x.value, 0);
-    expect(served).toBeGreaterThanOrEqual(2);
+    expect(served).toBeGreaterThanOrEqual(3);
+    // The service saw TLS from re-encrypt (Envoy's, for the Service's name) and passthrough (the client's).
+    const seen = async (termination) => {
+      const route = state.routes.find((r) => r.termination === termination);
+      return (await request(`${route.url}/api/whoami`, trust(route))).json();
+    };
+    expect(await seen('reencrypt')).toMatchObject({
+      tls: true,
+      tlsServername: 'data-service.router-lab.svc',
+    });
+    const passthrough = state.routes.find((r) => r.termination === 'passthrough');
+    expect(await seen('passthrough')).toMatchObject({ tls: true, tlsServername: passthrough.host });
   });
 
   test('a quick matrix measures Envoy: µs per request and a verdict for each cell', async () => {
     const out = path.join(lab$.env.LAB_DIR, 'matrix');
     const opts = parseMatrixArgs([
-      ...['--quick', '--cells', 'http:1k:keepalive,edge:1k:keepalive', '--no-report', '--out', out],
+      ...[
+        '--quick',
+        '--cells',
+        'http:1k:keepalive,edge:1k:keepalive,passthrough:1k:keepalive,reencrypt:1k:keepalive',
+        '--no-report',
+        '--out',
+        out,
+      ],
     ]);
     const { results } = await runMatrix(opts, {
       env: lab$.env,

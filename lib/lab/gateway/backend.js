@@ -8,6 +8,7 @@ const { installCrds } = require('../kube/crds');
 const { apiserverCrds } = require('../../setup/validation-tools');
 const { createPodNetwork, podNetworkProblem } = require('../common/pod-network');
 const { probeRoute } = require('../common/health');
+const { labRoutes } = require('../common/routes');
 const { request } = require('../common/client');
 const { waitUntil, logTail } = require('../common/stack');
 const { findTool } = require('../../core/tools');
@@ -55,14 +56,14 @@ async function waitServing(lab) {
     {
       timeoutMs: 60000,
       signal: lab.signal,
-      what: 'every listener of the Gateway answering 200 through Envoy',
+      what: "every one of the lab's Routes' URLs answering 200 through Envoy",
       diagnose: () => logTail(lab.labDir, 'router') + logTail(lab.labDir, 'istiod'),
     },
   );
   return servingMs;
 }
 
-/** The control plane, the overlay, the Gateway; resolves once both listeners serve. */
+/** The control plane, the overlay, the Gateway; resolves once every Route's URL serves through it. */
 async function start(lab, configured) {
   const { labDir, opts, ports, signal, step } = lab;
   step(`Kubernetes API server (kube-apiserver, etcd, RBAC) on https://127.0.0.1:${ports.api}`);
@@ -76,6 +77,8 @@ async function start(lab, configured) {
     labDir,
     kube: cluster,
     instances: lab.instances,
+    // All of them: the re-encrypt HTTPRoute takes its host even where LAB_OVERLAY serves one.
+    routes: labRoutes({ httpPort: ports.http, httpsPort: ports.https }),
     certs: lab.certs,
     address: lab.network.hostAddress,
     ports: {
@@ -92,7 +95,7 @@ async function start(lab, configured) {
     signal,
     log: lab.log,
   });
-  step('Waiting until both listeners answer 200 through Envoy');
+  step("Waiting until each Route's URL answers 200 through Envoy");
   configured.servingMs = await waitServing(lab);
 }
 

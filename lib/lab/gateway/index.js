@@ -11,7 +11,7 @@ const { requireTool } = require('../../core/tools');
 const { ensure } = require('../kube/api');
 const { installCrds } = require('../kube/crds');
 const { endpointSlice, slicesPath } = require('../kube/endpoint-slices');
-const { ROUTER_NAMESPACE } = require('../common/routes');
+const { NAMESPACE, ROUTER_NAMESPACE, SERVICE_NAME } = require('../common/routes');
 const { gatewayCrds } = require('../../setup/gateway-tools');
 const { GATEWAY_CLASS, ISTIOD_NAMESPACE, startIstiod } = require('./istiod');
 const { startEnvoy } = require('./envoy');
@@ -33,7 +33,10 @@ const GATEWAY = {
 
 const api = (ns, kind) => `/api/v1/namespaces/${ns}/${kind}`;
 
-/** What a cluster has before `oc apply -k`: the CRDs, the class, istiod's namespace, the certificate. */
+/**
+ * What a cluster has before `oc apply -k`: the CRDs, the class, istiod's namespace, the certificate;
+ * and what the user makes: the service CA where re-encrypt's BackendTLSPolicy reads it.
+ */
 async function provideCluster(admin, { certs, signal }) {
   await installCrds(admin, gatewayCrds(), { signal });
   await ensure(admin, '/api/v1/namespaces', {
@@ -54,6 +57,12 @@ async function provideCluster(admin, { certs, signal }) {
     type: 'kubernetes.io/tls',
     metadata: { name: GATEWAY.tlsSecret, namespace: GATEWAY.namespace },
     data: { 'tls.crt': read('router-default.crt'), 'tls.key': read('router-default.key') },
+  });
+  await ensure(admin, api(NAMESPACE, 'configmaps'), {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'data-service-ca', namespace: NAMESPACE },
+    data: { 'ca.crt': fs.readFileSync(certs.serviceCA, 'utf8') },
   });
 }
 
@@ -102,13 +111,16 @@ async function provideGatewayPod(admin, { address, ports }) {
   return granted.status.token;
 }
 
+/** The Services the component's routes send to: the data service's, and passthrough's own. */
+const SERVICES = [SERVICE_NAME, `${SERVICE_NAME}-passthrough`];
+
 /**
- * The instances as the data service's endpoints with no Pod: istiod skips an endpoint whose Pod it
+ * The instances as the endpoints of SERVICES with no Pod: istiod skips an endpoint whose Pod it
  * cannot find, and the instances are processes. Replaces the slices a router lab wrote with pods.
  */
 async function publishWithoutPods(admin, instances) {
-  for (const instance of instances) {
-    const slice = endpointSlice(instance, undefined, null);
+  for (const [instance, service] of instances.flatMap((i) => SERVICES.map((s) => [i, s]))) {
+    const slice = endpointSlice(instance, service, null);
     await admin.delete(`${slicesPath}/${slice.metadata.name}`).catch((err) => {
       if (err.status !== 404) throw err;
     });
@@ -116,14 +128,36 @@ async function publishWithoutPods(admin, instances) {
   }
 }
 
-/** `kubectl apply -k` of a kustomization in `dir` with the component, as a user's overlay would. */
-async function applyComponent(dir, kubeconfig, { signal }) {
+/**
+ * `kubectl apply -k` of a kustomization in `dir` with the component, as a user's overlay would, its
+ * re-encrypt and passthrough hostnames set to the lab's Routes' hosts (`hosts`, by termination).
+ */
+async function applyComponent(dir, kubeconfig, { hosts, signal }) {
   fs.mkdirSync(dir, { recursive: true });
   const component = path.relative(dir, path.join(ROOT, 'overlays', 'components', 'gateway-api'));
-  fs.writeFileSync(
-    path.join(dir, 'kustomization.yaml'),
-    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n  - ${component}\n`,
-  );
+  const set = (where, value) => JSON.stringify([{ op: 'replace', path: where, value }]);
+  const kustomization = {
+    apiVersion: 'kustomize.config.k8s.io/v1beta1',
+    kind: 'Kustomization',
+    components: [component],
+    patches: [
+      {
+        target: { kind: 'HTTPRoute', name: 'data-service-reencrypt' },
+        patch: set('/spec/hostnames', [hosts.reencrypt]),
+      },
+      {
+        target: { kind: 'TLSRoute', name: 'data-service-passthrough' },
+        patch: set('/spec/hostnames', [hosts.passthrough]),
+      },
+      // The tls-passthrough listener (gateway.yaml's second).
+      {
+        target: { kind: 'Gateway', name: 'data-service' },
+        patch: set('/spec/listeners/1/hostname', hosts.passthrough),
+      },
+    ],
+  };
+  // JSON is YAML: kustomize reads it as written.
+  fs.writeFileSync(path.join(dir, 'kustomization.yaml'), JSON.stringify(kustomization, null, 2));
   // No -n: the Gateway names openshift-ingress, the HTTPRoute lands in the context's namespace.
   const args = ['apply', '-k', dir, '--kubeconfig', kubeconfig];
   const { stdout } = await run(requireTool('kubectl'), args, { signal, timeout: 120000 });
@@ -132,17 +166,29 @@ async function applyComponent(dir, kubeconfig, { signal }) {
 
 /**
  * Starts the Gateway for a lab with an API server. `lab`: { labDir, kube: { admin, kubeconfig },
- * instances, certs, address (this host's non-loopback address: the pod network's side here),
+ * instances, routes (the lab's, for their hosts), certs, address (this host's non-loopback address: the pod network's side here),
  * ports: { http, https, admin, grpc, istiod, webhook, monitoring }, signal, log, envoy: { name, cpus,
  * concurrency } for its process record }.
  */
-async function startGateway({ labDir, kube, instances, certs, address, ports, signal, log, envoy = {} }) {
+async function startGateway({
+  labDir,
+  kube,
+  instances,
+  routes,
+  certs,
+  address,
+  ports,
+  signal,
+  log,
+  envoy = {},
+}) {
   const dir = path.join(labDir, 'gateway');
   log('• Gateway API: CRDs, GatewayClass openshift-default, istiod, Envoy');
   await provideCluster(kube.admin, { certs, signal });
   await publishWithoutPods(kube.admin, instances);
   const token = await provideGatewayPod(kube.admin, { address, ports });
-  for (const line of await applyComponent(dir, kube.kubeconfig, { signal })) log(`    ${line}`);
+  const hosts = Object.fromEntries(routes.map((r) => [r.termination, r.host]));
+  for (const line of await applyComponent(dir, kube.kubeconfig, { hosts, signal })) log(`    ${line}`);
   const istiodPorts = {
     grpc: ports.grpc,
     http: ports.istiod,

@@ -59,8 +59,9 @@ async function startIstiod(labDir, { dir, kubeconfig, ports, signal }) {
   fs.writeFileSync(mesh, MESH_CONFIG);
   const record = launch(labDir, {
     name: 'istiod',
-    // The Gateway's control plane: stopped with the API server, after Envoy.
-    role: 'apiserver',
+    // Stopped with Envoy, while the API server still answers: stopped together, both waited
+    // past lab:down's timeout (istiod for its watches, kube-apiserver for istiod's).
+    role: 'router',
     file: requireTool('pilot-discovery'),
     args: [
       'discovery',

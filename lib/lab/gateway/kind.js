@@ -14,8 +14,8 @@ module.exports = {
   /** `npm run setup -- --for <setupFor>` builds what it runs; `tools` must be there to start it. */
   setupFor: 'openshift',
   tools: ['k6', 'redis-server', 'openssl', 'kube-apiserver', 'etcd', 'kubectl', 'pilot-discovery', 'envoy'],
-  /** The Gateway's listeners: plain HTTP and TLS terminated at the Gateway (HTTPRoute). */
-  terminations: ['http', 'edge'],
+  /** What the Gateway serves: every termination (HTTPRoutes, a BackendTLSPolicy, a TLSRoute). */
+  terminations: ['http', 'edge', 'passthrough', 'reencrypt'],
   versions: { envoy: ENVOY.version, istio: ISTIO.version },
   /** The API server, etcd, istiod and Envoy's admin, on free loopback ports. */
   extraPorts: [
