@@ -129,7 +129,7 @@ function statusLines(router) {
       `(${router.envoy.istio}) from Gateway ${router.gateway.namespace}/${router.gateway.name}`,
     `  admin    ${router.adminUrl} (/stats, /config_dump)`,
     `  API      ${api.server} (overlays/${api.overlay} and overlays/components/gateway-api applied)`,
-    `  kubectl  kubectl --kubeconfig ${api.kubeconfig} get gateway,httproute -A`,
+    `  kubectl  kubectl --kubeconfig ${api.kubeconfig} get gateway,httproute,tlsroute -A`,
     `  pods     network namespace ${router.network.netns}, ${router.network.podAddress}`,
   ];
 }
