@@ -56,6 +56,13 @@ function checkOverrides(overrides) {
   }
 }
 
+/** lab.json after a reload: `pid` serves, and the lab has had one reload more. */
+function recordServing(state, pid) {
+  state.router.pid = pid;
+  state.router.reloads = (state.router.reloads || 0) + 1;
+  writeLabState(state.labDir, state);
+}
+
 /**
  * Reloads the template router of the running lab `state` (lab.json). `overrides` changes router
  * settings for this and later reloads ({ maxconn }; lab.json records them). `exclude` names
@@ -116,19 +123,21 @@ async function reload(state, { overrides = {}, exclude = [], handover = true, si
       intervalMs: 20,
     });
   } catch (err) {
-    // The old process keeps serving unless the new one already took over: it is the router again.
-    const failed = listRecords(labDir).find((r) => r.name === 'router');
-    if (failed && failed.pid !== current.pid) forget(labDir, 'router');
-    if (processState(current) === 'running') {
-      forget(labDir, `${DRAINING}${current.pid}`);
-      recordProcess(labDir, 'router', current.pid, { match: current.match, role: 'router' });
+    const started = listRecords(labDir).find((r) => r.name === 'router' && r.pid !== current.pid);
+    // Started with -sf, a new process that runs takes over whether or not it was seen answering (an
+    // interrupted reload): it is the router, and lab.json says so. Otherwise the old one still is.
+    if (started && processState(started) === 'running') recordServing(state, started.pid);
+    else {
+      if (started) forget(labDir, 'router');
+      if (processState(current) === 'running') {
+        forget(labDir, `${DRAINING}${current.pid}`);
+        recordProcess(labDir, 'router', current.pid, { match: current.match, role: 'router' });
+      }
     }
     throw err;
   }
   const ms = Date.now() - begin;
-  state.router.pid = record.pid;
-  state.router.reloads = (state.router.reloads || 0) + 1;
-  writeLabState(labDir, state);
+  recordServing(state, record.pid);
   log(`• router reloaded: pid ${record.pid} serves, ${oldPids.join(', ')} finishing (${ms} ms)`);
   return { pid: record.pid, oldPids, ms, reloads: state.router.reloads };
 }
