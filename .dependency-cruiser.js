@@ -30,10 +30,10 @@ const upward = LAYERS.slice(0, -1).map((layer, i) => ({
 }));
 
 // Inside lib/lab (its README): plumbing (common/, haproxy/, kube/) serves the router backends
-// (template-router/, openshift-router/, and gateway/: the Gateway API's istiod and Envoy, a backend
-// to be), which never use each other; faults/ and the lab's API (the files at lib/lab/'s top, the
-// backend registry among them) sit above them. The plumbing reads each backend's kind.js (plain
-// data) and nothing else of it.
+// (template-router/, openshift-router/, gateway/: the Gateway API's istiod and Envoy), which never
+// use each other; faults/ and the lab's API (the files at lib/lab/'s top, the backend registry
+// among them) sit above them. The plumbing reads each backend's kind.js (plain data) and nothing
+// else of it.
 const LAB = 'lib/lab';
 const BACKENDS = ['template-router', 'openshift-router', 'gateway'];
 const labRules = [
