@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('../../core/tools');
+const { request } = require('../common/client');
 const { launch, assertRunning, waitUntil, logTail } = require('../common/stack');
 const { pidFile, recordProcess } = require('../common/pids');
 const { pidsRunning, readProcFile } = require('../../core/proc');
@@ -136,7 +137,9 @@ async function startEnvoy(labDir, { dir, name = 'envoy', cpus, concurrency = 2, 
   await waitUntil(
     async () => {
       assertRunning(labDir, record);
-      return (await fetch(`http://127.0.0.1:${options.adminPort}/ready`, { signal })).ok;
+      return (
+        (await request(`http://127.0.0.1:${options.adminPort}/ready`, { timeoutMs: 1000 })).status === 200
+      );
     },
     { timeoutMs: 60000, what: `Envoy ready (admin 127.0.0.1:${options.adminPort}/ready)`, signal },
   );

@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { requireTool } = require('../../core/tools');
+const { request } = require('../common/client');
 const { launch, assertRunning, waitUntil } = require('../common/stack');
 
 /** The class OpenShift's Ingress Operator makes, and the controller name istiod answers to. */
@@ -84,8 +85,7 @@ async function startIstiod(labDir, { dir, kubeconfig, ports, signal }) {
   await waitUntil(
     async () => {
       assertRunning(labDir, record);
-      const res = await fetch(`http://127.0.0.1:${ports.http}/ready`, { signal });
-      return res.ok;
+      return (await request(`http://127.0.0.1:${ports.http}/ready`, { timeoutMs: 1000 })).status === 200;
     },
     { timeoutMs: 60000, what: `istiod ready on 127.0.0.1:${ports.http}`, signal },
   );
