@@ -39,12 +39,12 @@ function formatLab(state) {
   return lines.join('\n');
 }
 
-/** LAB_ROUTER=openshift: each Route's admission now, and the last measured latencies. */
+/** A router configured from the API: each route object's admission now, and the last latencies. */
 function admissionLines(admission) {
   if (!admission) return [];
   const lines = [
     '',
-    "Route admission (the router's status on each Route):",
+    admission.title,
     labTable([
       ['NAME', 'ADMITTED', 'HOST'],
       ...admission.routes.map((r) => [
@@ -57,17 +57,11 @@ function admissionLines(admission) {
   const last = admission.lastMeasured;
   lines.push(
     last
-      ? `Admission latency (${last.measuredAt}, reload interval ${last.reloadIntervalS} s, ${last.samples} routes): ` +
+      ? `Admission latency (${last.measuredAt}, ${last.samples} routes, waiting for ${last.waitsFor}): ` +
           `admitted p50 ${last.admitted.p50} ms, first 200 p50 ${last.firstOk.p50} ms, p99 ${last.firstOk.p99} ms`
       : "Admission latency: not measured yet ('npm run lab:admission')",
+    ...(last?.details || []).map((line) => `  ${line}`),
   );
-  // Figures from before lab:admission recorded reloads have none.
-  if (last?.reloads) {
-    lines.push(
-      `  with ${last.routes} Routes: ${last.reloads.count} reloads, render ${last.reloads.renderMs ?? '–'} ms, ` +
-        `reload ${last.reloads.reloadMs ?? '–'} ms each; HAProxy ${last.haproxyMb.serving ?? '–'} MB serving`,
-    );
-  }
   return lines;
 }
 

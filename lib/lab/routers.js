@@ -23,6 +23,8 @@ const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./c
  * - measureAdmission(state, options): admission latency (lab:admission)
  * - processes(router): what CPU and memory accounting sample for the router: a pid, or { tree: pid }
  *   for a router whose every child counts (as its pod's cgroup does)
+ * - controlPlane(router): the pid of a control plane that runs apart from the router's pod (the
+ *   Gateway's istiod), sampled beside it and reported apart; null where it is inside (openshift-router)
  * - servers(state): lab:status's view of the service's endpoints through the router: { title, rows:
  *   [{ backend, server, status }] }
  * - statusLines(router): lab:up's and lab:status's lines about it
@@ -39,6 +41,7 @@ const INTERFACE = {
   admission: 'function',
   measureAdmission: 'function',
   processes: 'function',
+  controlPlane: 'function',
   servers: 'function',
   statusLines: 'function',
   describeForResults: 'function',

@@ -10,6 +10,7 @@ const { routerPaths } = require('../lab/haproxy/router-config');
 const { DEFAULT_NAMESPACE, urlVariable, TERMINATIONS } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
+const { CONTROL_PLANE } = require('../results-model/cell');
 const { defaultKubeconfig, readKubeconfig } = require('../lab/kube/kubeconfig');
 const { backendOf } = require('../lab/routers');
 const { readCluster } = require('./cluster-api');
@@ -162,8 +163,9 @@ function requireRoutes(target, cells) {
 }
 
 /**
- * The lab's processes to sample during each cell: { watch: { router: pid, 'data-service-1': pid,
- * 'redis-1': pid, … }, instanceNames, redisNames }; nothing for a cluster.
+ * The lab's processes to sample during each cell: { watch: { router: pid, 'control-plane': pid
+ * (the Gateway's istiod), 'data-service-1': pid, 'redis-1': pid, … }, instanceNames, redisNames };
+ * nothing for a cluster.
  */
 function watchedProcesses(lab) {
   const watch = {};
@@ -173,6 +175,8 @@ function watchedProcesses(lab) {
     // As the router's backend counts it (the real router: openshift-router and every HAProxy it
     // starts, across reloads, as its pod's cgroup does).
     watch.router = backendOf(lab.router).processes(lab.router);
+    const controlPlane = backendOf(lab.router).controlPlane(lab.router);
+    if (controlPlane) watch[CONTROL_PLANE] = controlPlane;
     for (const inst of lab.instances) {
       watch[inst.name] = inst.pid;
       instanceNames.push(inst.name);

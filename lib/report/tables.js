@@ -286,11 +286,14 @@ const EVIDENCE_ROLES = ['router', 'generator', 'backend', 'unmeasured'];
  */
 function limitRows(results) {
   const cores = (v) => num(v, 2);
+  // A control plane apart from the router (the Gateway's istiod) gets a column where one ran.
+  const controlPlane = results.cells.some((c) => 'controlPlaneCpuCores' in c.router);
   return {
     head: [
       'cell',
       'limited by',
       'router cores',
+      ...(controlPlane ? ['control plane cores'] : []),
       'generator cores',
       'data service cores',
       'redis cores',
@@ -305,6 +308,7 @@ function limitRows(results) {
         c.name,
         limitLabel(c.limitedBy),
         cores(shares.router),
+        ...(controlPlane ? [cores(shares['control plane'])] : []),
         withTool(c, cores(shares[c.generator.tool])),
         cores(shares['data service']),
         cores(shares.redis),
@@ -522,7 +526,7 @@ function environmentRows(results) {
       (e.router.envoy ? `Envoy ${e.router.envoy} configured by istiod (Istio ${e.router.istio}), ` : '');
     rows.push([
       'router',
-      `${which}${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}, passthrough balance ${e.router.passthroughBalance || '?'}${balanceOverrides(e.router.balance)}`,
+      `${which}${e.router.threads} thread(s), maxconn ${e.router.maxconn}${e.router.maxconnRequested && e.router.maxconnRequested !== e.router.maxconn ? ` (asked ${e.router.maxconnRequested})` : ''}${e.router.passthroughBalance ? `, passthrough balance ${e.router.passthroughBalance}` : ''}${balanceOverrides(e.router.balance)}`,
     ]);
     rows.push(['backend', `${e.replicas} data-service instance(s), Redis ${e.redis}`]);
     const p = e.placement || {};

@@ -27,6 +27,9 @@ const roundSpread = (s) =>
     ...(s.samples ? { samples: s.samples.map((v) => round(v, 1)) } : {}),
   };
 
+/** The watched process of a control plane apart from the router (the Gateway's istiod). */
+const CONTROL_PLANE = 'control-plane';
+
 /**
  * What a successful request (and a full TLS handshake) cost each role in CPU, per sample, as
  * { perRequestUs, perHandshakeUs } spreads; null for a role nothing measured: the CPU seconds
@@ -184,6 +187,7 @@ function buildCellResult(
     samples.map((s) => s.cpu && s.cpu.hostBusyFraction).filter((v) => typeof v === 'number'),
   );
   const dashboards = samples.map((s) => s.dashboard).filter(Boolean);
+  const controlPlane = samples.some((x) => typeof x.cpu?.cpuSeconds?.[CONTROL_PLANE] === 'number');
   return {
     name: cell.name,
     ...valuesOf(cell),
@@ -200,6 +204,7 @@ function buildCellResult(
     backend: { instances: processes(instanceNames), redis: processes(redisNames) },
     router: {
       cpuCores: averageCores(samples, 'router'),
+      ...(controlPlane ? { controlPlaneCpuCores: averageCores(samples, CONTROL_PLANE) } : {}),
       counters: routerCountersOf(samples),
       countersError: routerCountersError(samples),
       ...(samples.some((s) => s.cluster)
@@ -207,10 +212,16 @@ function buildCellResult(
         : {}),
     },
     host: { busyFraction: round(hostBusy, 3), cores: samples[0].cpu ? samples[0].cpu.hostCores : null },
-    cost: costOf(samples, { router: ['router'], service: instanceNames, redis: redisNames, [tool]: [tool] }),
+    cost: costOf(samples, {
+      router: ['router'],
+      service: instanceNames,
+      redis: redisNames,
+      [tool]: [tool],
+      ...(controlPlane ? { controlPlane: [CONTROL_PLANE] } : {}),
+    }),
     raw: samples.map((s) => s.rawFile).filter(Boolean),
     ...(dashboards.length ? { dashboards } : {}),
   };
 }
 
-module.exports = { buildCellResult, addCrossCheck };
+module.exports = { buildCellResult, addCrossCheck, CONTROL_PLANE };

@@ -144,6 +144,7 @@ function roleShares(cell) {
   const shares = {
     [cell.generator.tool]: cell.generator.cpuCores,
     router: cell.router.cpuCores,
+    'control plane': cell.router.controlPlaneCpuCores ?? null,
     'data service': cell.backend.instances.some((i) => measured(i.cpuCores))
       ? sumOf(cell.backend.instances.map((i) => i.cpuCores))
       : null,

@@ -4,7 +4,8 @@
 // manager (LAB_ROUTER_DCM) may apply them without a reload; the reload counter and the log say.
 const fs = require('node:fs');
 const { adminClient } = require('../lab/kube/control-plane');
-const { measureEndpointChange, NOT_HAPPENED } = require('../lab/openshift-router/admission');
+const { measureEndpointChange, NOT_HAPPENED } = require('../lab/kube/admission-probes');
+const { endpointsApi, timeoutOf } = require('../lab/openshift-router/admission');
 const { publishEndpoint, newPodName } = require('../lab/kube/bootstrap');
 const { reloadCounters } = require('../lab/openshift-router/router-metrics');
 const { logFile } = require('../lab/common/pids');
@@ -35,7 +36,10 @@ async function measureKind(state, client, { changes, newPod, signal, log }) {
   for (let i = 1; i <= changes; i++) {
     await waitQuiet(state, { signal });
     try {
-      const run = await measureEndpointChange(state, client, { signal, newPod });
+      const run = await measureEndpointChange(state, endpointsApi(client, { newPod }), {
+        timeoutMs: timeoutOf(state),
+        signal,
+      });
       log(
         `    change ${i}/${changes}: traffic left ${run.instance} after ${run.removedMs} ms, came back after ${run.addedMs} ms`,
       );

@@ -14,6 +14,7 @@ const { parseMatrixArgs } = require('../../lib/matrix/options');
 const { runMatrix } = require('../../lib/matrix/run');
 const { GATEWAY } = require('../../lib/lab/gateway');
 const { podNetwork } = require('../../lib/lab/common/pod-network');
+const { measureAdmission } = require('../../lib/lab/gateway/admission');
 
 /** The lab's processes (any with LAB_DIR in its command line) and its pod network, if left. */
 const leftOf = (labDir) => ({
@@ -97,6 +98,46 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
     expect(await seen('passthrough')).toMatchObject({ tls: true, tlsServername: passthrough.host });
   });
 
+  test("Envoy balances over every instance: istiod sends one endpoint per instance's own address", async () => {
+    const { state } = lab$;
+    const { servers } = await lab.status({ env: lab$.env });
+    const expected = state.instances.map((i) => `${i.host}:${i.port}`);
+    const http = servers.rows.filter(
+      (r) => expected.includes(r.server) || r.server.endsWith(`:${state.instances[0].port}`),
+    );
+    expect(http.map((r) => r.server).sort()).toEqual(expected.sort());
+    expect(new Set(state.instances.map((i) => i.host)).size).toBe(state.instances.length);
+    const route = state.routes.find((r) => r.termination === 'http');
+    const seen = new Set();
+    for (let i = 0; i < 20 && seen.size < state.instances.length; i++) {
+      seen.add((await request(`${route.url}/api/whoami`, { agent: false })).json().instance);
+    }
+    expect([...seen].sort()).toEqual(state.instances.map((i) => i.name).sort());
+  });
+
+  test('lab:admission times HTTPRoutes to Accepted and to their first 200, and an endpoint change; lab:status shows them', async () => {
+    const { state } = lab$;
+    const result = await measureAdmission(state, { samples: 2 });
+    // Accepted comes first; the first 200 is this route's own (its header), after istiod pushed it.
+    expect(result.admitted.p50).toBeGreaterThan(0);
+    expect(result.firstOk.p50).toBeGreaterThanOrEqual(result.admitted.p50);
+    expect(result.firstOk.max).toBeLessThan(30000);
+    expect(result.pushes.count).toBeGreaterThan(0);
+    expect(result.memoryMb.envoy).toBeGreaterThan(0);
+    expect(result.endpoint).toMatchObject({ instance: state.instances.at(-1).name, failed: 0 });
+    // The probes are gone, the component's routes still accepted, and the last figures shown.
+    const { admission } = await lab.status({ env: lab$.env });
+    expect(admission.routes.map((r) => [r.name, r.admitted])).toEqual([
+      ['HTTPRoute data-service', true],
+      ['HTTPRoute data-service-reencrypt', true],
+      ['TLSRoute data-service-passthrough', true],
+    ]);
+    expect(admission.lastMeasured.measuredAt).toBe(result.measuredAt);
+    // Both instances serve again.
+    const { servers } = await lab.status({ env: lab$.env });
+    expect(servers.rows.filter((r) => r.server.endsWith(`:${state.instances.at(-1).port}`))).toHaveLength(1);
+  });
+
   test('a quick matrix measures Envoy: µs per request and a verdict for each cell', async () => {
     const out = path.join(lab$.env.LAB_DIR, 'matrix');
     const opts = parseMatrixArgs([
@@ -119,6 +160,9 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
     for (const cell of results.cells) {
       expect(cell.errorRate).toBe(0);
       expect(cell.cost.router.perRequestUs.median).toBeGreaterThan(0);
+      // istiod sampled apart, as the Gateway's control plane: it pushes on changes, not per request.
+      expect(cell.router.controlPlaneCpuCores).toBeGreaterThanOrEqual(0);
+      expect(cell.cost.controlPlane.perRequestUs.median).toBeLessThan(cell.cost.router.perRequestUs.median);
       expect(cell.limitedBy.reasons.length).toBeGreaterThan(0);
     }
   });

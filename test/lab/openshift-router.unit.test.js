@@ -4,8 +4,8 @@
 const { namespacedCommand } = require('../../lib/lab/openshift-router/processes');
 const { boundTemplate } = require('../../lib/lab/openshift-router/work-dir');
 const { podNetwork } = require('../../lib/lab/common/pod-network');
-const { resolveLabOptions } = require('../../lib/lab/common/options');
-const { summarize } = require('../../lib/lab/openshift-router/admission');
+const { resolveLabOptions, KNOBS } = require('../../lib/lab/common/options');
+const { summarize } = require('../../lib/lab/kube/admission-probes');
 
 const cores = { allowedCores: [0, 1] };
 
@@ -56,18 +56,26 @@ test('the router runs in new mount and PID namespaces, its files mounted over th
   ]);
 });
 
-test('each lab dir gets its own /31 in 198.18.0.0/15 and interface names the kernel accepts', () => {
+test('each lab dir gets its own /27 in 198.18.0.0/17, an address per instance, and interface names the kernel accepts', () => {
   const a = podNetwork('/tmp/a');
   const b = podNetwork('/tmp/b');
   expect(podNetwork('/tmp/a')).toEqual(a);
   expect(a.netns).not.toBe(b.netns);
+  const asNumber = (address) => address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
   for (const net of [a, b]) {
-    expect(net.hostAddress).toMatch(/^198\.1[89]\.\d+\.\d+$/);
-    const host = Number(net.hostAddress.split('.')[3]);
-    expect(host % 2).toBe(0);
-    expect(net.podAddress).toBe(net.hostAddress.replace(/\d+$/, String(host + 1)));
+    const all = [net.hostAddress, net.podAddress, ...net.instanceAddresses].map(asNumber);
+    const first = asNumber('198.18.0.0');
+    expect(all.every((n) => n >= first && n < first + 2 ** 15)).toBe(true);
+    expect(all[0] % 32).toBe(0);
+    // Consecutive, distinct, all inside the block: no network or broadcast address is needed.
+    expect(all).toEqual(all.map((_, i) => all[0] + i));
+    expect(all.length).toBeLessThanOrEqual(32);
+    expect(net.prefixLength).toBe(27);
     for (const name of [net.hostIf, net.podIf]) expect(name.length).toBeLessThanOrEqual(15);
   }
+  // Each of LAB_REPLICAS's instances has an address.
+  const replicas = KNOBS.find((s) => s.name === 'replicas');
+  expect(a.instanceAddresses).toHaveLength(replicas.max);
 });
 
 test('LAB_ROUTER and its knobs: unknown values refused by name, 5.0 by default, no balance override', () => {

@@ -36,7 +36,8 @@ test("a scale Route is its termination's manifest on a Service of its own", () =
 });
 
 test("the router's reload figures: its template_router summaries, per reload between two readings", () => {
-  const { parseSeries, reloadsBetween } = require('../../lib/lab/openshift-router/router-metrics');
+  const { reloadsBetween } = require('../../lib/lab/openshift-router/router-metrics');
+  const { sumSeries } = require('../../lib/lab/common/metrics-text');
   const text = [
     '# TYPE template_router_reload_seconds summary',
     'template_router_reload_seconds{quantile="0.5"} 0.2',
@@ -45,8 +46,11 @@ test("the router's reload figures: its template_router summaries, per reload bet
     'template_router_write_config_seconds_sum 0.06',
   ].join('\n');
   expect(
-    parseSeries(text, ['template_router_reload_seconds_sum', 'template_router_reload_seconds_count', 'nope']),
+    sumSeries(text, ['template_router_reload_seconds_sum', 'template_router_reload_seconds_count', 'nope']),
   ).toEqual({ template_router_reload_seconds_sum: 1.5, template_router_reload_seconds_count: 6 });
+  // istiod's counters have a series per xDS type: their sum.
+  const pushes = 'pilot_xds_pushes{type="cds"} 2\npilot_xds_pushes{type="eds"} 3\npilot_xds_pushes_other 9';
+  expect(sumSeries(pushes, ['pilot_xds_pushes'])).toEqual({ pilot_xds_pushes: 5 });
   const before = { reloads: 2, reloadSeconds: 0.5, renders: 2, renderSeconds: 0.02 };
   const after = { reloads: 6, reloadSeconds: 1.5, renders: 6, renderSeconds: 0.06 };
   expect(reloadsBetween(before, after)).toEqual({ count: 4, renderMs: 10, reloadMs: 250 });

@@ -285,6 +285,26 @@ describe('report figures', () => {
     expect(text).toContain('No sizing: the run was not finalized.');
   });
 
+  test("a control plane apart from the router (the Gateway's istiod) gets its own column of cores, and the router row names Envoy", () => {
+    const r = results();
+    const { limitRows } = require('../../lib/report/tables');
+    expect(limitRows(r).head).not.toContain('control plane cores');
+    for (const c of r.cells) c.router.controlPlaneCpuCores = 0.01;
+    const { head, rows } = limitRows(r);
+    expect(head.slice(2, 4)).toEqual(['router cores', 'control plane cores']);
+    expect(rows.every((row) => row[3] === '0.01')).toBe(true);
+    r.environment.router = {
+      ...r.environment.router,
+      kind: 'gateway',
+      envoy: '1.40.0',
+      istio: 'v0',
+      passthroughBalance: null,
+    };
+    const router = environmentRows(r).rows.find(([name]) => name === 'router')[1];
+    expect(router).toMatch(/^Envoy 1\.40\.0 configured by istiod \(Istio v0\), \d+ thread\(s\), maxconn \d+/);
+    expect(router).not.toContain('passthrough balance');
+  });
+
   test('a cell whose client read another HTTP version than claimed is named; the environment says what shapes TLS', () => {
     const r = results();
     expect(renderMarkdown(r)).not.toMatch(/did not run over the HTTP version/);

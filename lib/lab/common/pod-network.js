@@ -1,7 +1,7 @@
 'use strict';
-// LAB_ROUTER=openshift's pod network: a network namespace of the lab's own for Redis and the
-// instances, joined to the host by a veth /31 in 198.18.0.0/17 (RFC 2544), since the API server
-// refuses loopback endpoints. Nothing of the lab listens on the host's side of the pair.
+// LAB_ROUTER=openshift's and gateway's pod network: a network namespace of the lab's own for Redis
+// and the instances, joined to the host by a veth in a /27 of 198.18.0.0/17 (RFC 2544), since the
+// API server refuses loopback endpoints. Nothing of the lab listens on the host's side of the pair.
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
@@ -9,24 +9,30 @@ const { createNetns, netnsSupport } = require('../../core/netns');
 
 const run = promisify(execFile);
 
+/** A lab's block: the host's end, the pods' end (Redis), then one address per instance (≤ 16). */
+const BLOCK_BITS = 5;
+const INSTANCES_MAX = 16;
+
 /**
  * The namespace, interfaces and addresses for the lab in `labDir`: derived from its path, so that
- * two labs do not collide and lab:down finds them again after a crash.
+ * two labs do not collide and lab:down finds them again after a crash. Each instance has an
+ * address of its own, as a pod does: istiod keeps one endpoint per address and port name.
  */
 function podNetwork(labDir) {
   const digest = crypto.createHash('sha256').update(labDir).digest();
   const id = digest.toString('hex').slice(0, 8);
-  // A /31 pair (RFC 3021: no network or broadcast address to avoid) in 198.18.0.0/17: the rest
-  // of 198.18.0.0/15 is the node's, with LAB_PODS=yes (../node/addresses.js).
-  const third = digest[0] & 127;
-  const fourth = (digest[2] & 127) * 2;
-  const net = `198.18.${third}`;
+  // 1,024 blocks in 198.18.0.0/17: the rest of 198.18.0.0/15 is the node's, with LAB_PODS=yes
+  // (../node/addresses.js).
+  const base = (digest.readUInt16BE(0) % 2 ** (15 - BLOCK_BITS)) << BLOCK_BITS;
+  const address = (offset) => `198.18.${(base + offset) >> 8}.${(base + offset) & 255}`;
   return {
     netns: `routerlab-pods-${id}`,
     hostIf: `rlab${id.slice(0, 6)}h`,
     podIf: `rlab${id.slice(0, 6)}p`,
-    hostAddress: `${net}.${fourth}`,
-    podAddress: `${net}.${fourth + 1}`,
+    prefixLength: 32 - BLOCK_BITS,
+    hostAddress: address(0),
+    podAddress: address(1),
+    instanceAddresses: Array.from({ length: INSTANCES_MAX }, (_, i) => address(2 + i)),
   };
 }
 
@@ -56,9 +62,11 @@ async function createPodNetwork(labDir) {
       'netns',
       net.netns,
     ]);
-    await run('ip', ['addr', 'add', `${net.hostAddress}/31`, 'dev', net.hostIf]);
+    await run('ip', ['addr', 'add', `${net.hostAddress}/${net.prefixLength}`, 'dev', net.hostIf]);
     await run('ip', ['link', 'set', net.hostIf, 'up']);
-    await run('ip', ['-n', net.netns, 'addr', 'add', `${net.podAddress}/31`, 'dev', net.podIf]);
+    for (const address of [net.podAddress, ...net.instanceAddresses]) {
+      await run('ip', ['-n', net.netns, 'addr', 'add', `${address}/${net.prefixLength}`, 'dev', net.podIf]);
+    }
     await run('ip', ['-n', net.netns, 'link', 'set', net.podIf, 'up']);
   } catch (err) {
     await ns.remove();
@@ -67,6 +75,12 @@ async function createPodNetwork(labDir) {
     });
   }
   return net;
+}
+
+/** The lab's instances and Redis move into `network`: lab.network, each instance at its address. */
+function joinPodNetwork(lab, network) {
+  lab.network = { host: network.podAddress, netns: network.netns, ...network };
+  lab.instances = lab.instances.map((i, k) => ({ ...i, host: network.instanceAddresses[k] }));
 }
 
 /** Removes the namespace (and with it both ends of the veth pair); resolves whether one existed. */
@@ -80,4 +94,4 @@ async function removePodNetwork(labDir) {
   return existed;
 }
 
-module.exports = { podNetwork, podNetworkProblem, createPodNetwork, removePodNetwork };
+module.exports = { podNetwork, podNetworkProblem, createPodNetwork, joinPodNetwork, removePodNetwork };

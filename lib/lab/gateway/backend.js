@@ -6,13 +6,14 @@ const { startControlPlane } = require('../kube/control-plane');
 const { createNamespacesAndRbac, applyOverlay } = require('../kube/bootstrap');
 const { installCrds } = require('../kube/crds');
 const { apiserverCrds } = require('../../setup/validation-tools');
-const { createPodNetwork, podNetworkProblem } = require('../common/pod-network');
+const { createPodNetwork, joinPodNetwork, podNetworkProblem } = require('../common/pod-network');
 const { probeRoute } = require('../common/health');
 const { labRoutes } = require('../common/routes');
 const { request } = require('../common/client');
 const { waitUntil, logTail } = require('../common/stack');
 const { findTool } = require('../../core/tools');
 const { GATEWAY, startGateway } = require('./index');
+const { measureAdmission, routeAdmissions } = require('./admission');
 const KIND = require('./kind');
 
 /** What stops it here: the pod network (root) and the tools setup builds. */
@@ -31,8 +32,7 @@ function preflight() {
 /** The pod network: the API server refuses loopback endpoints, so the instances move there. */
 async function configure(lab) {
   const network = await createPodNetwork(lab.labDir);
-  lab.network = { host: network.podAddress, netns: network.netns, ...network };
-  lab.instances = lab.instances.map((i) => ({ ...i, host: network.podAddress }));
+  joinPodNetwork(lab, network);
   lab.step(
     `Gateway API: Envoy ${KIND.versions.envoy} configured by istiod (${KIND.versions.istio}); ` +
       `pod network ${network.netns} at ${network.podAddress}`,
@@ -113,6 +113,7 @@ function describe(lab, configured, { pid, alpn }) {
     maxconnRequested: opts.maxconn,
     envoy: { version: KIND.versions.envoy, istio: KIND.versions.istio },
     gateway: { name: GATEWAY.name, namespace: GATEWAY.namespace, servingMs: configured.servingMs },
+    istiod: configured.gateway.istiod,
     alpn: { policy: configured.alpn, negotiated: alpn },
     http2: true,
     cpus: lab.cpus.router,
@@ -171,10 +172,12 @@ module.exports = {
   describe,
   reload: unsupported('router-reload'),
   endpointsViaReload: false,
-  admission: () => null,
-  measureAdmission: unsupported('admission'),
+  admission: routeAdmissions,
+  measureAdmission,
   // Envoy's one process: its worker threads and main thread.
   processes: (router) => router.pid,
+  // istiod, a Deployment of its own on a cluster: its CPU is the Gateway's control-plane cost.
+  controlPlane: (router) => router.istiod?.pid ?? null,
   servers,
   statusLines,
   describeForResults: (router) => ({ envoy: router.envoy.version, istio: router.envoy.istio }),

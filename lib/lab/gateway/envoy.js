@@ -108,6 +108,9 @@ async function startEnvoy(labDir, { dir, name = 'envoy', cpus, concurrency = 2, 
       String(concurrency),
       '--log-level',
       'warning',
+      // Hot restart's shared memory (base id 0) admits one Envoy per host, and labs run side by
+      // side; the lab never hot-restarts Envoy: istiod changes its configuration over xDS.
+      '--disable-hot-restart',
     ],
     cpus,
     env: process.env,

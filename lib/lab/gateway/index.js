@@ -10,7 +10,7 @@ const { ROOT } = require('../../core/paths');
 const { requireTool } = require('../../core/tools');
 const { ensure } = require('../kube/api');
 const { installCrds } = require('../kube/crds');
-const { endpointSlice, slicesPath } = require('../kube/endpoint-slices');
+const { publishEndpoint, withdrawEndpoint } = require('../kube/bootstrap');
 const { NAMESPACE, ROUTER_NAMESPACE, SERVICE_NAME } = require('../common/routes');
 const { gatewayCrds } = require('../../setup/gateway-tools');
 const { GATEWAY_CLASS, ISTIOD_NAMESPACE, startIstiod } = require('./istiod');
@@ -116,15 +116,19 @@ const SERVICES = [SERVICE_NAME, `${SERVICE_NAME}-passthrough`];
 
 /**
  * The instances as the endpoints of SERVICES with no Pod: istiod skips an endpoint whose Pod it
- * cannot find, and the instances are processes. Replaces the slices a router lab wrote with pods.
+ * cannot find, and the instances are processes. { withdraw(instance), publish(instance) }.
  */
+const gatewayEndpoints = (admin) => ({
+  withdraw: (instance) => withdrawEndpoint(admin, instance, { services: SERVICES }),
+  publish: (instance) => publishEndpoint(admin, instance, { services: SERVICES, pod: null }),
+});
+
+/** Replaces the slices a router lab wrote with pods by gatewayEndpoints'. */
 async function publishWithoutPods(admin, instances) {
-  for (const [instance, service] of instances.flatMap((i) => SERVICES.map((s) => [i, s]))) {
-    const slice = endpointSlice(instance, service, null);
-    await admin.delete(`${slicesPath}/${slice.metadata.name}`).catch((err) => {
-      if (err.status !== 404) throw err;
-    });
-    await ensure(admin, slicesPath, slice);
+  const endpoints = gatewayEndpoints(admin);
+  for (const instance of instances) {
+    await endpoints.withdraw(instance);
+    await endpoints.publish(instance);
   }
 }
 
@@ -195,7 +199,7 @@ async function startGateway({
     webhook: ports.webhook,
     monitoring: ports.monitoring,
   };
-  await startIstiod(labDir, { dir, kubeconfig: kube.kubeconfig, ports: istiodPorts, signal });
+  const istiod = await startIstiod(labDir, { dir, kubeconfig: kube.kubeconfig, ports: istiodPorts, signal });
   await startEnvoy(labDir, {
     ...envoy,
     dir,
@@ -206,7 +210,12 @@ async function startGateway({
     adminPort: ports.admin,
     signal,
   });
-  return { gateway: GATEWAY, ports };
+  return {
+    gateway: GATEWAY,
+    ports,
+    // The control plane, reported apart from Envoy: its pid for its CPU, its /metrics for its pushes.
+    istiod: { pid: istiod.pid, monitoringUrl: `http://127.0.0.1:${ports.monitoring}` },
+  };
 }
 
-module.exports = { GATEWAY, startGateway };
+module.exports = { GATEWAY, gatewayEndpoints, startGateway };

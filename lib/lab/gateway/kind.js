@@ -37,7 +37,6 @@ module.exports = {
       'reload-without-handover',
       'reload-exclude',
       'rollout',
-      'admission',
       'route-scale',
       'router-reload',
       'endpoints',

@@ -15,7 +15,7 @@ const { haproxySummary } = require('../haproxy/binary');
 const { tlsLine, sizingLine } = require('../common/router-lines');
 const { request } = require('../common/client');
 const { haproxyServers } = require('../common/health');
-const { createPodNetwork } = require('../common/pod-network');
+const { createPodNetwork, joinPodNetwork } = require('../common/pod-network');
 const { workDir, prepareWorkDir } = require('./work-dir');
 const { startRouterPod } = require('./router-pod');
 const { nodeAddresses } = require('../node/addresses');
@@ -85,8 +85,7 @@ async function configure(lab) {
   prepareWorkDir(labDir, release, ['127.0.0.1', ...(opts.pods ? [nodeAddresses(labDir).gateway] : [])]);
   const network = opts.pods ? null : await createPodNetwork(labDir);
   if (network) {
-    lab.network = { host: network.podAddress, netns: network.netns, ...network };
-    lab.instances = lab.instances.map((i) => ({ ...i, host: network.podAddress }));
+    joinPodNetwork(lab, network);
   } else {
     // LAB_PODS=yes: the instances and Redis are pods, known once they run (./cluster.js).
     lab.instances = [];
@@ -292,6 +291,8 @@ module.exports = {
   measureAdmission,
   // openshift-router and every HAProxy it starts, across reloads, as its pod's cgroup counts them.
   processes: (router) => ({ tree: router.pid }),
+  // openshift-router configures HAProxy from inside its pod: processes() counts it.
+  controlPlane: () => null,
   servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({

@@ -4,6 +4,7 @@
 // template_router_* summaries count them; and the memory of each HAProxy it runs.
 const { request } = require('../common/client');
 const { childrenOf, readProcFile, readStat } = require('../../core/proc');
+const { sumSeries } = require('../common/metrics-text');
 
 const SERIES = {
   reloads: 'template_router_reload_seconds_count',
@@ -11,16 +12,6 @@ const SERIES = {
   renders: 'template_router_write_config_seconds_count',
   renderSeconds: 'template_router_write_config_seconds_sum',
 };
-
-/** The values of unlabelled series in Prometheus's text format, by name (pure). */
-function parseSeries(text, names) {
-  const found = {};
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{\})? ([-+\d.eE]+|NaN)$/.exec(line.trim());
-    if (match && names.includes(match[1])) found[match[1]] = Number(match[2]);
-  }
-  return found;
-}
 
 /** { reloads, reloadSeconds, renders, renderSeconds } so far, from the router's /metrics. */
 async function reloadCounters(router) {
@@ -30,7 +21,7 @@ async function reloadCounters(router) {
     timeoutMs: 5000,
   });
   if (res.status !== 200) throw new Error(`${router.metricsUrl} answered ${res.status}`);
-  const values = parseSeries(res.body.toString('utf8'), Object.values(SERIES));
+  const values = sumSeries(res.body.toString('utf8'), Object.values(SERIES));
   return Object.fromEntries(Object.entries(SERIES).map(([key, name]) => [key, values[name] ?? 0]));
 }
 
@@ -57,4 +48,4 @@ function haproxyMemory(routerPid) {
     .map(({ pid, stat }) => ({ pid, rssMb: Number((stat.rssBytes / 1048576).toFixed(1)) }));
 }
 
-module.exports = { reloadCounters, reloadsBetween, parseSeries, haproxyMemory };
+module.exports = { reloadCounters, reloadsBetween, haproxyMemory };

@@ -168,6 +168,7 @@ module.exports = {
     throw new Error(`admission with LAB_ROUTER=${KIND.kind}: ${KIND.unsupported.admission}`);
   },
   processes: (router) => router.pid,
+  controlPlane: () => null,
   servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({ sniHop: router.sniHop ?? 'unix' }),
