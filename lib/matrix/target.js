@@ -6,7 +6,6 @@ const fs = require('node:fs');
 const { labDir: defaultLabDir } = require('../core/paths');
 const { isAlive } = require('../core/processes');
 const { readLabState } = require('../lab/common/state');
-const { routerPaths } = require('../lab/haproxy/router-config');
 const { DEFAULT_NAMESPACE, urlVariable, TERMINATIONS } = require('../../k6/lib/cells');
 const { URL_VARS, resolveTargets } = require('../../k6/lib/targets');
 const { tlsBlock } = require('../results-model/document');
@@ -46,8 +45,8 @@ function resolveTarget(opts, env = process.env) {
         caFile: opts.caFile || lab.certs.labCA,
         routes,
         missingRoutes,
-        // The router's runtime API: its own counters, read while each sample runs.
-        runtimeSocket: routerPaths(labDir).runtimeSocket,
+        // The router's runtime API, where it has one: its own counters, read while each sample runs.
+        runtimeSocket: backendOf(lab.router).runtimeSocket(lab),
         // With LAB_CPUS placement, k6 runs on the cores left free for it.
         k6Cpus: free && free.length ? free.join(',') : null,
         // Whether the router offers h2 over ALPN (LAB_ROUTER_HTTP2).

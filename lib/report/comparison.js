@@ -3,12 +3,15 @@
 // compare.html with a forest plot of the intervals (inline SVG, offline).
 const { markdownTable, htmlTable, htmlHeading, htmlPage, escapeHtml } = require('./markup');
 const { table } = require('../core/text');
-const { pct } = require('./format');
+const { pct, num } = require('./format');
 
 const METHOD =
   'Change from A to B of each figure over its samples: Hodges–Lehmann on the logarithms, with the ' +
   'exact Mann–Whitney 95 % interval (distribution-free and robust to one noisy sample; it needs 4 ' +
   'samples a side). "no difference detectable": the interval holds 0.';
+
+// A side's median: as many digits as a figure from 0.5 (a ratio) to 10,000s (req/s) needs.
+const value = (v) => (v === null || v === undefined ? '–' : num(v, v < 10 ? 2 : v < 100 ? 1 : 0));
 
 // A signed share, on format.js's percentage.
 const signed = (v) => (v === null ? '–' : `${v > 0 ? '+' : ''}${pct(v, 1)}`);
@@ -18,18 +21,27 @@ function rows(comparison) {
   const out = [];
   for (const cell of comparison.cells) {
     if (cell.refused) {
-      out.push([cell.name, '–', '–', '–', `refused: ${cell.refused}`, '–']);
+      out.push([cell.name, '–', '–', '–', '–', '–', `refused: ${cell.refused}`, '–']);
       continue;
     }
     for (const f of cell.figures) {
       const interval = f.low === null ? 'none' : `${signed(f.low)} … ${signed(f.high)}`;
-      out.push([cell.name, f.label, signed(f.change), interval, f.verdict, String(f.samplesFor5Pct ?? '–')]);
+      out.push([
+        cell.name,
+        f.label,
+        value(f.medianA),
+        value(f.medianB),
+        signed(f.change),
+        interval,
+        f.verdict,
+        String(f.samplesFor5Pct ?? '–'),
+      ]);
     }
   }
   return out;
 }
 
-const HEAD = ['cell', 'figure', 'change A→B', '95 % interval', 'verdict', 'samples for 5 %'];
+const HEAD = ['cell', 'figure', 'A', 'B', 'change A→B', '95 % interval', 'verdict', 'samples for 5 %'];
 
 /** The conditions that differ, as lines. */
 function conditionLines(comparison) {
@@ -46,7 +58,11 @@ function noteLines(comparison) {
   return lines;
 }
 
-const titleOf = (comparison) => `Run ${comparison.b.id} (B) against ${comparison.a.id} (A)`;
+/** The title; the routers named where they differ (Routes against the Gateway API). */
+function titleOf({ a, b }) {
+  const routers = a.router !== b.router && a.router && b.router ? `: ${b.router} against ${a.router}` : '';
+  return `Run ${b.id} (B) against ${a.id} (A)${routers}`;
+}
 
 /** compare.md: one section per comparison (each later run against the first). */
 function comparisonMarkdown(comparisons) {

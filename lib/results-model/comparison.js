@@ -4,6 +4,7 @@
 // condition that differs between the runs, since those are what is being compared.
 const { AXES } = require('../../k6/lib/cells');
 const { relativeShift, samplesToDetect, shiftVerdict } = require('./statistics');
+const { spread } = require('./cost');
 
 const routerSamples = (c) => c.cost?.router?.perRequestUs?.samples;
 const generatorSamples = (c) => c.cost?.[c.generator?.tool]?.perRequestUs?.samples;
@@ -27,17 +28,23 @@ const FIGURES = [
   { key: 'routerPerGenerator', label: 'router ÷ generator', better: 'lower', of: perGenerator },
 ];
 
+/**
+ * Which router a run measured, in words: the real router's branch, Envoy under the Gateway API, or
+ * the template router; null for a cluster (its router is the cluster's).
+ */
+function routerLabel(doc) {
+  const router = doc.environment.router;
+  if (!router) return null;
+  if (router.openshiftRouter) return `openshift-router ${router.openshiftRouter} (Routes)`;
+  if (router.envoy) return `Envoy ${router.envoy} (Gateway API)`;
+  return `${router.kind || 'template'} router (Routes)`;
+}
+
 /** The run-wide conditions a comparison names when they differ: [label, pick(doc)]. */
 const RUN_CONDITIONS = [
+  ['router', routerLabel],
   ['HAProxy', (d) => d.environment.haproxy],
   ['its OpenSSL', (d) => d.environment.haproxyOpenssl],
-  [
-    'router',
-    (d) =>
-      d.environment.router
-        ? d.environment.router.openshiftRouter || d.environment.router.kind || 'template'
-        : null,
-  ],
   ['router threads', (d) => d.environment.router?.threads ?? null],
   ['SNI hop', (d) => d.environment.router?.sniHop ?? null],
   ['router key', (d) => d.environment.router?.key ?? null],
@@ -84,6 +91,9 @@ function compareFigure(figure, cellA, cellB) {
     better: figure.better,
     a: a,
     b: b,
+    // Each side's own figure, set side by side with the change.
+    medianA: spread(a).median,
+    medianB: spread(b).median,
     ...shift,
     verdict: verdictOf(shift, figure.better),
     samplesFor5Pct: samplesToDetect(a, b, 0.05),
@@ -206,8 +216,8 @@ function compareRuns(a, b, { allowDifferentCells = false } = {}) {
     return { name: cellA.name, differs, figures, notes: cellNotes(cellA, cellB, figures) };
   });
   return {
-    a: { id: a.id },
-    b: { id: b.id },
+    a: { id: a.id, router: routerLabel(a) },
+    b: { id: b.id, router: routerLabel(b) },
     conditions: differing(RUN_CONDITIONS, a, b),
     cells,
     onlyInA: a.cells.filter((c) => !inB.has(c.name)).map((c) => c.name),

@@ -55,7 +55,7 @@ describe('npm run compare on real runs', () => {
     for (const figure of ['router µs/req', 'req/s', 'p99 ms', 'generator µs/req']) {
       expect(stdout).toMatch(
         new RegExp(
-          `http:1k:keepalive\\s+${figure.replace('/', '\\/')}\\s+[-+]?\\d+\\.\\d %\\s+[-+]?\\d+\\.\\d % … [-+]?\\d+\\.\\d %\\s+(better|worse|no difference detectable)\\s+\\d+`,
+          `http:1k:keepalive\\s+${figure.replace('/', '\\/')}\\s+\\d+(\\.\\d+)?\\s+\\d+(\\.\\d+)?\\s+[-+]?\\d+\\.\\d %\\s+[-+]?\\d+\\.\\d % … [-+]?\\d+\\.\\d %\\s+(better|worse|no difference detectable)\\s+\\d+`,
         ),
       );
     }

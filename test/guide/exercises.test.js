@@ -280,6 +280,32 @@ const LESSONS = {
       expect(cell(r, 'edge:1k:keepalive').crossCheck.tool).toBe('wrk');
     },
   },
+  'exercise-gateway-api.md': {
+    check: ({ run, lab }) => {
+      const [routes, gateway] = [lab.results('routes'), lab.results('gateway')];
+      expect([routes.environment.router.kind, gateway.environment.router.kind]).toEqual([
+        'openshift',
+        'gateway',
+      ]);
+      // istiod is sampled apart from Envoy, as the Gateway's control plane; the router pod has none apart.
+      for (const c of gateway.cells) expect(c.router.controlPlaneCpuCores).toBeGreaterThanOrEqual(0);
+      for (const c of routes.cells) expect(c.router).not.toHaveProperty('controlPlaneCpuCores');
+      // compare names both routers and sets each cell's figures side by side, with intervals.
+      const compared = command(run, /npm run compare -- results\/routes results\/gateway$/);
+      expect(compared.stdout).toMatch(
+        /^- router: A openshift-router .+ \(Routes\), B Envoy \S+ \(Gateway API\)$/m,
+      );
+      const lines = compared.stdout
+        .split('\n')
+        .filter((l) => /^(http|edge|reencrypt):1k:keepalive +router µs\/req/.test(l));
+      expect(lines).toHaveLength(3);
+      for (const line of lines) expect(line).toMatch(COMPARE_LINE);
+      // A Route serves at the router's next reload; an HTTPRoute once istiod pushes it.
+      const firstOk = (nth) =>
+        Number(/First 200: p50 (\d+) ms/.exec(command(run, /npm run lab:admission/, nth).stdout)[1]);
+      expect(firstOk(1)).toBeLessThan(firstOk(0));
+    },
+  },
   'exercise-router-key.md': {
     check: ({ lab }) => {
       const rsa = lab.results('key-rsa2048');

@@ -66,7 +66,10 @@ class ExerciseLab {
       ? {
           LAB_HTTP_PORT: String(this.state.router.httpPort),
           LAB_HTTPS_PORT: String(this.state.router.httpsPort),
-          LAB_STATS_PORT: String(this.state.router.statsPort),
+          // The Gateway's lab has no stats port: Envoy's admin is its own.
+          ...(this.state.router.statsPort !== undefined && {
+            LAB_STATS_PORT: String(this.state.router.statsPort),
+          }),
         }
       : {};
     return commandEnv(this.labDir, { ...knobs, ...ports });

@@ -113,3 +113,22 @@ test("a generator whose own cost moved with the router's is noted: the machine m
   ]);
   expect(steady.notes).toEqual([]);
 });
+
+test('Routes against the Gateway: each side named by its router, its own median beside the change', () => {
+  const { comparisonMarkdown } = require('../../lib/report/comparison');
+  const a = run('A', { cells: [cell('edge:1k:keepalive')] });
+  const b = run('B', { haproxy: null, cells: [cell('edge:1k:keepalive', { router: [100, 102, 98, 100] })] });
+  b.environment.router = { threads: 2, kind: 'gateway', envoy: '1.40.0', istio: 'v0' };
+  const result = compareRuns(a, b);
+  expect(result.conditions.slice(0, 2)).toEqual([
+    { name: 'router', a: 'template router (Routes)', b: 'Envoy 1.40.0 (Gateway API)' },
+    { name: 'HAProxy', a: '3.0.11', b: null },
+  ]);
+  const router = result.cells[0].figures.find((f) => f.figure === 'routerUs');
+  expect([router.medianA, router.medianB]).toEqual([50, 100]);
+  const md = comparisonMarkdown([result]);
+  expect(md).toContain(
+    '# Run B (B) against A (A): Envoy 1.40.0 (Gateway API) against template router (Routes)',
+  );
+  expect(md).toContain('| edge:1k:keepalive | router µs/req | 50.0 | 100 | +100.0 % |');
+});

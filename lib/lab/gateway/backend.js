@@ -111,6 +111,8 @@ function describe(lab, configured, { pid, alpn }) {
     threads: opts.threads,
     maxconn: lab.maxconn,
     maxconnRequested: opts.maxconn,
+    // The Gateway's certificate is the router's default one (its Secret): the same key.
+    key: opts.routerKey,
     envoy: { version: KIND.versions.envoy, istio: KIND.versions.istio },
     gateway: { name: GATEWAY.name, namespace: GATEWAY.namespace, servingMs: configured.servingMs },
     istiod: configured.gateway.istiod,
@@ -178,6 +180,8 @@ module.exports = {
   processes: (router) => router.pid,
   // istiod, a Deployment of its own on a cluster: its CPU is the Gateway's control-plane cost.
   controlPlane: (router) => router.istiod?.pid ?? null,
+  // Envoy's own counters are its admin's /stats; the matrix reads HAProxy's runtime API only.
+  runtimeSocket: () => null,
   servers,
   statusLines,
   describeForResults: (router) => ({ envoy: router.envoy.version, istio: router.envoy.istio }),

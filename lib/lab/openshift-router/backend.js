@@ -293,6 +293,7 @@ module.exports = {
   processes: (router) => ({ tree: router.pid }),
   // openshift-router configures HAProxy from inside its pod: processes() counts it.
   controlPlane: () => null,
+  runtimeSocket: (state) => routerPaths(state.labDir).runtimeSocket,
   servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({

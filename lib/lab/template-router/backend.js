@@ -169,6 +169,7 @@ module.exports = {
   },
   processes: (router) => router.pid,
   controlPlane: () => null,
+  runtimeSocket: (state) => routerPaths(state.labDir).runtimeSocket,
   servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({ sniHop: router.sniHop ?? 'unix' }),
