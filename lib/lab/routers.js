@@ -31,6 +31,8 @@ const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./c
  *   [{ backend, server, status }] }
  * - statusLines(router): lab:up's and lab:status's lines about it
  * - describeForResults(router): what results.json's environment.router adds for this kind
+ * Its kind.js may also declare `scaleTerminations`: the terminations LAB_ROUTES's further routes
+ * take (all four if it does not).
  */
 const INTERFACE = {
   selectRoutes: 'function',

@@ -228,7 +228,7 @@ async function startLab(base) {
   const lab = {
     ...base,
     routes,
-    scaleRoutes: withUrls(scaleRoutes(base.opts.routes), base.ports),
+    scaleRoutes: withUrls(scaleRoutes(base.opts.routes, ROUTER.scaleTerminations), base.ports),
     certs: certificates({ ...base, routes }),
   };
   const configured = await ROUTER.configure(lab);

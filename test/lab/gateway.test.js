@@ -28,7 +28,8 @@ const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
 describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with kubectl', () => {
   const lab = require('../../lib/lab/index');
-  const lab$ = useLab({ LAB_ROUTER: 'gateway' });
+  // LAB_ROUTES=12: 8 further HTTPRoutes, of http, edge and re-encrypt in turn.
+  const lab$ = useLab({ LAB_ROUTER: 'gateway', LAB_ROUTES: '12' });
   const kubectl = (...args) =>
     JSON.parse(
       execFileSync(
@@ -130,12 +131,35 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
     expect(admission.routes.map((r) => [r.name, r.admitted])).toEqual([
       ['HTTPRoute data-service', true],
       ['HTTPRoute data-service-reencrypt', true],
+      ['8 further HTTPRoutes (LAB_ROUTES)', true],
       ['TLSRoute data-service-passthrough', true],
     ]);
     expect(admission.lastMeasured.measuredAt).toBe(result.measuredAt);
     // Both instances serve again.
     const { servers } = await lab.status({ env: lab$.env });
     expect(servers.rows.filter((r) => r.server.endsWith(`:${state.instances.at(-1).port}`))).toHaveLength(1);
+  });
+
+  test("LAB_ROUTES's further routes are HTTPRoutes istiod accepted, each serving through Envoy by itself", async () => {
+    const { state } = lab$;
+    expect(state.scaleRoutes.count).toBe(8);
+    expect(state.scaleRoutes.servingMs).toBeGreaterThanOrEqual(state.scaleRoutes.admittedMs);
+    const ca = fs.readFileSync(state.certs.labCA);
+    for (const route of state.scaleRoutes.routes) {
+      const res = await request(`${route.url}/api/whoami`, { ca, agent: false });
+      // Its own HTTPRoute answered (its header), not the component's catch-all.
+      expect([route.name, res.status, res.headers['x-router-lab-route']]).toEqual([
+        route.name,
+        200,
+        route.name,
+      ]);
+      // Re-encrypt's: TLS again to its own Service's name, verified by its BackendTLSPolicy.
+      if (route.termination === 'reencrypt') {
+        expect(res.json()).toMatchObject({ tls: true, tlsServername: `${route.name}.router-lab.svc` });
+      }
+    }
+    const httpRoutes = kubectl('get', 'httproute', '-n', 'router-lab', '-l', 'router-lab.io/scale=true');
+    expect(httpRoutes.items).toHaveLength(8);
   });
 
   test('a quick matrix measures Envoy: µs per request and a verdict for each cell', async () => {

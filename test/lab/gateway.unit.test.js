@@ -47,3 +47,37 @@ test("the probe HTTPRoute: its own host on the Gateway's http listener, its answ
     { name: 'x-router-lab-probe', value: 'probe-1' },
   ]);
 });
+
+test("LAB_ROUTES's further routes through the Gateway: HTTPRoutes only, re-encrypt's with a BackendTLSPolicy", () => {
+  const { scaleRoutes } = require('../../lib/lab/common/scale-routes');
+  const { scaleTerminations } = require('../../lib/lab/gateway/kind');
+  const { scaleObjects } = require('../../lib/lab/gateway/scale-routes');
+  const routes = scaleRoutes(12, scaleTerminations);
+  expect(routes.map((r) => r.name)).toEqual([
+    'scale-http-1',
+    'scale-edge-1',
+    'scale-reencrypt-1',
+    'scale-http-2',
+    'scale-edge-2',
+    'scale-reencrypt-2',
+    'scale-http-3',
+    'scale-edge-3',
+  ]);
+  const gateway = { name: 'data-service', namespace: 'openshift-ingress' };
+  const [http] = scaleObjects(routes[0], gateway);
+  expect(http.spec.parentRefs).toEqual([{ ...gateway, sectionName: 'http' }]);
+  expect(http.spec.rules[0].backendRefs).toEqual([{ name: 'scale-http-1', port: 8080 }]);
+  const [edge] = scaleObjects(routes[1], gateway);
+  expect(edge.spec.parentRefs).toEqual([{ ...gateway, sectionName: 'https' }]);
+  const [reencrypt, policy] = scaleObjects(routes[2], gateway);
+  expect(reencrypt.spec.hostnames).toEqual(['scale-reencrypt-1-router-lab.apps.lab.localhost']);
+  expect(reencrypt.spec.rules[0].backendRefs).toEqual([{ name: 'scale-reencrypt-1', port: 8443 }]);
+  expect(policy.spec.targetRefs).toEqual([
+    { group: '', kind: 'Service', name: 'scale-reencrypt-1', sectionName: 'https' },
+  ]);
+  expect(policy.spec.validation.hostname).toBe('scale-reencrypt-1.router-lab.svc');
+  // Every further route marks its answers: the catch-all HTTPRoute would answer its host too.
+  for (const r of [http, edge, reencrypt]) {
+    expect(r.spec.rules[0].filters[0].responseHeaderModifier.add[0].name).toBe('x-router-lab-route');
+  }
+});

@@ -21,7 +21,7 @@ async function probeRoute(route, { labCA, timeoutMs = 3000 } = {}) {
     } catch {
       // not JSON: reported through status
     }
-    return { ok: res.status === 200, status: res.status, instance };
+    return { ok: res.status === 200, status: res.status, instance, headers: res.headers };
   } catch (err) {
     return { ok: false, status: null, error: err.message };
   }

@@ -14,15 +14,16 @@ const SUPPORTED_MAX_ROUTES = 1000;
 const SCALE_LABEL = 'router-lab.io/scale';
 
 /**
- * The extra Routes for `total` Routes in all, terminations in turn: [{ name, termination, host,
- * backend, …what its termination's manifest asks of the router (routes.js routeSettings) }].
+ * The extra Routes for `total` Routes in all, `terminations` in turn (a router's own list, else all
+ * four): [{ name, termination, host, backend, …what its termination's manifest asks of the router
+ * (routes.js routeSettings) }].
  */
-function scaleRoutes(total) {
-  const counts = Object.fromEntries(cells.TERMINATIONS.map((t) => [t, 0]));
+function scaleRoutes(total, terminations = cells.TERMINATIONS) {
+  const counts = Object.fromEntries(terminations.map((t) => [t, 0]));
   const count = Math.max(0, total - cells.TERMINATIONS.length);
-  const settings = count ? Object.fromEntries(cells.TERMINATIONS.map((t) => [t, routeSettings(t)])) : {};
+  const settings = count ? Object.fromEntries(terminations.map((t) => [t, routeSettings(t)])) : {};
   return Array.from({ length: count }, (_, i) => {
-    const termination = cells.TERMINATIONS[i % cells.TERMINATIONS.length];
+    const termination = terminations[i % terminations.length];
     const name = `scale-${termination}-${++counts[termination]}`;
     return {
       name,

@@ -11,6 +11,7 @@ const {
   readLastMeasured,
 } = require('../kube/admission-probes');
 const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('../common/routes');
+const { SCALE_LABEL } = require('../common/scale-routes');
 const { request } = require('../common/client');
 const { sumSeries } = require('../common/metrics-text');
 const { readStat } = require('../../core/proc');
@@ -157,7 +158,8 @@ async function measureAdmission(state, { samples = 5, endpointChange = true, log
     measuredAt: new Date().toISOString(),
     router: `Envoy ${state.router.envoy.version}, istiod ${state.router.envoy.istio}`,
     waitsFor: "istiod's push to Envoy (xDS)",
-    routes: state.routes.length,
+    // The routes Envoy served meanwhile (LAB_ROUTES).
+    routes: state.routes.length + (state.scaleRoutes ? state.scaleRoutes.count : 0),
     pushes,
     memoryMb: memory,
     samples,
@@ -183,8 +185,22 @@ async function routeAdmissions(state) {
   ]) {
     try {
       const list = await client.get(routesPath(kind));
-      for (const route of list.items)
+      const scale = list.items.filter((r) => r.metadata.labels?.[SCALE_LABEL]);
+      for (const route of list.items.filter((r) => !scale.includes(r))) {
         routes.push({ name: `${label} ${route.metadata.name}`, ...routeVerdict(route) });
+      }
+      // LAB_ROUTES's further ones in one row: all accepted, or the first refusal.
+      if (scale.length) {
+        const verdicts = scale.map(routeVerdict);
+        const refused = verdicts.find((v) => v.rejected);
+        routes.push({
+          name: `${scale.length} further ${label}s (LAB_ROUTES)`,
+          admitted: verdicts.every((v) => v.admitted),
+          rejected: Boolean(refused),
+          reason: refused?.reason ?? null,
+          host: `${scale[0].spec.hostnames?.[0]} …`,
+        });
+      }
     } catch (err) {
       routes.push({ name: label, error: `API: ${err.message}` });
     }

@@ -14,6 +14,7 @@ const { waitUntil, logTail } = require('../common/stack');
 const { findTool } = require('../../core/tools');
 const { GATEWAY, startGateway } = require('./index');
 const { measureAdmission, routeAdmissions } = require('./admission');
+const { createScaleRoutes, waitScaleRoutesServing } = require('./scale-routes');
 const KIND = require('./kind');
 
 /** What stops it here: the pod network (root) and the tools setup builds. */
@@ -97,6 +98,18 @@ async function start(lab, configured) {
   });
   step("Waiting until each Route's URL answers 200 through Envoy");
   configured.servingMs = await waitServing(lab);
+  if (lab.scaleRoutes.length) lab.scaleAdmission = await startScaleRoutes(lab);
+}
+
+/** LAB_ROUTES's further routes, as HTTPRoutes: made, then waited for until they serve. */
+async function startScaleRoutes(lab) {
+  const { scaleRoutes, kube, instances, certs, signal, step } = lab;
+  step(
+    `${scaleRoutes.length} more HTTPRoutes (LAB_ROUTES=${lab.opts.routes}), each with a Service of its own`,
+  );
+  await createScaleRoutes(kube.admin, scaleRoutes, instances, { gateway: GATEWAY });
+  step(`Waiting until istiod accepts them and the last of each termination answers through Envoy`);
+  return waitScaleRoutesServing(kube.admin, scaleRoutes, { labCA: certs.labCA, signal });
 }
 
 /** lab.json's `router` for the Gateway: Envoy is the router the matrix measures. */

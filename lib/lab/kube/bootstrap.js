@@ -166,4 +166,5 @@ module.exports = {
   newPodName,
   withdrawEndpoint,
   createScaleRoutes,
+  inBatches,
 };
