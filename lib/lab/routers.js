@@ -25,8 +25,8 @@ const { ROUTER_KINDS, DEFAULT_ROUTER, routerKind, unsupportedBy } = require('./c
  *   for a router whose every child counts (as its pod's cgroup does)
  * - controlPlane(router): the pid of a control plane that runs apart from the router's pod (the
  *   Gateway's istiod), sampled beside it and reported apart; null where it is inside (openshift-router)
- * - runtimeSocket(state): the HAProxy runtime API the matrix reads the router's own counters
- *   from while a cell runs, or null for a router without one (Envoy)
+ * - counters(state): a reader of the router's own counters, (at) → a reading in the shape of
+ *   haproxy/counters.js's, that the matrix calls while a cell runs
  * - servers(state): lab:status's view of the service's endpoints through the router: { title, rows:
  *   [{ backend, server, status }] }
  * - statusLines(router): lab:up's and lab:status's lines about it
@@ -46,7 +46,7 @@ const INTERFACE = {
   measureAdmission: 'function',
   processes: 'function',
   controlPlane: 'function',
-  runtimeSocket: 'function',
+  counters: 'function',
   servers: 'function',
   statusLines: 'function',
   describeForResults: 'function',

@@ -165,8 +165,8 @@ async function openRun(plan, { signal }) {
     addSkipped(doc, skip);
     log(`matrix: ${skip.name} not run: ${skip.reason}`);
   }
-  // The router's own counters beside the CPU, where it has a runtime API (the lab).
-  const counters = target.runtimeSocket ? { start: () => startRouterCounters(target.runtimeSocket) } : null;
+  // The router's own counters beside the CPU, where its backend reads them (the lab).
+  const counters = target.counters ? { start: () => startRouterCounters(target.counters) } : null;
   return { ...plan, ...watchedProcesses(lab), dir, doc, maxVus: options.maxVus, counters, signal };
 }
 

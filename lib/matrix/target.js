@@ -45,8 +45,8 @@ function resolveTarget(opts, env = process.env) {
         caFile: opts.caFile || lab.certs.labCA,
         routes,
         missingRoutes,
-        // The router's runtime API, where it has one: its own counters, read while each sample runs.
-        runtimeSocket: backendOf(lab.router).runtimeSocket(lab),
+        // A reader of the router's own counters, read while each sample runs.
+        counters: backendOf(lab.router).counters(lab),
         // With LAB_CPUS placement, k6 runs on the cores left free for it.
         k6Cpus: free && free.length ? free.join(',') : null,
         // Whether the router offers h2 over ALPN (LAB_ROUTER_HTTP2).
@@ -78,7 +78,7 @@ function resolveTarget(opts, env = process.env) {
       insecure: Boolean(opts.insecure),
       // Every route host connects here instead of through DNS (k6's `hosts`), where given.
       routerAddress: opts.routerAddress || null,
-      runtimeSocket: null,
+      counters: null,
       k6Cpus: null,
     },
     lab: null,

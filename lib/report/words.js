@@ -65,8 +65,9 @@ const PROTOCOL_TEXT =
 const SESSIONS_TEXT =
   'A close cell through a TLS route either does a full handshake per connection (full: k6, which keeps no TLS ' +
   'session cache) or resumes the session of the connection before (resumed: wrk). The router’s own counters ' +
-  '(the new and the resumed TLS sessions on its Route frontends, ssl_sess and ssl_reused_sess, counted over each ' +
-  'sample on its runtime API) check the claim: a resumed cell needs at ' +
+  '(the new and the resumed TLS sessions on its Route frontends, counted over each sample: HAProxy’s ssl_sess ' +
+  'and ssl_reused_sess on its runtime API, Envoy’s ssl.handshake and ssl.session_reused on its admin) check ' +
+  'the claim: a resumed cell needs at ' +
   `least ${THRESHOLDS.resumedMinReusePct} % of sessions resumed, a full one at most ${THRESHOLDS.fullMaxReusePct} %. The handshakes’ share is full handshakes/s × the floor ` +
   '÷ the cores the router used, a lower bound (a real handshake costs the router more than the floor): near 100 %, ' +
   'the cell measured TLS handshakes, not HTTP. Re-encrypt’s handshakes to the service are not in it.';

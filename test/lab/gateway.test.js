@@ -168,7 +168,7 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
       ...[
         '--quick',
         '--cells',
-        'http:1k:keepalive,edge:1k:keepalive,passthrough:1k:keepalive,reencrypt:1k:keepalive',
+        'http:1k:keepalive,edge:1k:keepalive,passthrough:1k:keepalive,reencrypt:1k:keepalive,edge:1k:close:full',
         '--no-report',
         '--out',
         out,
@@ -189,6 +189,11 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
       expect(cell.cost.controlPlane.perRequestUs.median).toBeLessThan(cell.cost.router.perRequestUs.median);
       expect(cell.limitedBy.reasons.length).toBeGreaterThan(0);
     }
+    // Envoy's own counters (its admin's /stats) bear the cells out: a full handshake per request,
+    // and HTTP/1.1 received as the k6 cells claim.
+    const byName = Object.fromEntries(results.cells.map((c) => [c.name, c]));
+    expect(byName['edge:1k:close:full'].tlsEvidence).toMatchObject({ claim: 'full', holds: true });
+    expect(byName['edge:1k:keepalive'].protocolEvidence).toMatchObject({ claim: 'h1', holds: true });
   });
 
   test('lab:down stops Envoy, istiod and the control plane', async () => {

@@ -81,3 +81,31 @@ test("LAB_ROUTES's further routes through the Gateway: HTTPRoutes only, re-encry
     expect(r.spec.rules[0].filters[0].responseHeaderModifier.add[0].name).toBe('x-router-lab-route');
   }
 });
+
+test("Envoy's counters in HAProxy's shape: TLS sessions on its listeners, streams by version, connections", () => {
+  const { envoyReading } = require('../../lib/lab/gateway/counters');
+  const stats = [
+    { name: 'listener.0.0.0.0_28061.ssl.handshake', value: 8 },
+    { name: 'listener.0.0.0.0_28061.ssl.session_reused', value: 3 },
+    { name: 'listener.0.0.0.0_28061.downstream_cx_active', value: 2 },
+    { name: 'listener.0.0.0.0_28061.worker_0.downstream_cx_active', value: 2 },
+    { name: 'listener.0.0.0.0_31065.downstream_cx_active', value: 1 },
+    { name: 'http.outbound_0.0.0.0_28061;.downstream_rq_http1_total', value: 2 },
+    { name: 'http.outbound_0.0.0.0_28061;.downstream_rq_http2_total', value: 4 },
+    { name: 'http.outbound_0.0.0.0_31065;.downstream_rq_http1_total', value: 1 },
+    { name: 'cluster.outbound|8080||data-service.router-lab.svc.cluster.local;.upstream_rq_total', value: 5 },
+    {
+      name: 'cluster.outbound|8080||data-service.router-lab.svc.cluster.local;.upstream_cx_http2_total',
+      value: 0,
+    },
+    { name: 'cluster.outbound|8443||h2.router-lab.svc.cluster.local;.upstream_rq_total', value: 7 },
+    { name: 'cluster.outbound|8443||h2.router-lab.svc.cluster.local;.upstream_cx_http2_total', value: 1 },
+  ];
+  expect(envoyReading(stats, { pid: 42, at: 1000 })).toMatchObject({
+    tlsTotals: { full: 5, resumed: 3 },
+    streamTotals: { received: { h1: 3, h2: 4 }, sent: { h1: 5, h2: 7 } },
+    currentConnections: 3,
+    pid: 42,
+    at: 1000,
+  });
+});

@@ -18,7 +18,8 @@ const {
   showStat,
   runtimeCommand,
 } = require('../../lib/lab/haproxy/runtime-api');
-const { startRouterCounters, reading } = require('../../lib/load/router-counters');
+const { startRouterCounters } = require('../../lib/load/router-counters');
+const { reading, haproxyCounters } = require('../../lib/lab/haproxy/counters');
 const { streamsBetween, streamShare } = require('../../lib/results-model/streams');
 const { runWrkCell } = require('../../lib/load/wrk');
 
@@ -143,7 +144,7 @@ test('wrk driving a close cell resumes every TLS session after the first, as the
     durationSeconds: 2,
     summaryPath: out,
     target: 'lab',
-    counters: { start: () => startRouterCounters(socketPath, { intervalMs: 250 }) },
+    counters: { start: () => startRouterCounters(haproxyCounters(socketPath), { intervalMs: 250 }) },
   });
   const { metrics, meta } = sample.summary;
   expect(meta).toMatchObject({ generator: 'wrk', cell: cell.name, tlsSession: 'resumed', vus: 4 });

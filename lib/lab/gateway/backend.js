@@ -16,6 +16,7 @@ const { GATEWAY, startGateway } = require('./index');
 const { measureAdmission, routeAdmissions } = require('./admission');
 const { createScaleRoutes, waitScaleRoutesServing } = require('./scale-routes');
 const KIND = require('./kind');
+const { envoyCounters } = require('./counters');
 
 /** What stops it here: the pod network (root) and the tools setup builds. */
 function preflight() {
@@ -193,8 +194,8 @@ module.exports = {
   processes: (router) => router.pid,
   // istiod, a Deployment of its own on a cluster: its CPU is the Gateway's control-plane cost.
   controlPlane: (router) => router.istiod?.pid ?? null,
-  // Envoy's own counters are its admin's /stats; the matrix reads HAProxy's runtime API only.
-  runtimeSocket: () => null,
+  // Envoy's own counters: its admin's /stats.
+  counters: (state) => envoyCounters(state.router.adminUrl, state.router.pid),
   servers,
   statusLines,
   describeForResults: (router) => ({ envoy: router.envoy.version, istio: router.envoy.istio }),

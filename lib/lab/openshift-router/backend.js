@@ -25,6 +25,7 @@ const { routeAdmissions, measureAdmission } = require('./admission');
 const { openshiftPreflight } = require('./preflight');
 const kube = require('./cluster');
 const KIND = require('./kind');
+const { haproxyCounters } = require('../haproxy/counters');
 
 /** The router's environment, as the ingress operator sets it, from the lab's knobs. */
 function routerEnv(lab, { tls, stats }) {
@@ -293,7 +294,7 @@ module.exports = {
   processes: (router) => ({ tree: router.pid }),
   // openshift-router configures HAProxy from inside its pod: processes() counts it.
   controlPlane: () => null,
-  runtimeSocket: (state) => routerPaths(state.labDir).runtimeSocket,
+  counters: (state) => haproxyCounters(routerPaths(state.labDir).runtimeSocket),
   servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({

@@ -17,6 +17,7 @@ const { tlsLine, sizingLine } = require('../common/router-lines');
 const { reload } = require('./reload');
 const { labRoutes } = require('../common/routes');
 const KIND = require('./kind');
+const { haproxyCounters } = require('../haproxy/counters');
 
 /**
  * Renders, writes and checks (haproxy -c) the configuration. `lab` is up's context (labDir, opts,
@@ -169,7 +170,7 @@ module.exports = {
   },
   processes: (router) => router.pid,
   controlPlane: () => null,
-  runtimeSocket: (state) => routerPaths(state.labDir).runtimeSocket,
+  counters: (state) => haproxyCounters(routerPaths(state.labDir).runtimeSocket),
   servers: (state) => haproxyServers(routerPaths(state.labDir).runtimeSocket, state.routes),
   statusLines,
   describeForResults: (router) => ({ sniHop: router.sniHop ?? 'unix' }),
