@@ -150,10 +150,11 @@ function negotiateRoute(target, termination) {
 /**
  * The handshake floor of a matrix run, through its edge route: the router's key and group from a
  * real handshake (`seen`, from negotiateRoute, or made here), timed with this machine's openssl;
- * the router's own OpenSSL from `haproxy -vv` in the lab (on a cluster it is not known from
- * here). Resolves the results' handshakeFloor block.
+ * the router's own TLS library from `haproxy -vv` in the lab, or as a router that is not HAProxy
+ * names it (`routerTls`; on a cluster it is not known from here). Resolves the results'
+ * handshakeFloor block.
  */
-async function measureHandshakeFloor({ target, openssl, haproxy, signal, seen: known }) {
+async function measureHandshakeFloor({ target, openssl, haproxy, routerTls = null, signal, seen: known }) {
   const seen = known || (await negotiateRoute(target, 'edge'));
   const floor = await handshakeFloor({ openssl, key: seen.key, group: seen.group, signal });
   return {
@@ -161,7 +162,10 @@ async function measureHandshakeFloor({ target, openssl, haproxy, signal, seen: k
     protocol: seen.protocol,
     openssl: await opensslOf(openssl, ['version'], /^(OpenSSL \S+)/m),
     routerOpenssl:
-      target.mode === 'lab' && haproxy ? await opensslOf(haproxy, ['-vv'], SSL_LIBRARY_LINES.running) : null,
+      routerTls ??
+      (target.mode === 'lab' && haproxy
+        ? await opensslOf(haproxy, ['-vv'], SSL_LIBRARY_LINES.running)
+        : null),
   };
 }
 

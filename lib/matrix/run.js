@@ -358,8 +358,10 @@ async function floorOrNull({ target, lab, log, signal, seen }) {
     const floor = await measureHandshakeFloor({
       target,
       openssl: requireTool('openssl'),
-      // The binary the lab runs (LAB_HAPROXY), not whichever is found first.
+      // The binary the lab runs (LAB_HAPROXY), not whichever is found first; a router that is not
+      // HAProxy names its TLS library itself (Envoy: BoringSSL).
       haproxy: target.mode === 'lab' ? lab?.router.haproxy?.path || findTool('haproxy') : null,
+      routerTls: target.mode === 'lab' ? (lab?.router.tlsLibrary ?? null) : null,
       signal,
       seen: seen || undefined,
     });

@@ -6,7 +6,6 @@ const fs = require('node:fs');
 const { adminClient } = require('../lab/kube/control-plane');
 const { measureEndpointChange, NOT_HAPPENED } = require('../lab/kube/admission-probes');
 const { endpointsApi, timeoutOf } = require('../lab/openshift-router/admission');
-const { publishEndpoint, newPodName } = require('../lab/kube/bootstrap');
 const { reloadCounters } = require('../lab/openshift-router/router-metrics');
 const { logFile } = require('../lab/common/pids');
 const { spread } = require('../results-model/cost');
@@ -46,12 +45,10 @@ async function measureKind(state, client, { changes, newPod, signal, log }) {
       runs.push(run);
     } catch (err) {
       if (err.code !== NOT_HAPPENED) throw err;
-      // A change the router never applied is a finding, not the end of the run: said, and undone.
+      // A change the router never applied is a finding, not the end of the run: said (and undone
+      // by measureEndpointChange).
       log(`    change ${i}/${changes}: ${err.message}`);
       notApplied.push({ change: i, error: err.message });
-      await publishEndpoint(client, state.instances.at(-1), {
-        pod: newPod ? newPodName(state.instances.at(-1)) : undefined,
-      });
     }
   }
   const after = await reloadCounters(state.router);

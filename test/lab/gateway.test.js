@@ -181,6 +181,8 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
     });
     expect(results.environment.router).toMatchObject({ kind: 'gateway', envoy: '1.40.0' });
     expect(results.environment.haproxy).toBeNull();
+    // The floor is timed with this machine's OpenSSL; Envoy's handshakes run on BoringSSL.
+    expect(results.handshakeFloor.routerOpenssl).toBe('BoringSSL');
     for (const cell of results.cells) {
       expect(cell.errorRate).toBe(0);
       expect(cell.cost.router.perRequestUs.median).toBeGreaterThan(0);

@@ -310,14 +310,16 @@ test("--cost-curve: haload at five rates, the router's CPU fitted, the target ju
   const curve = cell.costCurve;
   expect(curve).toMatchObject({ tool: 'haload', n: 5 });
   // 1/4, 1/2 and 3/4 of the flat-out rate, then flat out; the fit takes the rates haload got
-  // (-R holds it near the offer, a little over it at times), which rise with the offer.
+  // (-R holds it near the offer, a little over it at times).
   const flatOut = curve.points[3];
   expect(flatOut.offeredRps).toBeNull();
   const offers = [0.25, 0.5, 0.75].map((f) => Math.max(1, Math.round(flatOut.rps * f)));
   expect(curve.points.slice(0, 3).map((p) => p.offeredRps)).toEqual(offers);
   const [quarter, half, threeQuarters] = curve.points.map((p) => p.rps);
+  // Well below flat out the rate got rises with the offer. Three quarters of one 2 s run's rate is
+  // near what the next can do on a shared host (once in CI: 4,506 req/s there, 5,057 at a half).
   expect(quarter).toBeLessThan(half);
-  expect(half).toBeLessThan(threeQuarters);
+  expect(quarter).toBeLessThan(threeQuarters);
   expect(quarter).toBeLessThan(flatOut.rps * 0.5);
   // Three times the rate or more takes the router more CPU; the fit says how much, with its interval.
   expect(flatOut.routerCores).toBeGreaterThan(curve.points[0].routerCores);

@@ -128,6 +128,8 @@ function describe(lab, configured, { pid, alpn }) {
     // The Gateway's certificate is the router's default one (its Secret): the same key.
     key: opts.routerKey,
     envoy: { version: KIND.versions.envoy, istio: KIND.versions.istio },
+    // Upstream Envoy's TLS library (envoy --version ends in BoringSSL), for the handshake floor's note.
+    tlsLibrary: 'BoringSSL',
     gateway: { name: GATEWAY.name, namespace: GATEWAY.namespace, servingMs: configured.servingMs },
     istiod: configured.gateway.istiod,
     alpn: { policy: configured.alpn, negotiated: alpn },

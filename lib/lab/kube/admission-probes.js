@@ -73,7 +73,13 @@ async function measureEndpointChange(state, endpoints, { timeoutMs, signal }) {
     if (streak === 1) stoppedAt = now;
     return streak >= 20;
   };
-  await timeUntil(gone, withdrawn, { timeoutMs, what: `${instance.name} withdrawn`, signal });
+  try {
+    await timeUntil(gone, withdrawn, { timeoutMs, what: `${instance.name} withdrawn`, signal });
+  } catch (err) {
+    // Interrupted or never applied: the instance goes back, as it was before.
+    await endpoints.publish(instance).catch(() => {});
+    throw err;
+  }
   const removedMs = stoppedAt - withdrawn;
   const published = Date.now();
   await endpoints.publish(instance);
