@@ -145,7 +145,19 @@ function sysctl(name) {
   }
 }
 
+/** Resident bytes of a pid, or of every process of a { tree: pid }; null when gone. */
+function rssBytes(pid) {
+  if (typeof pid !== 'object') return readStat(pid)?.rssBytes ?? null;
+  const stats = processTree(pid.tree).map(readStat).filter(Boolean);
+  return stats.length ? stats.reduce((sum, st) => sum + st.rssBytes, 0) : null;
+}
+
+/** Bytes as MB with one decimal, as the lab reports memory; null stays null. */
+const megabytes = (bytes) => (bytes === null ? null : Number((bytes / 1048576).toFixed(1)));
+
 module.exports = {
+  rssBytes,
+  megabytes,
   clockTicks,
   pidsRunning,
   pageSize,

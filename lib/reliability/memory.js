@@ -1,7 +1,7 @@
 'use strict';
 // Resident memory of the lab's processes (from /proc, lib/core/proc.js), to tell whether a
 // fault or a long run makes one of them grow.
-const { readStat, processTree } = require('../core/proc');
+const { rssBytes, megabytes } = require('../core/proc');
 const { backendOf } = require('../lab/routers');
 
 /**
@@ -16,19 +16,10 @@ function labPids(state) {
   };
 }
 
-/** Resident bytes of a pid, or of every process of a { tree: pid }; null when gone. */
-function rssBytes(pid) {
-  if (typeof pid !== 'object') return readStat(pid)?.rssBytes ?? null;
-  const stats = processTree(pid.tree).map(readStat).filter(Boolean);
-  return stats.length ? stats.reduce((sum, st) => sum + st.rssBytes, 0) : null;
-}
-
 /** { name: resident bytes, or null when the process is gone } for `pids` ({ name: pid }). */
 function rssOf(pids) {
   return Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rssBytes(pid)]));
 }
-
-const mb = (bytes) => Number((bytes / 1048576).toFixed(1));
 
 /** Per process { beforeMb, afterMb, growthMb, gone } between two rssOf readings. */
 function rssGrowth(before, after) {
@@ -39,11 +30,11 @@ function rssGrowth(before, after) {
       return [
         name,
         a === null || b === null
-          ? { beforeMb: b === null ? null : mb(b), afterMb: null, growthMb: null, gone: true }
-          : { beforeMb: mb(b), afterMb: mb(a), growthMb: mb(a - b), gone: false },
+          ? { beforeMb: megabytes(b), afterMb: null, growthMb: null, gone: true }
+          : { beforeMb: megabytes(b), afterMb: megabytes(a), growthMb: megabytes(a - b), gone: false },
       ];
     }),
   );
 }
 
-module.exports = { labPids, rssOf, rssGrowth, mb };
+module.exports = { labPids, rssOf, rssGrowth };

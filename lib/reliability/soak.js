@@ -3,7 +3,8 @@
 // 10 s in runs of two minutes or less) so that drifting percentiles show, with the resident memory
 // of every lab process at each window boundary.
 const { steadyPagesEach } = require('./load');
-const { labPids, rssOf, rssGrowth, mb } = require('./memory');
+const { labPids, rssOf, rssGrowth } = require('./memory');
+const { megabytes } = require('../core/proc');
 const { checkScenario, observedCase, lossReasons } = require('./scenario');
 
 const RSS_GROWTH_LIMIT_MB = 64;
@@ -50,7 +51,7 @@ module.exports = checkScenario({
     }
     const growth = rssGrowth(samples[0], samples[samples.length - 1]);
     const rssSeriesMb = Object.fromEntries(
-      Object.keys(pids).map((name) => [name, samples.map((s) => (s[name] === null ? null : mb(s[name])))]),
+      Object.keys(pids).map((name) => [name, samples.map((s) => megabytes(s[name]))]),
     );
     return {
       cases: opts.terminations.map((termination) => {

@@ -44,3 +44,12 @@ test('a stat line cut short (the process reaped mid-read) is refused, and read a
   expect(() => parseStat('')).toThrow(/not a \/proc/);
   expect(() => parseStat('42 (node) S 1')).toThrow(/no CPU times/);
 });
+
+test("a process's resident memory, alone or with its tree, as the lab reports it in MB", () => {
+  const { rssBytes, megabytes } = require('../../lib/core/proc');
+  const own = rssBytes(process.pid);
+  expect(own).toBeGreaterThan(0);
+  expect(rssBytes({ tree: process.pid })).toBeGreaterThanOrEqual(own);
+  expect(rssBytes(2 ** 22 + 1)).toBeNull();
+  expect([megabytes(1572864), megabytes(null)]).toEqual([1.5, null]);
+});

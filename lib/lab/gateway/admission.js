@@ -13,8 +13,9 @@ const {
 const { APPS_DOMAIN, NAMESPACE, SERVICE_NAME } = require('../common/routes');
 const { SCALE_LABEL } = require('../common/scale-routes');
 const { request } = require('../common/client');
+const { probeRoute } = require('../common/health');
 const { sumSeries } = require('../common/metrics-text');
-const { readStat } = require('../../core/proc');
+const { rssBytes, megabytes } = require('../../core/proc');
 const { GATEWAY, gatewayEndpoints } = require('./index');
 const { GATEWAY_CLASS } = require('./istiod');
 
@@ -68,15 +69,8 @@ function routeVerdict(route) {
 
 /** Whether `host` answers 200 through Envoy's http port with the probe's header: the route is live. */
 async function served(state, host, name) {
-  try {
-    const res = await request(`http://${host}:${state.router.httpPort}/api/whoami`, {
-      timeoutMs: 2000,
-      agent: false,
-    });
-    return res.status === 200 && res.headers[PROBE_HEADER] === name;
-  } catch {
-    return false;
-  }
+  const probe = await probeRoute({ termination: 'http', url: `http://${host}:${state.router.httpPort}` });
+  return probe.ok && probe.headers[PROBE_HEADER] === name;
 }
 
 /** One HTTPRoute: created → Accepted → first 200 through it; deleted after. */
@@ -125,11 +119,6 @@ function pushesBetween(before, after) {
   };
 }
 
-const rssMb = (pid) => {
-  const stat = readStat(pid);
-  return stat ? Number((stat.rssBytes / 1048576).toFixed(1)) : null;
-};
-
 /**
  * Measures admission over `samples` HTTPRoutes, one after another, then (unless `endpointChange`
  * is false) an endpoint change; writes and resolves the figures (<labDir>/admission.json).
@@ -153,7 +142,10 @@ async function measureAdmission(state, { samples = 5, endpointChange = true, log
     log,
   });
   const pushes = pushesBetween(before, await pushCounters(state));
-  const memory = { envoy: rssMb(state.router.pid), istiod: rssMb(state.router.istiod.pid) };
+  const memory = {
+    envoy: megabytes(rssBytes(state.router.pid)),
+    istiod: megabytes(rssBytes(state.router.istiod.pid)),
+  };
   const result = {
     measuredAt: new Date().toISOString(),
     router: `Envoy ${state.router.envoy.version}, istiod ${state.router.envoy.istio}`,

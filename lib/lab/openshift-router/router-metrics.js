@@ -3,7 +3,7 @@
 // configuration (the render) and reloading HAProxy took, as openshift-router's
 // template_router_* summaries count them; and the memory of each HAProxy it runs.
 const { request } = require('../common/client');
-const { childrenOf, readProcFile, readStat } = require('../../core/proc');
+const { childrenOf, readProcFile, readStat, megabytes } = require('../../core/proc');
 const { sumSeries } = require('../common/metrics-text');
 
 const SERIES = {
@@ -45,7 +45,7 @@ function haproxyMemory(routerPid) {
     .map((pid) => ({ pid, stat: readStat(pid) }))
     .filter(({ stat }) => stat && stat.state !== 'Z')
     .sort((a, b) => b.stat.startTime - a.stat.startTime)
-    .map(({ pid, stat }) => ({ pid, rssMb: Number((stat.rssBytes / 1048576).toFixed(1)) }));
+    .map(({ pid, stat }) => ({ pid, rssMb: megabytes(stat.rssBytes) }));
 }
 
 module.exports = { reloadCounters, reloadsBetween, haproxyMemory };
