@@ -227,9 +227,10 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
       [
         'bin/cluster-k6.js',
         ...args,
-        // 20 VUs per runner at 50 req/s each: enough for 400 ms of slow responses on this busy
-        // node (CI: 3 iterations dropped with 5 per runner, at a p99 of 84 ms and stalls beyond).
-        ...['--parallelism', '2', '--rate', '100', '--vus', '40', '--duration', '5s', '--out', out],
+        // 50 VUs per runner at 50 req/s each: enough for a second of slow responses on this busy
+        // node (CI dropped iterations with 5 per runner at a p99 of 84 ms, and with 20 per runner
+        // at a p99 of 408 ms and a TLS handshake of 197 ms).
+        ...['--parallelism', '2', '--rate', '100', '--vus', '100', '--duration', '5s', '--out', out],
         // The router's and the runners' CPU from cAdvisor, as on a cluster.
         ...['--prometheus', state.router.monitoring.url, '--scrape-interval', '1'],
       ],
