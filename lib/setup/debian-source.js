@@ -103,10 +103,25 @@ function canBuildHere(pin) {
   }
 }
 
+/** Debian's ccache package: its compiler names (cc, gcc) run the compiler through the cache. */
+const CCACHE_DIR = '/usr/lib/ccache';
+
+/**
+ * The environment of a build step in `cwd`: with ccache installed (a build package of every C
+ * build here), compilers come through it, so a fresh clone rebuilds HAProxy in seconds from the
+ * user's cache (~/.cache/ccache) instead of minutes. Each build unpacks into a new temporary
+ * directory: paths are hashed relative to it (BASEDIR) and the directory itself is not (NOHASHDIR,
+ * which -g would otherwise bring in), or no build would ever hit.
+ */
+function buildEnv(cwd, env = process.env) {
+  if (!fs.existsSync(CCACHE_DIR)) return env;
+  return { ...env, PATH: `${CCACHE_DIR}:${env.PATH}`, CCACHE_BASEDIR: cwd, CCACHE_NOHASHDIR: '1' };
+}
+
 /** Runs one step; `what` says in the error which step failed (its own output is above). */
 function run(file, args, { cwd, log, what }) {
   log(`  $ ${[file, ...args].join(' ')}`);
-  const r = spawnSync(file, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(file, args, { cwd, env: buildEnv(cwd), stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`${what}: see the output above`);
 }
 

@@ -20,7 +20,7 @@ const {
 // The make flags the OpenShift router's HAProxy needs: OpenSSL, PCRE2 for its map_reg maps, the
 // Prometheus exporter.
 const MAKE_FLAGS = ['TARGET=linux-glibc', 'USE_OPENSSL=1', 'USE_PCRE2=1', 'USE_PCRE2_JIT=1', 'USE_PROMEX=1'];
-const BUILD_PACKAGES = ['gcc', 'make', 'libc6-dev', 'libssl-dev', 'libpcre2-dev'];
+const BUILD_PACKAGES = ['gcc', 'make', 'libc6-dev', 'libssl-dev', 'libpcre2-dev', 'ccache'];
 
 /**
  * The one place each build is pinned: a branch and a known Debian source version. 3.2 comes from

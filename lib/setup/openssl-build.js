@@ -24,7 +24,7 @@ const OPENSSL_PIN = {
   source: 'openssl',
   debianVersion: '3.5.7-1~deb13u2',
   configureFlags: ['shared', 'no-tests', 'no-docs'],
-  buildPackages: ['gcc', 'make', 'perl', 'libc6-dev'],
+  buildPackages: ['gcc', 'make', 'perl', 'libc6-dev', 'ccache'],
 };
 
 const OPENSSL_VERSION = upstreamVersion(OPENSSL_PIN.debianVersion);
