@@ -229,7 +229,7 @@ async function startLab(base) {
     ...base,
     routes,
     scaleRoutes: withUrls(scaleRoutes(base.opts.routes, ROUTER.scaleTerminations), base.ports),
-    certs: certificates({ ...base, routes }),
+    certs: await certificates({ ...base, routes }),
   };
   const configured = await ROUTER.configure(lab);
   // LAB_PODS=yes: the backend starts them as pods, on its node.

@@ -19,7 +19,10 @@ const HALOAD = {
   version: '3.5-dev5-50872daa6',
 };
 const PATCHES = ['haload-sni.patch'].map((f) => path.join(__dirname, 'patches', f));
-const BUILD = { source: 'haload', buildPackages: ['gcc', 'make', 'libc6-dev', 'libssl-dev', 'patch', 'ccache'] };
+const BUILD = {
+  source: 'haload',
+  buildPackages: ['gcc', 'make', 'libc6-dev', 'libssl-dev', 'patch', 'ccache'],
+};
 const haloadBin = path.join(TOOLS_BIN, 'haload');
 
 async function buildHaload(log, { env = process.env } = {}) {

@@ -2,8 +2,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { X509Certificate } = require('node:crypto');
-const { createCA, createServerCert } = require('../../lib/core/certs');
+const { X509Certificate, createPrivateKey } = require('node:crypto');
+const { generateKeys, createCA, createServerCert } = require('../../lib/core/certs');
 
 describe('certs (real openssl)', () => {
   let dir;
@@ -43,6 +43,22 @@ describe('certs (real openssl)', () => {
     expect(pem).toContain('PRIVATE KEY');
     expect(fs.statSync(leaf.key).mode & 0o077).toBe(0);
     expect(new X509Certificate(fs.readFileSync(leaf.cert)).publicKey.asymmetricKeyType).toBe('ec');
+  });
+
+  test('keys made side by side sign the certificates given them, of the type asked, owner-only', async () => {
+    const keys = await generateKeys(dir, [{ name: 'made-ca' }, { name: 'made-leaf', keyType: 'ec' }]);
+    const ca = createCA(dir, 'made-ca', { key: keys['made-ca'] });
+    const leaf = createServerCert(dir, 'made-leaf', { ca, dnsNames: ['made.test'], key: keys['made-leaf'] });
+    const caCert = new X509Certificate(fs.readFileSync(ca.cert));
+    const cert = new X509Certificate(fs.readFileSync(leaf.cert));
+    expect(caCert.checkPrivateKey(createPrivateKey(fs.readFileSync(keys['made-ca'])))).toBe(true);
+    expect(cert.checkPrivateKey(createPrivateKey(fs.readFileSync(keys['made-leaf'])))).toBe(true);
+    expect(cert.verify(caCert.publicKey)).toBe(true);
+    expect([caCert.publicKey.asymmetricKeyDetails.modulusLength, cert.publicKey.asymmetricKeyType]).toEqual([
+      2048,
+      'ec',
+    ]);
+    expect(fs.statSync(keys['made-leaf']).mode & 0o077).toBe(0);
   });
 
   test('a certificate without a name is refused with a clear error', () => {

@@ -62,9 +62,9 @@ for (const binary of BINARIES) {
       let certs;
       let haproxy;
 
-      beforeAll(() => {
+      beforeAll(async () => {
         dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-cfg-'));
-        certs = createLabCerts(dir, { routeHosts: TLS_HOSTS });
+        certs = await createLabCerts(dir, { routeHosts: TLS_HOSTS });
         haproxy = describeHaproxy(binary.file);
       });
       afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

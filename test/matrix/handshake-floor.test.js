@@ -85,8 +85,8 @@ test('a key or group it cannot time is named', async () => {
 test.each([
   ['rsa2048', 'rsa2048'],
   ['ecdsa-p256', 'ecdsa-p256'],
-])("LAB_ROUTER_KEY=%s makes the router's default certificate with that key", (routerKey, key) => {
+])("LAB_ROUTER_KEY=%s makes the router's default certificate with that key", async (routerKey, key) => {
   const { createLabCerts } = require('../../lib/lab/common/lab-certs');
-  const labCerts = createLabCerts(path.join(dir, `lab-${routerKey}`), { routerKey });
+  const labCerts = await createLabCerts(path.join(dir, `lab-${routerKey}`), { routerKey });
   expect(certificateKey(fs.readFileSync(labCerts.defaultPem, 'utf8'))).toBe(key);
 });

@@ -2,14 +2,14 @@
 // The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed), as
 // OpenShift's ingress and service-ca operators would make them.
 const path = require('node:path');
-const { createCA, createServerCert } = require('../../core/certs');
+const { generateKeys, createCA, createServerCert } = require('../../core/certs');
 const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
 
 /** LAB_ROUTER_KEY → the key type lib/core/certs.js makes. */
 const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
 
 /**
- * Makes, in <labDir>/certs:
+ * Makes, in <labDir>/certs (their keys side by side: core/certs.js generateKeys):
  *   - a lab CA, and the router's default wildcard certificate *.apps.lab.localhost it signs
  *     (served on edge and re-encrypt) as the ingress operator serves it: the leaf followed by its
  *     CA, so a full handshake sends a chain of two;
@@ -23,35 +23,45 @@ const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
  * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
  * measured.
  */
-function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [], serviceHosts = [] } = {}) {
+async function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [], serviceHosts = [] } = {}) {
   const keyType = ROUTER_KEY_TYPES[routerKey];
   if (!keyType)
     throw new Error(`unknown router key '${routerKey}' (${Object.keys(ROUTER_KEY_TYPES).join(', ')})`);
   const dir = path.join(labDir, 'certs');
-  const labCA = createCA(dir, 'lab-ca', { commonName: 'Router Lab CA' });
+  const routeNames = routeHosts.map((host) => `route-${host.split('.')[0]}`);
+  const keys = await generateKeys(dir, [
+    { name: 'lab-ca' },
+    { name: 'router-default', keyType },
+    ...routeNames.map((name) => ({ name, keyType })),
+    { name: 'service-ca' },
+    { name: 'data-service' },
+  ]);
+  const labCA = createCA(dir, 'lab-ca', { commonName: 'Router Lab CA', key: keys['lab-ca'] });
   const routerDefault = createServerCert(dir, 'router-default', {
     ca: labCA,
     dnsNames: [`*.${APPS_DOMAIN}`],
-    keyType,
+    key: keys['router-default'],
     withCA: true,
   });
   const routeCerts = Object.fromEntries(
-    routeHosts.map((host) => [
+    routeHosts.map((host, i) => [
       host,
-      createServerCert(dir, `route-${host.split('.')[0]}`, {
+      createServerCert(dir, routeNames[i], {
         ca: labCA,
         dnsNames: [host],
-        keyType,
+        key: keys[routeNames[i]],
         withCA: true,
       }).pem,
     ]),
   );
   const serviceCA = createCA(dir, 'service-ca', {
     commonName: `openshift-service-serving-signer@${Math.floor(Date.now() / 1000)}`,
+    key: keys['service-ca'],
   });
   const serving = createServerCert(dir, 'data-service', {
     ca: serviceCA,
     dnsNames: [SERVICE_HOST, `${SERVICE_HOST}.cluster.local`, ...serviceHosts],
+    key: keys['data-service'],
   });
   return {
     dir,

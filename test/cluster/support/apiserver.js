@@ -37,7 +37,7 @@ class TestApiServer {
     this.children.push(etcd);
     await this.waitFor(etcdClient, etcd, 'etcd', 30000);
 
-    const { ca, serving, saKey } = servingCredentials(path.join(this.dir, 'certs'));
+    const { ca, serving, saKey } = await servingCredentials(path.join(this.dir, 'certs'));
     this.token = crypto.randomBytes(24).toString('hex');
     const tokens = path.join(this.dir, 'tokens.csv');
     fs.writeFileSync(tokens, `${this.token},router-lab-admin,1,"system:masters"\n`, { mode: 0o600 });
