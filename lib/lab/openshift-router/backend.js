@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 const { routerBin, ROUTER_PINS } = require('../../setup/openshift-router-build');
-const { startMonitoring, SCRAPE_INTERVAL_S } = require('./monitoring');
+const { launchMonitoring, monitoringReady, SCRAPE_INTERVAL_S } = require('./monitoring');
 const { intermediateProfile, supportedGroups } = require('../haproxy/tls-profile');
 const { alpnPolicy, routerPaths, routeBalances } = require('../haproxy/router-config');
 const { APPS_DOMAIN } = require('../common/routes');
@@ -177,7 +177,10 @@ async function waitReady(lab, record) {
  * admitted and answers 200 through the router.
  */
 async function start(lab, configured) {
+  // With pods, Prometheus scrapes the node's kubelet: it starts once the node runs.
+  let monitoring = lab.opts.pods ? null : launchMonitoring(lab, { stats: configured.stats });
   lab.kube = await kube.startCluster(lab);
+  monitoring ||= launchMonitoring(lab, { stats: configured.stats });
   const record = lab.opts.pods
     ? await startRouterPod(lab, configured, routerEnv(lab, configured))
     : await startRouterProcess(lab, configured);
@@ -188,7 +191,7 @@ async function start(lab, configured) {
   lab.admission = await kube.waitAdmittedAndServing(lab);
   if (lab.scaleRoutes.length) lab.scaleAdmission = await kube.waitScaleRoutesServing(lab);
   lab.step(`Prometheus scraping the router's /metrics and the process exporter every ${SCRAPE_INTERVAL_S} s`);
-  lab.monitoring = await startMonitoring(lab, { stats: configured.stats });
+  lab.monitoring = await monitoringReady(lab, monitoring);
 }
 
 /** lab.json's `router` for the real router. */

@@ -119,11 +119,12 @@ function clusterCommand(lab, url) {
 }
 
 /**
- * Starts the process exporter and Prometheus for the running lab; resolves lab.json's
- * `monitoring`: { url, scrapeIntervalSeconds, processExporterUrl, groups }. JSON is YAML, so both
- * configurations are written as JSON.
+ * Starts the process exporter and Prometheus for the lab's instances (and, with pods, lab.node's
+ * kubelet); returns what monitoringReady waits for. JSON is YAML, so both configurations are
+ * written as JSON. Prometheus 2.42 takes its first targets on a 5 s tick after it starts: launched
+ * before the control plane, it scrapes them by the time the router serves, not 5 s after.
  */
-async function startMonitoring(lab, { stats }) {
+function launchMonitoring(lab, { stats }) {
   const dir = monitoringDir(lab.labDir);
   fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
   const groups = exporterGroups(lab);
@@ -158,6 +159,15 @@ async function startMonitoring(lab, { stats }) {
     ],
     match: config,
   });
+  return { url, exporter, prometheus, groups, targets: scrapes.scrape_configs.length };
+}
+
+/**
+ * Waits until launchMonitoring's Prometheus is ready and scrapes every target (the router's
+ * /metrics among them); resolves lab.json's `monitoring`: { url, scrapeIntervalSeconds,
+ * clusterCommand, processExporterUrl, groups }.
+ */
+async function monitoringReady(lab, { url, exporter, prometheus, groups, targets }) {
   await waitUntil(
     async () => {
       assertRunning(lab.labDir, exporter);
@@ -171,7 +181,7 @@ async function startMonitoring(lab, { stats }) {
       diagnose: () => logTail(lab.labDir, 'prometheus'),
     },
   );
-  await waitTargetsUp(lab, url, scrapes.scrape_configs.length);
+  await waitTargetsUp(lab, url, targets);
   return {
     url,
     scrapeIntervalSeconds: SCRAPE_INTERVAL_S,
@@ -181,4 +191,4 @@ async function startMonitoring(lab, { stats }) {
   };
 }
 
-module.exports = { SCRAPE_INTERVAL_S, startMonitoring, exporterGroups, prometheusConfig };
+module.exports = { SCRAPE_INTERVAL_S, launchMonitoring, monitoringReady, exporterGroups, prometheusConfig };
