@@ -187,6 +187,18 @@ for (const binary of BINARIES) {
         }
       });
 
+      test('the groups a binary accepted are remembered; a refusal is asked again', () => {
+        const { supportedGroups } = require('../../lib/lab/haproxy/tls-profile');
+        const groups = ['X25519', 'P-256'];
+        expect(supportedGroups(binary.file, groups, certs.defaultPem).supported).toEqual(groups);
+        // Without a certificate to load every haproxy -c fails: only what was remembered holds.
+        const gone = path.join(dir, 'no-such.pem');
+        expect(supportedGroups(binary.file, [...groups, 'X448'], gone)).toEqual({
+          supported: groups,
+          missing: ['X448'],
+        });
+      });
+
       test('balance comes from the Route annotation; LAB_PASSTHROUGH_BALANCE overrides passthrough only', () => {
         const rendered = render();
         expect(rendered.balance.passthrough).toEqual({

@@ -45,33 +45,46 @@ function intermediateProfile(release = NEWEST_RELEASE) {
   };
 }
 
+/** Whether `haproxy` accepts `group` alone on a bind that loads `certPem` (`haproxy -c`). */
+function acceptsGroup(haproxy, group, certPem) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-groups-'));
+  try {
+    const cfg = path.join(dir, 'groups.cfg');
+    fs.writeFileSync(
+      cfg,
+      `global\n  ssl-default-bind-curves ${group}\nfrontend f\n  mode tcp\n` +
+        `  bind 127.0.0.1:1 ssl crt ${certPem}\n  default_backend b\nbackend b\n  mode tcp\n`,
+    );
+    execFileSync(haproxy, ['-c', '-q', '-f', cfg], { stdio: 'ignore', timeout: 15000 });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The groups each binary (path, size, modification time) accepted: a `haproxy -c` takes 150 ms,
+ * and the template router renders its configuration again at every reload. Refusals are asked
+ * again: one may come from the certificate or a timeout rather than the group.
+ */
+const acceptedGroups = new Set();
+
 /**
  * Which of `groups` this HAProxy's OpenSSL accepts, each tried alone with `haproxy -c` on a bind
  * that loads `certPem` (OpenSSL 3.0 has no ML-KEM, 3.5 has). Returns { supported, missing }.
  */
 function supportedGroups(haproxy, groups, certPem) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-groups-'));
-  try {
-    const supported = [];
-    const missing = [];
-    for (const group of groups) {
-      const cfg = path.join(dir, 'groups.cfg');
-      fs.writeFileSync(
-        cfg,
-        `global\n  ssl-default-bind-curves ${group}\nfrontend f\n  mode tcp\n` +
-          `  bind 127.0.0.1:1 ssl crt ${certPem}\n  default_backend b\nbackend b\n  mode tcp\n`,
-      );
-      try {
-        execFileSync(haproxy, ['-c', '-q', '-f', cfg], { stdio: 'ignore', timeout: 15000 });
-        supported.push(group);
-      } catch {
-        missing.push(group);
-      }
-    }
-    return { supported, missing };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+  const { size, mtimeMs } = fs.statSync(haproxy);
+  const supported = [];
+  const missing = [];
+  for (const group of groups) {
+    const key = JSON.stringify([path.resolve(haproxy), size, mtimeMs, group]);
+    if (!acceptedGroups.has(key) && acceptsGroup(haproxy, group, certPem)) acceptedGroups.add(key);
+    (acceptedGroups.has(key) ? supported : missing).push(group);
   }
+  return { supported, missing };
 }
 
 module.exports = { RELEASES, NEWEST_RELEASE, intermediateProfile, supportedGroups };
