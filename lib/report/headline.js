@@ -52,6 +52,12 @@ function resumptionWords(price) {
   return words;
 }
 
+/** Who spent it: "the router" is HAProxy's word; under the Gateway API the data path is Envoy. */
+function spender(results) {
+  const envoy = results.environment?.router?.envoy;
+  return envoy ? `Envoy ${envoy} (the Gateway's data path)` : 'The router';
+}
+
 /**
  * The router's figures: { lead: [sentence], table: { head, rows }, floor: text }. The table
  * pivots the cells: one row per termination and page size, keep-alive beside close. Null when no
@@ -65,7 +71,7 @@ function routerFigures(results) {
   const first = leadCell(cells, 'http', 'keepalive') || cells[0];
   const cap = first.capacity;
   lead.push(
-    `The router spent ${us(medianUs(first, 'router'))} µs of CPU per request over ${cellWords(first)}` +
+    `${spender(results)} spent ${us(medianUs(first, 'router'))} µs of CPU per request over ${cellWords(first)}` +
       (cap
         ? `: ${rate(cap.perCoreRps)} req/s per core, ${rate(cap.projectedRps)} req/s projected at its ` +
           `${cap.usableCores} usable core(s) (a projection: the cost per request assumed flat up to saturation).`

@@ -181,6 +181,14 @@ describe('report from a fixed results.json', () => {
     expect(figures.table.rows.find((row) => row[0] === 'http 1k').slice(-2)).toEqual(['–', '–']);
   });
 
+  test('under the Gateway API the banner names Envoy as what spent the CPU, not the router', () => {
+    const { routerFigures } = require('../../lib/report/headline');
+    const results = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'));
+    expect(routerFigures(results).lead[0]).toMatch(/^The router spent 36 µs/);
+    results.environment.router = { ...results.environment.router, kind: 'gateway', envoy: '1.40.0' };
+    expect(routerFigures(results).lead[0]).toMatch(/^Envoy 1\.40\.0 \(the Gateway's data path\) spent 36 µs/);
+  });
+
   test('bad input is refused with the file named', () => {
     fs.writeFileSync(path.join(dir, 'results.json'), '{"id": 1');
     expect(() => renderReport(dir)).toThrow(/results\.json is not valid JSON/);
