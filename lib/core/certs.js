@@ -33,7 +33,6 @@ async function generateKeys(dir, keys) {
     keys.map(async ({ name, keyType = 'rsa' }) => {
       const { privateKey } = await generateKeyPair(keyType, {
         ...KEY_PARAMETERS[keyType],
-        publicKeyEncoding: { type: 'spki', format: 'pem' },
         privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
       });
       const file = path.join(dir, `${name}.key`);

@@ -177,10 +177,11 @@ async function waitReady(lab, record) {
  * admitted and answers 200 through the router.
  */
 async function start(lab, configured) {
-  // With pods, Prometheus scrapes the node's kubelet: it starts once the node runs.
-  let monitoring = lab.opts.pods ? null : launchMonitoring(lab, { stats: configured.stats });
+  // Before the control plane (see launchMonitoring); with pods it scrapes the node's kubelet, so
+  // it starts once the node runs.
+  const early = lab.opts.pods ? null : launchMonitoring(lab, { stats: configured.stats });
   lab.kube = await kube.startCluster(lab);
-  monitoring ||= launchMonitoring(lab, { stats: configured.stats });
+  const monitoring = early || launchMonitoring(lab, { stats: configured.stats });
   const record = lab.opts.pods
     ? await startRouterPod(lab, configured, routerEnv(lab, configured))
     : await startRouterProcess(lab, configured);
