@@ -338,3 +338,38 @@ describe('network policies', () => {
     }
   });
 });
+
+describe('the Gateway API components', () => {
+  const os = require('node:os');
+  const { buildObjects, componentDir } = require('../../lib/cluster/kustomize');
+  /** The objects of the named components alone, as a user's overlay composes them. */
+  function components(...names) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'router-lab-gateway-'));
+    try {
+      const refs = names.map((n) => `  - ${path.relative(dir, componentDir(n))}`).join('\n');
+      fs.writeFileSync(
+        path.join(dir, 'kustomization.yaml'),
+        `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ncomponents:\n${refs}\n`,
+      );
+      return buildObjects(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test('gateway-api applies without TLSRoute (standard only from Gateway API v1.5); gateway-api-passthrough adds it to its listener', () => {
+    const base = components('gateway-api');
+    expect(base.map((o) => o.kind).sort()).toEqual(['BackendTLSPolicy', 'Gateway', 'HTTPRoute', 'HTTPRoute']);
+    for (const o of base) expect(o.apiVersion).toBe('gateway.networking.k8s.io/v1');
+    const both = components('gateway-api', 'gateway-api-passthrough');
+    const [route] = ofKind(both, 'TLSRoute');
+    const [gateway] = ofKind(both, 'Gateway');
+    const [parent] = route.spec.parentRefs;
+    const listener = gateway.spec.listeners.find((l) => l.name === parent.sectionName);
+    expect(listener).toMatchObject({ protocol: 'TLS', tls: { mode: 'Passthrough' } });
+    expect(route.spec.hostnames).toEqual([listener.hostname]);
+    // Its own Service: re-encrypt's BackendTLSPolicy names data-service's https port for every route.
+    const [backend] = route.spec.rules[0].backendRefs;
+    expect(named(both, 'Service', backend.name).spec.ports.map((p) => p.port)).toContain(backend.port);
+  });
+});

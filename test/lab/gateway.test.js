@@ -1,6 +1,6 @@
 'use strict';
 // LAB_ROUTER=gateway: the Gateway API as OpenShift implements it, on the lab's router ports. Real
-// istiod configures real Envoy from overlays/components/gateway-api (every termination), applied
+// istiod configures real Envoy from overlays/components/gateway-api{,-passthrough} (every termination), applied
 // with kubectl; a quick matrix measures Envoy; lab:down and an interrupted lab:up leave nothing.
 const fs = require('node:fs');
 const path = require('node:path');

@@ -147,7 +147,7 @@ function statusLines(router) {
     `Router: Envoy ${router.envoy.version} pid ${router.pid} (${router.threads} worker thread(s), at most ${router.maxconn} connections), configured by istiod ` +
       `(${router.envoy.istio}) from Gateway ${router.gateway.namespace}/${router.gateway.name}`,
     `  admin    ${router.adminUrl} (/stats, /config_dump)`,
-    `  API      ${api.server} (overlays/${api.overlay} and overlays/components/gateway-api applied)`,
+    `  API      ${api.server} (overlays/${api.overlay} and overlays/components/gateway-api{,-passthrough} applied)`,
     `  kubectl  kubectl --kubeconfig ${api.kubeconfig} get gateway,httproute,tlsroute -A`,
     `  pods     network namespace ${router.network.netns}, ${router.network.podAddress}`,
   ];

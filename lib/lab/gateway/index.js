@@ -1,7 +1,7 @@
 'use strict';
 // The data service through the Gateway API beside the Routes of a lab with an API server: what a
-// cluster admin provides (CRDs, class, certificate), overlays/components/gateway-api applied with
-// kubectl, istiod, and Envoy as the Gateway's proxy.
+// cluster admin provides (CRDs, class, certificate), overlays/components/gateway-api{,-passthrough}
+// applied with kubectl, istiod, and Envoy as the Gateway's proxy.
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
@@ -133,17 +133,20 @@ async function publishWithoutPods(admin, instances) {
 }
 
 /**
- * `kubectl apply -k` of a kustomization in `dir` with the component, as a user's overlay would, its
+ * `kubectl apply -k` of a kustomization in `dir` with the components, as a user's overlay would, its
  * re-encrypt and passthrough hostnames set to the lab's Routes' hosts (`hosts`, by termination).
  */
 async function applyComponent(dir, kubeconfig, { hosts, signal }) {
   fs.mkdirSync(dir, { recursive: true });
-  const component = path.relative(dir, path.join(ROOT, 'overlays', 'components', 'gateway-api'));
+  // Passthrough's TLSRoute is a component of its own: only newer Gateway API versions have it.
+  const components = ['gateway-api', 'gateway-api-passthrough'].map((name) =>
+    path.relative(dir, path.join(ROOT, 'overlays', 'components', name)),
+  );
   const set = (where, value) => JSON.stringify([{ op: 'replace', path: where, value }]);
   const kustomization = {
     apiVersion: 'kustomize.config.k8s.io/v1beta1',
     kind: 'Kustomization',
-    components: [component],
+    components,
     patches: [
       {
         target: { kind: 'HTTPRoute', name: 'data-service-reencrypt' },
