@@ -30,27 +30,46 @@ function floorMultipleText(cell) {
   return `${f.median.toFixed(2)}×${f.role === 'service' ? ' (at the data service)' : ''}`;
 }
 
+/** Which tools made a handshake price's figures: one where haload drove all three runs. */
+function priceSource(price) {
+  if (price.oneGenerator)
+    return `${price.oneGenerator.tool} drove the full, resumed and plain close runs alike`;
+  const g = price.generators;
+  if (!g) return null;
+  const named = [`${g.full} full`, `${g.resumed} resumed`, ...(g.plain ? [`${g.plain} plain`] : [])];
+  return `${named.join(', ')}: across tools and loads, an estimate; --cross-check drives all three with haload`;
+}
+
 /**
  * The lead's sentences on resumption, from the router's handshake price: what resuming saves and,
- * beyond a plain close (http), a full handshake's cost and a resumed session's own. [] without one.
+ * beyond a plain close (http), a full handshake's cost and a resumed session's own, from one
+ * generator where there is one. [] without a price.
  */
 function resumptionWords(price) {
   if (!price) return [];
+  const p = price.oneGenerator ?? price;
+  const source = priceSource(price);
   const words = [
-    `Resuming the TLS session instead, it spent ${us(price.resumedUs)} µs per request in ` +
+    `Resuming the TLS session instead, it spent ${us(p.resumedUs)} µs per request in ` +
       `${price.termination} ${price.resumedCell.split(':')[1]} close: resuming saves the router ` +
-      `${us(price.priceUs)} µs` +
-      (price.floorMultiple !== null ? `, ${price.floorMultiple.toFixed(2)}× the floor.` : '.'),
+      `${us(p.priceUs)} µs` +
+      (p.floorMultiple !== null ? `, ${p.floorMultiple.toFixed(2)}× the floor` : '') +
+      (source ? ` (${source}).` : '.'),
   ];
-  if (price.plainUs === null) return words;
+  if (p.plainUs === null) return words;
   const times =
-    price.fullBeyondPlainMultiple !== null ? ` (${price.fullBeyondPlainMultiple.toFixed(2)}× the floor)` : '';
+    p.fullBeyondPlainMultiple !== null ? ` (${p.fullBeyondPlainMultiple.toFixed(2)}× the floor)` : '';
   words.push(
-    `Beyond a plain close (http, ${us(price.plainUs)} µs), a full handshake costs it ` +
-      `${us(price.fullBeyondPlainUs)} µs${times} and a resumed session ${us(price.resumedBeyondPlainUs)} µs of its own.`,
+    `Beyond a plain close (http, ${us(p.plainUs)} µs), a full handshake costs it ` +
+      `${us(p.fullBeyondPlainUs)} µs${times} and a resumed session ${us(p.resumedBeyondPlainUs)} µs of its own.`,
   );
   return words;
 }
+
+// Beside every Gateway figure (issue 35): the lab's upstream Envoy lacks Istio's own filters.
+const GATEWAY_CAVEAT =
+  "Upstream Envoy runs none of Istio's own filters (metadata exchange, ALPN, stats), which OpenShift's " +
+  "gateways run: a cluster's Envoy spends a little more per request.";
 
 /** Who spent it: "the router" is HAProxy's word; under the Gateway API the data path is Envoy. */
 function spender(results) {
@@ -72,11 +91,14 @@ function routerFigures(results) {
   const cap = first.capacity;
   lead.push(
     `${spender(results)} spent ${us(medianUs(first, 'router'))} µs of CPU per request over ${cellWords(first)}` +
+      // The cost per request falls as the rate rises (fixed work spread thinner): say which rate.
+      (first.okRps > 0 ? ` at ${rate(first.okRps)} req/s from ${first.generator?.tool ?? 'k6'}` : '') +
       (cap
         ? `: ${rate(cap.perCoreRps)} req/s per core, ${rate(cap.projectedRps)} req/s projected at its ` +
           `${cap.usableCores} usable core(s) (a projection: the cost per request assumed flat up to saturation).`
         : '.'),
   );
+  if (results.environment?.router?.envoy) lead.push(GATEWAY_CAVEAT);
   const fullOnly = cells.filter(isHandshakeCell);
   const edge = leadCell(fullOnly, 'edge', 'close') || leadCell(fullOnly, 'reencrypt', 'close');
   const perHandshake = edge && medianUs(edge, 'router', 'perHandshakeUs');

@@ -184,15 +184,33 @@ function protocolRows(results) {
 
 /**
  * What resuming saves (full − resumed) beside the floor, and each beyond a plain close (http): a
- * full handshake's cost (÷ the floor) and a resumed session's own.
+ * full handshake's cost (÷ the floor) and a resumed session's own. A row per price from the cells'
+ * own generators, and one more where haload drove all three runs alike.
  */
 function handshakePriceRows(results) {
-  const times = (v) => (v === null ? '–' : `${v.toFixed(2)}×`);
+  const times = (v) => (v === null || v === undefined ? '–' : `${v.toFixed(2)}×`);
+  const generators = (g) => (g ? [g.full, g.resumed, g.plain ?? '–'].join(', ') : '–');
+  const row = (p, figures, tools) => [
+    p.termination,
+    sizeLabel(p.pageSize),
+    ROLE_NAMES[p.role],
+    tools,
+    num(figures.fullUs, 1),
+    num(figures.resumedUs, 1),
+    num(figures.priceUs, 1),
+    p.floorUs === null ? '–' : num(p.floorUs, 1),
+    times(figures.floorMultiple),
+    num(figures.plainUs ?? null, 1),
+    num(figures.fullBeyondPlainUs ?? null, 1),
+    times(figures.fullBeyondPlainMultiple),
+    num(figures.resumedBeyondPlainUs ?? null, 1),
+  ];
   return {
     head: [
       'termination',
       'page',
       'paid by',
+      'driven by (full, resumed, plain)',
       'full µs/req',
       'resumed µs/req',
       'resuming saves µs',
@@ -203,19 +221,9 @@ function handshakePriceRows(results) {
       '× the floor',
       'resumed beyond plain µs',
     ],
-    rows: results.handshakePrices.map((p) => [
-      p.termination,
-      sizeLabel(p.pageSize),
-      ROLE_NAMES[p.role],
-      num(p.fullUs, 1),
-      num(p.resumedUs, 1),
-      num(p.priceUs, 1),
-      p.floorUs === null ? '–' : num(p.floorUs, 1),
-      times(p.floorMultiple),
-      num(p.plainUs ?? null, 1),
-      num(p.fullBeyondPlainUs ?? null, 1),
-      times(p.fullBeyondPlainMultiple ?? null),
-      num(p.resumedBeyondPlainUs ?? null, 1),
+    rows: results.handshakePrices.flatMap((p) => [
+      row(p, p, generators(p.generators)),
+      ...(p.oneGenerator ? [row(p, p.oneGenerator, `${p.oneGenerator.tool} alone`)] : []),
     ]),
   };
 }

@@ -70,12 +70,47 @@ function floorMultipleOf(cell, floor) {
   };
 }
 
-/** The role's µs per request in the plain close of the same page: http, no TLS; null if not measured. */
-function plainCloseUs(cells, full, role) {
-  const plain = cells.find(
-    (c) => c.termination === 'http' && c.connection === 'close' && c.pageSize === full.pageSize,
-  );
-  return plain ? medianCostUs(plain.cost[role]) : null;
+/** The plain close of `full`'s page: http, no TLS; undefined if not measured. */
+const plainCloseOf = (cells, full) =>
+  cells.find((c) => c.termination === 'http' && c.connection === 'close' && c.pageSize === full.pageSize);
+
+/**
+ * The router's µs per request in `cell` as `tool` drove it: the cell's own generator or its
+ * cross-check (which measures the router only); null where `tool` did not drive it.
+ */
+function routerUsBy(cell, tool) {
+  if (!cell) return null;
+  if (cell.generator?.tool === tool) return medianCostUs(cell.cost.router);
+  const x = cell.crossCheck;
+  return x?.tool === tool && !x.skipped ? (x.routerUs?.median ?? x.routerPerRequestUs ?? null) : null;
+}
+
+/** What resuming saves and each beyond a plain close, from one set of µs per request. */
+function priceFigures({ fullUs, resumedUs, plainUs }, floorUs) {
+  const priceUs = fullUs - resumedUs;
+  const beyond = (us) => (plainUs === null ? null : round(us - plainUs));
+  return {
+    fullUs: round(fullUs),
+    resumedUs: round(resumedUs),
+    priceUs: round(priceUs),
+    floorMultiple: floorUs ? round(priceUs / floorUs, 2) : null,
+    plainUs: plainUs === null ? null : round(plainUs),
+    fullBeyondPlainUs: beyond(fullUs),
+    fullBeyondPlainMultiple: floorUs && plainUs !== null ? round((fullUs - plainUs) / floorUs, 2) : null,
+    resumedBeyondPlainUs: beyond(resumedUs),
+  };
+}
+
+// The generator that can drive all three close runs (full, resumed, plain) alike: the cells mix
+// k6 (which never resumes) and wrk (which always does), so their differences cross tools.
+const ONE_GENERATOR = 'haload';
+
+/** The same figures with haload driving the router's full, resumed and plain close runs alike; or null. */
+function oneGeneratorPrice(full, resumed, plain, role, floorUs) {
+  if (role !== 'router') return null;
+  const [fullUs, resumedUs, plainUs] = [full, resumed, plain].map((c) => routerUsBy(c, ONE_GENERATOR));
+  if (fullUs === null || resumedUs === null) return null;
+  return { tool: ONE_GENERATOR, ...priceFigures({ fullUs, resumedUs, plainUs }, floorUs) };
 }
 
 /**
@@ -83,9 +118,11 @@ function plainCloseUs(cells, full, role) {
  * the role that ends the TLS in the full cell minus that in the resumed cell (the signature and the
  * key exchange a resumed session skips), beside the floor openssl speed timed. Where the plain
  * close (http, no TLS) was measured too, each beyond it: what a full handshake costs, and what a
- * resumed session costs of its own. [{ termination, pageSize, role, fullCell, resumedCell, fullUs,
- * resumedUs, priceUs, floorUs, floorMultiple, plainUs, fullBeyondPlainUs, fullBeyondPlainMultiple,
- * resumedBeyondPlainUs }]; empty where no pair was measured.
+ * resumed session costs of its own. Each cell's own generator made these; where haload drove all
+ * three (--cross-check), oneGenerator holds the same figures from it alone. [{ termination,
+ * pageSize, role, fullCell, resumedCell, generators: { full, resumed, plain }, floorUs, fullUs,
+ * resumedUs, priceUs, floorMultiple, plainUs, fullBeyondPlainUs, fullBeyondPlainMultiple,
+ * resumedBeyondPlainUs, oneGenerator }]; empty where no pair was measured.
  */
 function handshakePrices(cells, floor) {
   const prices = [];
@@ -98,25 +135,20 @@ function handshakePrices(cells, floor) {
     const fullUs = medianCostUs(full.cost[role]);
     const resumedUs = medianCostUs(resumed.cost[role]);
     if (fullUs === null || resumedUs === null) continue;
-    const priceUs = fullUs - resumedUs;
     const floorUs = floor && floor.floorUs > 0 ? floor.floorUs : null;
-    const plainUs = plainCloseUs(cells, full, role);
-    const beyond = (us) => (plainUs === null ? null : round(us - plainUs));
+    const plain = plainCloseOf(cells, full);
+    const plainUs = plain ? medianCostUs(plain.cost[role]) : null;
+    const toolOf = (c) => c?.generator?.tool ?? null;
     prices.push({
       termination: full.termination,
       pageSize: full.pageSize,
       role,
       fullCell: full.name,
       resumedCell: resumed.name,
-      fullUs,
-      resumedUs,
-      priceUs: round(priceUs),
+      generators: { full: toolOf(full), resumed: toolOf(resumed), plain: toolOf(plain) },
       floorUs,
-      floorMultiple: floorUs ? round(priceUs / floorUs, 2) : null,
-      plainUs,
-      fullBeyondPlainUs: beyond(fullUs),
-      fullBeyondPlainMultiple: floorUs && plainUs !== null ? round((fullUs - plainUs) / floorUs, 2) : null,
-      resumedBeyondPlainUs: beyond(resumedUs),
+      ...priceFigures({ fullUs, resumedUs, plainUs }, floorUs),
+      oneGenerator: oneGeneratorPrice(full, resumed, plain, role, floorUs),
     });
   }
   return prices;

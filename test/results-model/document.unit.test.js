@@ -469,7 +469,41 @@ describe('TLS sessions of close cells, from the router’s own counters', () => 
         fullBeyondPlainUs: 1700,
         fullBeyondPlainMultiple: 2.43,
         resumedBeyondPlainUs: 300,
+        generators: { full: 'k6', resumed: 'k6', plain: 'k6' },
+        oneGenerator: null,
       },
     ]);
+  });
+
+  test('where haload drove the full, resumed and plain close runs alike (--cross-check), the price holds its figures too', () => {
+    // The cross-check's router µs per request, as addCrossCheck leaves it: 1500 full, 600 resumed, 150 plain.
+    const haload = (median) => ({
+      tool: 'haload',
+      rps: 900,
+      routerPerRequestUs: median,
+      routerUs: { median },
+    });
+    const results = finalized(
+      madeUpCell('http:1k:close', { router: 0.1, crossCheck: haload(150) }),
+      madeUpCell('edge:1k:close:full', { router: 1.8, crossCheck: haload(1500) }),
+      madeUpCell('edge:1k:close:resumed', { router: 0.4, crossCheck: haload(600) }),
+    )();
+    expect(results.handshakePrices[0].oneGenerator).toEqual({
+      tool: 'haload',
+      fullUs: 1500,
+      resumedUs: 600,
+      priceUs: 900,
+      floorMultiple: 1.29,
+      plainUs: 150,
+      fullBeyondPlainUs: 1350,
+      fullBeyondPlainMultiple: 1.93,
+      resumedBeyondPlainUs: 450,
+    });
+    // Without haload on the resumed run there is no one-generator figure: the plain close alone is optional.
+    const partial = finalized(
+      madeUpCell('edge:1k:close:full', { router: 1.8, crossCheck: haload(1500) }),
+      madeUpCell('edge:1k:close:resumed', { router: 0.4 }),
+    )();
+    expect(partial.handshakePrices[0].oneGenerator).toBeNull();
   });
 });
