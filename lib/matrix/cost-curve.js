@@ -11,11 +11,14 @@ const FRACTIONS = [0.25, 0.5, 0.75];
 
 /**
  * The cell's cost curve in the matrix `run` (lib/matrix/run.js: its haload, target, options, watched
- * pids, signal and document): { tool, points: [{ offeredRps, rps, routerCores, toolCores, target? }],
- * ...fit }, or { tool, skipped } where it cannot be measured. The rate the run sizes for (the
- * bank's 5,000) is offered too, its point marked `target`. `report(step)` names each run.
+ * pids, signal and document): { tool, points: [{ offeredRps, rps, routerCores, toolCores, target?,
+ * generatorRate? }], ...fit }, or { tool, skipped } where it cannot be measured. The rate the run
+ * sizes for (the bank's 5,000) is offered too, its point marked `target`; and the rate the cell's
+ * own generator drove (`generatorRps`), once per sample, marked `generatorRate`: the router's cost
+ * under both generators at one rate (lib/results-model/generator-efficiency.js).
+ * `report(step)` names each run.
  */
-async function measureCostCurve(run, cell, { threads, report }) {
+async function measureCostCurve(run, cell, { threads, report, generatorRps }) {
   const { haload, target, opts, watch, signal } = run;
   if (cell.connection !== 'keepalive') return null;
   if (!haload) return { tool: 'haload', skipped: NO_HALOAD };
@@ -50,6 +53,13 @@ async function measureCostCurve(run, cell, { threads, report }) {
     points.push(await once(rate));
   }
   points.push(flatOut);
+  if (generatorRps > 0) {
+    const rate = Math.round(generatorRps);
+    for (let i = 1; i <= opts.samples; i++) {
+      report(`cost curve: the cell's rate, ${rate} req/s (${i}/${opts.samples})`);
+      points.push({ ...(await once(rate)), generatorRate: true });
+    }
+  }
   if (targetRps > 0) {
     report(`cost curve: the target, ${targetRps} req/s`);
     points.push({ ...(await once(targetRps)), target: true });

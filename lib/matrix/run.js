@@ -271,7 +271,14 @@ async function measureCell(run, placed, report) {
   const h2Backend = cell.termination === 'reencrypt' && cell.protocol === 'h2';
   const withAlpn = h2Backend ? { ...built, serviceAlpn: run.serviceAlpn } : built;
   const figures = opts.costCurve
-    ? { ...withAlpn, costCurve: await measureCostCurve(run, cell, { threads: WRK_THREADS, report }) }
+    ? {
+        ...withAlpn,
+        costCurve: await measureCostCurve(run, cell, {
+          threads: WRK_THREADS,
+          report,
+          generatorRps: built.okRps,
+        }),
+      }
     : withAlpn;
   if (!opts.crossCheck) return addCrossCheck(figures, null);
   const sameTool = sameToolSkip(placed.where?.tool, cell);

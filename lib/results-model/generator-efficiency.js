@@ -3,6 +3,7 @@
 // µs of CPU per request, the router's under each, and their shift with its 95 % interval against
 // the A/A bound; beyond it, why, from the runs' own evidence (rates, the generators' CPU). Pure.
 const { relativeShift } = require('./statistics');
+const { spread } = require('./cost');
 const { costAt, fittedCurve } = require('./cost-curve');
 
 // Runs of one binary agree within ±5 % (router ÷ generator, docs/figures.md): a shift beyond counts.
@@ -85,6 +86,28 @@ function flatOutFigures(cell) {
   };
 }
 
+/**
+ * The cost curve's runs at the cell's own rate (haload held to it once per sample) in the same
+ * shape, or null: the router under both generators at one rate, so the rate explains no shift.
+ */
+function sameRateFigures(cell, gen) {
+  const points = (cell.costCurve?.points ?? []).filter((p) => p.generatorRate && p.rps > 0);
+  if (!points.length) return null;
+  const median = (values) => spread(values)?.median ?? null;
+  const perRequest = (key) => {
+    const samples = points.filter((p) => typeof p[key] === 'number').map((p) => (p[key] / p.rps) * 1e6);
+    return samples.length ? { ...spread(samples), samples } : null;
+  };
+  return {
+    tool: 'haload',
+    run: `cost curve, at ${gen.tool}'s rate`,
+    rps: median(points.map((p) => p.rps)),
+    cores: median(points.map((p) => p.toolCores)),
+    ownUs: perRequest('toolCores'),
+    routerUs: perRequest('routerCores'),
+  };
+}
+
 /** Another generator against the cell's own: the router's shift under it, its verdict and why. */
 function against(cell, gen, other) {
   const [a, b] = [samplesOf(gen.routerUs), samplesOf(other.routerUs)];
@@ -98,15 +121,16 @@ function against(cell, gen, other) {
 /**
  * The cell's generators side by side: { cell, generators: [the cell's own, then each other one
  * with { shift: { change, low, high } (the router's µs under it against under the cell's
- * generator) | null, verdict, why: [...] }] }. The others: the cross-check's tool, and haload's
- * flat-out run of the cost curve. Null for a cell no second generator drove.
+ * generator) | null, verdict, why: [...] }] }. The others: the cross-check's tool, haload's
+ * flat-out run of the cost curve, and its runs at the cell's rate. Null for a cell no second
+ * generator drove.
  */
 function generatorEfficiency(cell) {
   const checked =
     cell.crossCheck && !cell.crossCheck.skipped && cell.crossCheck.rps ? toolFigures(cell) : null;
-  const others = [checked, flatOutFigures(cell)].filter(Boolean);
-  if (!others.length) return null;
   const gen = generatorFigures(cell);
+  const others = [checked, flatOutFigures(cell), sameRateFigures(cell, gen)].filter(Boolean);
+  if (!others.length) return null;
   return { cell: cell.name, generators: [gen, ...others.map((other) => against(cell, gen, other))] };
 }
 

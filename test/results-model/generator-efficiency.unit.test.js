@@ -92,3 +92,32 @@ test('one run a side: the change without an interval; a skipped or older cross-c
   expect(generatorEfficiency({ name: 'x', crossCheck: { tool: 'wrk', skipped: 'open model' } })).toBeNull();
   expect(generatorEfficiency({ name: 'x' })).toBeNull();
 });
+
+test("the cost curve's runs at the cell's own rate: both generators at one rate, judged with an interval, no rate reason", () => {
+  const c = cell({ k6Router: [40, 41, 40.5, 40.2], toolRouter: [30, 30, 30, 30], toolRps: 9000 });
+  // haload held to k6's 4,000 req/s once per sample: the router at 0.124–0.128 cores, 31–32 µs.
+  const atRate = (routerCores) => ({
+    offeredRps: 4000,
+    rps: 4000,
+    routerCores,
+    toolCores: 0.03,
+    generatorRate: true,
+  });
+  c.costCurve = {
+    points: [
+      { offeredRps: null, rps: 9000, routerCores: 0.27, toolCores: 0.07 },
+      atRate(0.124),
+      atRate(0.126),
+      atRate(0.128),
+      atRate(0.125),
+    ],
+  };
+  const sameRate = generatorEfficiency(c).generators.find((g) => g.run === "cost curve, at k6's rate");
+  expect(sameRate).toMatchObject({ tool: 'haload', rps: 4000, verdict: 'depends' });
+  expect(sameRate.routerUs.samples).toEqual([31, 31.5, 32, 31.25]);
+  expect(sameRate.ownUs.median).toBeCloseTo(7.5, 6);
+  expect(sameRate.shift.high).toBeLessThan(-AA_BOUND);
+  // One rate: only the generators' CPU can say why.
+  expect(sameRate.why).toHaveLength(1);
+  expect(sameRate.why[0]).toMatch(/k6 used 0\.90 cores beside the router, haload 0\.03/);
+});
