@@ -14,7 +14,9 @@ const { routerCores, capacityOf, floorMultipleOf, handshakePrices, sizing } = re
 const { writeJsonAtomic } = require('../core/files');
 const { requireDependency } = require('../core/dependency');
 
-const RESULTS_VERSION = SCHEMA.properties.version.const;
+// The version written, and those read: an older one whose shape is a subset of this one's.
+const READ_VERSIONS = SCHEMA.properties.version.enum;
+const RESULTS_VERSION = Math.max(...READ_VERSIONS);
 const RESULTS_FILE = 'results.json';
 
 let validator = null;
@@ -45,13 +47,13 @@ function describeError(error) {
   return `${where} ${error.message}${detail}`;
 }
 
-/** Throws unless `doc` is a results document of this version; `file` names it in the message. */
+/** Throws unless `doc` is a results document of a version read here; `file` names it in the message. */
 function checkDocument(doc, file) {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`${file} is not a JSON object`);
-  if (doc.version !== RESULTS_VERSION) {
+  if (!READ_VERSIONS.includes(doc.version)) {
     throw new Error(
       `${file} is results version ${JSON.stringify(doc.version ?? null)}; this version of Router Lab reads ` +
-        `version ${RESULTS_VERSION} only (re-run the matrix, or render it with the Router Lab that wrote it)`,
+        `versions ${READ_VERSIONS.join(' and ')} only (re-run the matrix, or render it with the Router Lab that wrote it)`,
     );
   }
   const error = validate(doc);

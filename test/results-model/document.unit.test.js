@@ -303,9 +303,16 @@ describe('results.json on disk', () => {
     fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(old));
     expect(() => readResults(dir)).toThrow(
       new RegExp(
-        `results\\.json is results version 1; this version of Router Lab reads version ${RESULTS_VERSION} only`,
+        `results\\.json is results version 1; this version of Router Lab reads versions 6 and ${RESULTS_VERSION} only`,
       ),
     );
+  });
+
+  test('version 6 still reads: its shape is 7 without the fields 7 added', () => {
+    expect(RESULTS_VERSION).toBe(7);
+    const older = { ...finished(), version: 6 };
+    fs.writeFileSync(path.join(dir, 'results.json'), JSON.stringify(older));
+    expect(readResults(dir).version).toBe(6);
   });
 });
 
