@@ -35,17 +35,14 @@ function port(env, name, fallback) {
   return integer(env, name, fallback, { min: 0, max: 65535 });
 }
 
-function readableFile(env, name) {
+function readableFile(env, name, what = 'PEM file') {
   const file = read(env, name);
   if (file === undefined) return undefined;
   try {
     fs.accessSync(file, fs.constants.R_OK);
     if (!fs.statSync(file).isFile()) throw new Error('not a regular file');
   } catch (err) {
-    throw new ConfigError(
-      name,
-      `must name a readable PEM file, got ${JSON.stringify(file)} (${err.message})`,
-    );
+    throw new ConfigError(name, `must name a readable ${what}, got ${JSON.stringify(file)} (${err.message})`);
   }
   return file;
 }
@@ -111,6 +108,13 @@ function loadConfig(env = process.env) {
       'must be set together with the other: the HTTPS listener needs both TLS_CERT_FILE and TLS_KEY_FILE',
     );
   }
+  const tlsTicketKeysFile = readableFile(env, 'TLS_TICKET_KEYS_FILE', 'file of session ticket keys');
+  if (tlsTicketKeysFile && !tlsCertFile) {
+    throw new ConfigError(
+      'TLS_TICKET_KEYS_FILE',
+      'is for the HTTPS listener: set TLS_CERT_FILE and TLS_KEY_FILE too',
+    );
+  }
   const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65000, { min: 1000, max: 3600000 });
   const redisTimeoutMs = integer(env, 'REDIS_TIMEOUT_MS', 1000, { min: 10, max: 60000 });
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10000, { min: 100, max: 600000 });
@@ -126,6 +130,7 @@ function loadConfig(env = process.env) {
     tlsPort: port(env, 'TLS_PORT', 8443),
     tlsCertFile,
     tlsKeyFile,
+    tlsTicketKeysFile,
     tls: Boolean(tlsCertFile),
     redisUrl: redisUrl(env),
     redisClusterNodes: clusterNodes(env),

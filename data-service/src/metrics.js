@@ -103,6 +103,14 @@ function createMetrics({ defaultMetrics = true } = {}) {
   });
   registry.registerMetric(requestDuration);
   registry.registerMetric(redisDuration);
+  // A passthrough Route's client resumes only where its session ticket decrypts: this says whether
+  // it did (the router cannot see it, the TLS being the service's).
+  const tlsSessions = new client.Counter({
+    name: 'data_service_tls_sessions_total',
+    help: 'TLS sessions set up on the HTTPS listener: new (a full handshake) or resumed',
+    labelNames: ['session'],
+    registers: [registry],
+  });
 
   return {
     registry,
@@ -112,6 +120,9 @@ function createMetrics({ defaultMetrics = true } = {}) {
     },
     observeRedis(command, outcome, seconds) {
       redisDuration.observe(redisDuration.seriesFor(command, outcome), seconds);
+    },
+    observeTlsSession(resumed) {
+      tlsSessions.inc({ session: resumed ? 'resumed' : 'new' });
     },
   };
 }

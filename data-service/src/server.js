@@ -8,7 +8,7 @@ const { createLogger } = require('./logger');
 const { createMetrics } = require('./metrics');
 const { createRedis, describeRedis } = require('./redis');
 const { createApp } = require('./app');
-const { tlsServerOptions, watchCertificate } = require('./tls');
+const { sharedSessions, tlsServerOptions, watchCertificate } = require('./tls');
 const { createShutdown } = require('./shutdown');
 const { TimedServerResponse } = require('./timing');
 
@@ -68,6 +68,11 @@ function configure() {
         `invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE are not a usable pair (${err.message})`,
       );
     }
+    try {
+      if (config.tlsTicketKeysFile) Object.assign(tlsSetup.options, sharedSessions(config.tlsTicketKeysFile));
+    } catch (err) {
+      exitConfig(`invalid configuration: ${err.message}`);
+    }
   }
   return { config, tlsSetup };
 }
@@ -85,7 +90,7 @@ function exitOnUncaught(logger) {
 }
 
 /** The HTTP listener and, with TLS, the HTTPS one with its certificate watcher. */
-async function startListeners({ config, tlsSetup, listener, logger }) {
+async function startListeners({ config, tlsSetup, listener, logger, metrics }) {
   const servers = [tuneListener(http.createServer(listenerOptions(config), listener), config)];
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
@@ -95,6 +100,7 @@ async function startListeners({ config, tlsSetup, listener, logger }) {
       https.createServer({ ...options, ALPNProtocols: ['http/1.1'], ...listenerOptions(config) }, listener),
       config,
     );
+    httpsServer.on('secureConnection', (socket) => metrics.observeTlsSession(socket.isSessionReused()));
     servers.push(httpsServer);
     ports.https = await listen(httpsServer, config.tlsPort);
     certWatcher = watchCertificate(httpsServer, {
@@ -152,7 +158,7 @@ async function main() {
     logger.warn({ error: err.message, redis: describeRedis(config) }, 'redis not reachable yet');
   }
 
-  const { servers, certWatcher } = await startListeners({ config, tlsSetup, listener, logger });
+  const { servers, certWatcher } = await startListeners({ config, tlsSetup, listener, logger, metrics });
   const shutdown = createShutdown({
     servers,
     redis,

@@ -68,9 +68,9 @@ async function buildApp(env = {}, { logLevel = 'info' } = {}) {
  * The service as a real process (node src/server.js) on free ports. Resolves once it logged that
  * it listens. `env` is added to a minimal environment.
  */
-async function startService(env = {}, { tls = false } = {}) {
+async function startService(env = {}, { tls = false, args = [] } = {}) {
   const [port, tlsPort] = await freePorts(2);
-  const child = startChild(process.execPath, [SERVER], {
+  const child = startChild(process.execPath, [SERVER, ...args], {
     env: {
       PATH: process.env.PATH,
       PORT: String(port),

@@ -1,9 +1,12 @@
 'use strict';
 // The lab's certificates, generated at every lab:up into <LAB_DIR>/certs (never committed), as
 // OpenShift's ingress and service-ca operators would make them.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
 const path = require('node:path');
 const { generateKeys, createCA, createServerCert } = require('../../core/certs');
 const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
+const { TICKET_KEYS_BYTES } = require('../../../data-service/src/tls');
 
 /** LAB_ROUTER_KEY → the key type lib/core/certs.js makes. */
 const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
@@ -18,7 +21,8 @@ const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
  *   - a service CA and the data-service serving certificate for data-service.router-lab.svc
  *     (served on passthrough, verified by the router on re-encrypt). Like a service-ca
  *     certificate it does NOT name the route host. `serviceHosts` adds the hosts of LAB_ROUTES's
- *     Services, which the router verifies on their re-encrypt Routes.
+ *     Services, which the router verifies on their re-encrypt Routes; and the service's session
+ *     ticket keys, shared by every instance.
  * `routerKey` (LAB_ROUTER_KEY): the router default certificate's key, RSA 2048 as OpenShift's
  * ingress operator generates it, or ECDSA P-256, so the key's price in a full handshake can be
  * measured.
@@ -63,6 +67,11 @@ async function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [], 
     dnsNames: [SERVICE_HOST, `${SERVICE_HOST}.cluster.local`, ...serviceHosts],
     key: keys['data-service'],
   });
+  // One set of session ticket keys for every instance: a passthrough client's ticket then resumes
+  // on whichever instance the router picks, as the resumed cells claim (data-service's
+  // TLS_TICKET_KEYS_FILE; each pod has keys of its own unless a cluster shares them too).
+  const serviceTicketKeys = path.join(dir, 'data-service-ticket-keys');
+  fs.writeFileSync(serviceTicketKeys, crypto.randomBytes(TICKET_KEYS_BYTES), { mode: 0o600 });
   return {
     dir,
     labCA: labCA.cert,
@@ -71,6 +80,7 @@ async function createLabCerts(labDir, { routerKey = 'rsa2048', routeHosts = [], 
     routeCerts,
     serviceCert: serving.cert,
     serviceKey: serving.key,
+    serviceTicketKeys,
   };
 }
 

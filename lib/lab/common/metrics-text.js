@@ -15,4 +15,19 @@ function sumSeries(text, names) {
   return found;
 }
 
-module.exports = { sumSeries };
+/**
+ * The series `name` in `text` summed by the value of its label `label`: { value: sum } (pure). A
+ * line without the label is left out.
+ */
+function sumByLabel(text, name, label) {
+  const found = {};
+  const labelled = new RegExp(`(?:^|,)${label}="([^"]*)"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)\{([^}]*)\} ([-+\d.eE]+|NaN)$/.exec(line.trim());
+    const value = match && match[1] === name && labelled.exec(match[2]);
+    if (value) found[value[1]] = (found[value[1]] ?? 0) + Number(match[3]);
+  }
+  return found;
+}
+
+module.exports = { sumSeries, sumByLabel };

@@ -145,6 +145,7 @@ function serviceEnv(instance, { redis, certs, logLevel, drainDelayMs }) {
     TLS_PORT: String(instance.tlsPort),
     TLS_CERT_FILE: certs.serviceCert,
     TLS_KEY_FILE: certs.serviceKey,
+    ...(certs.serviceTicketKeys && { TLS_TICKET_KEYS_FILE: certs.serviceTicketKeys }),
     INSTANCE_NAME: instance.name,
     LOG_LEVEL: logLevel,
     DRAIN_DELAY_MS: String(drainDelayMs),
