@@ -10,6 +10,26 @@ const { fitCostCurve } = require('../results-model/cost-curve');
 const FRACTIONS = [0.25, 0.5, 0.75];
 
 /**
+ * haload held to the rate the cell's own generator drove, `samples` times. -R overshoots by a few
+ * per cent, and the router's cost per request falls as the rate rises: a first run finds the
+ * overshoot (a curve point like the others), each run after it offers the rate corrected by the
+ * last one's, so that both generators are compared at one rate.
+ */
+async function atGeneratorRate(once, rate, samples, report) {
+  report(`cost curve: the cell's rate, ${rate} req/s (finding haload's overshoot)`);
+  const first = await once(rate);
+  const points = [first];
+  let offer = first.rps > 0 ? Math.round((rate * rate) / first.rps) : rate;
+  for (let i = 1; i <= samples; i++) {
+    report(`cost curve: the cell's rate, ${rate} req/s (${i}/${samples}, offering ${offer})`);
+    const point = await once(offer);
+    points.push({ ...point, generatorRate: true });
+    if (point.rps > 0) offer = Math.max(1, Math.round((offer * rate) / point.rps));
+  }
+  return points;
+}
+
+/**
  * The cell's cost curve in the matrix `run` (lib/matrix/run.js: its haload, target, options, watched
  * pids, signal and document): { tool, points: [{ offeredRps, rps, routerCores, toolCores, target?,
  * generatorRate? }], ...fit }, or { tool, skipped } where it cannot be measured. The rate the run
@@ -53,13 +73,8 @@ async function measureCostCurve(run, cell, { threads, report, generatorRps }) {
     points.push(await once(rate));
   }
   points.push(flatOut);
-  if (generatorRps > 0) {
-    const rate = Math.round(generatorRps);
-    for (let i = 1; i <= opts.samples; i++) {
-      report(`cost curve: the cell's rate, ${rate} req/s (${i}/${opts.samples})`);
-      points.push({ ...(await once(rate)), generatorRate: true });
-    }
-  }
+  if (generatorRps > 0)
+    points.push(...(await atGeneratorRate(once, Math.round(generatorRps), opts.samples, report)));
   if (targetRps > 0) {
     report(`cost curve: the target, ${targetRps} req/s`);
     points.push({ ...(await once(targetRps)), target: true });

@@ -27,6 +27,7 @@ const { runHaloadCell } = require('../load/haload-cell');
 const { h2Skip, serviceAlpn } = require('./protocol');
 const { measureCostCurve } = require('./cost-curve');
 const { startRouterCounters } = require('../load/router-counters');
+const { withServiceSessions } = require('../load/service-sessions');
 const {
   wrkTarget,
   crossCheckPlan,
@@ -167,8 +168,27 @@ async function openRun(plan, { signal }) {
   }
   // The router's own counters beside the CPU, where its backend reads them (the lab).
   const counters = target.counters ? { start: () => startRouterCounters(target.counters) } : null;
-  return { ...plan, ...watchedProcesses(lab), dir, doc, maxVus: options.maxVus, counters, signal };
+  const { serviceSessions } = target;
+  return {
+    ...plan,
+    ...watchedProcesses(lab),
+    dir,
+    doc,
+    maxVus: options.maxVus,
+    counters,
+    serviceSessions,
+    signal,
+  };
 }
+
+/**
+ * What a recorded sample of `cell` reads beside its load: the router's counters and, where the
+ * service ends the TLS (passthrough close cells), the service's TLS sessions.
+ */
+const countersFor = (run, cell) =>
+  run.serviceSessions && cell.termination === 'passthrough' && cell.tlsSession
+    ? withServiceSessions(run.counters, run.serviceSessions)
+    : run.counters;
 
 /**
  * One run of a cell's generator: k6, or wrk where the TLS sessions are resumed. A recorded
@@ -181,7 +201,7 @@ function runSample(run, { cell, where }, { durationSeconds, summaryPath, dashboa
     durationSeconds,
     summaryPath,
     watch: recorded ? run.watch : {},
-    counters: recorded ? run.counters : null,
+    counters: recorded ? countersFor(run, cell) : null,
     cpus: target.k6Cpus,
     signal,
   };

@@ -12,6 +12,7 @@ const { tlsBlock } = require('../results-model/document');
 const { CONTROL_PLANE } = require('../results-model/cell');
 const { defaultKubeconfig, readKubeconfig } = require('../lab/kube/kubeconfig');
 const { backendOf } = require('../lab/routers');
+const { serviceSessionsReader } = require('../lab/common/service-sessions');
 const { readCluster } = require('./cluster-api');
 
 /** Where to send traffic: the running lab (from lab.json) or a cluster named by options. */
@@ -47,6 +48,8 @@ function resolveTarget(opts, env = process.env) {
         missingRoutes,
         // A reader of the router's own counters, read while each sample runs.
         counters: backendOf(lab.router).counters(lab),
+        // The instances' TLS sessions: passthrough's evidence, its TLS ending at the service.
+        serviceSessions: lab.instances?.length ? serviceSessionsReader(lab.instances) : null,
         // With LAB_CPUS placement, k6 runs on the cores left free for it.
         k6Cpus: free && free.length ? free.join(',') : null,
         // Whether the router offers h2 over ALPN (LAB_ROUTER_HTTP2).
@@ -79,6 +82,7 @@ function resolveTarget(opts, env = process.env) {
       // Every route host connects here instead of through DNS (k6's `hosts`), where given.
       routerAddress: opts.routerAddress || null,
       counters: null,
+      serviceSessions: null,
       k6Cpus: null,
     },
     lab: null,

@@ -110,6 +110,25 @@ function routerCountersOf(samples) {
 }
 
 /**
+ * The service's TLS sessions over the samples that read them (passthrough close cells:
+ * lib/load/service-sessions.js), summed: { new, resumed, reusePct }, { error } where none could,
+ * or null where none tried.
+ */
+function serviceSessionsOf(samples) {
+  const tried = samples.map((s) => s.counters?.serviceSessions).filter(Boolean);
+  if (!tried.length) return null;
+  const read = tried.filter((t) => !t.error);
+  if (!read.length) return { error: tried[0].error };
+  const sum = (key) => read.reduce((total, t) => total + t[key], 0);
+  const [fresh, resumed] = [sum('new'), sum('resumed')];
+  return {
+    new: fresh,
+    resumed,
+    reusePct: fresh + resumed ? round((100 * resumed) / (fresh + resumed), 1) : null,
+  };
+}
+
+/**
  * Why no sample read the router's counters, where some tried (lib/load/router-counters.js: a
  * summary with no readings names the last error): the reason, or null when any sample read them
  * or none tried (a cluster).
@@ -201,7 +220,11 @@ function buildCellResult(
       ...load,
       maxVus: tool === 'k6' ? (maxVus ?? null) : (meta.maxVus ?? null),
     },
-    backend: { instances: processes(instanceNames), redis: processes(redisNames) },
+    backend: {
+      instances: processes(instanceNames),
+      redis: processes(redisNames),
+      ...(serviceSessionsOf(samples) && { tlsSessions: serviceSessionsOf(samples) }),
+    },
     router: {
       cpuCores: averageCores(samples, 'router'),
       ...(controlPlane ? { controlPlaneCpuCores: averageCores(samples, CONTROL_PLANE) } : {}),

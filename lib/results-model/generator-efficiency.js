@@ -64,8 +64,8 @@ function reasonsOf(cell, gen, tool) {
   }
   if (gen.cores !== null && tool.cores !== null) {
     why.push(
-      `${gen.tool} used ${gen.cores.toFixed(2)} cores beside the router, ${tool.tool} ${tool.cores.toFixed(2)}: ` +
-        'a generator on the router’s cores costs it caches and wake-ups',
+      // A fact, not a cause: pinned apart from the router the shift remained (docs/figures.md).
+      `${gen.tool} used ${gen.cores.toFixed(2)} cores beside the router, ${tool.tool} ${tool.cores.toFixed(2)}`,
     );
   }
   return why;

@@ -213,6 +213,27 @@ function sharedVerdict(m, t = THRESHOLDS) {
 const ROUTER_TLS = ['edge', 'reencrypt'];
 
 /**
+ * A session claim where the service ends the TLS (passthrough): checked on the instances' own
+ * count of new and resumed sessions (backend.tlsSessions), the router passing the TLS on unopened.
+ */
+function serviceSessionVerdict(cell, base, t) {
+  const sessions = cell.backend?.tlsSessions;
+  const where = `${cell.termination} TLS ends at the service`;
+  if (!sessions || sessions.error || sessions.reusePct === null) {
+    const why = sessions?.error ?? (sessions ? 'no TLS session counted' : 'its sessions were not read');
+    return { ...base, holds: null, text: `not checked: ${where}, and ${why}` };
+  }
+  const { reusePct } = sessions;
+  const resumed = cell.tlsSession === 'resumed';
+  const holds = resumed ? reusePct >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
+  const counted = `the service resumed ${reusePct} % of TLS sessions (${sessions.new} new, ${sessions.resumed} resumed)`;
+  const text = holds
+    ? `${counted}: ${cell.tlsSession} as claimed`
+    : `NOT ${cell.tlsSession} as claimed: ${counted}, where ${resumed ? `at least ${t.resumedMinReusePct}` : `at most ${t.fullMaxReusePct}`} % was expected`;
+  return { ...base, reusePct, holds, text };
+}
+
+/**
  * Whether a close TLS cell measured the sessions its name claims, from the router's own counters,
  * and what its full handshakes cost the router: null for a cell without a TLS session kind. Else
  * { claim, reusePct, fullHandshakesPerSec, holds, text, handshakeCores, handshakeShare }: holds is
@@ -232,13 +253,7 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
     handshakeCores: null,
     handshakeShare: null,
   };
-  if (!ROUTER_TLS.includes(cell.termination)) {
-    return {
-      ...base,
-      holds: null,
-      text: `not checked at the router: ${cell.termination} TLS ends at the service, whose counters the lab does not read`,
-    };
-  }
+  if (!ROUTER_TLS.includes(cell.termination)) return serviceSessionVerdict(cell, base, t);
   if (!counters || typeof counters.reusePct !== 'number') {
     const why = cell.router.countersError;
     return {

@@ -180,7 +180,18 @@ describe('--quick on 1k pages', () => {
       expect(resumed.cost.router.perRequestUs.median).toBeLessThan(full.cost.router.perRequestUs.median);
       expect(resumed.cost.wrk.perRequestUs.median).toBeGreaterThan(0);
     }
-    // Passthrough's TLS ends at the service: what resuming saves is the service's (haload resumed it).
+    // Passthrough's TLS ends at the service: the instances' own count of sessions proves each claim
+    // (they share session ticket keys, so a ticket resumes on whichever one the router picks).
+    for (const name of ['passthrough:1k:close:full', 'passthrough:1k:close:resumed']) {
+      const { tlsEvidence, backend } = cell(name);
+      expect([name, tlsEvidence.holds, tlsEvidence.text]).toEqual([
+        name,
+        true,
+        expect.stringMatching(/^the service resumed/),
+      ]);
+      expect(backend.tlsSessions.new + backend.tlsSessions.resumed).toBeGreaterThan(0);
+    }
+    // What resuming saves is then the service's (haload resumed it).
     expect(results.handshakePrices.map((p) => [p.fullCell, p.role])).toEqual([
       ['edge:1k:close:full', 'router'],
       ['passthrough:1k:close:full', 'service'],
@@ -293,7 +304,7 @@ test('an interrupted run writes what finished, decided and marked incomplete, an
   expect(output).toMatch(/Report: .*report\.html/);
 });
 
-test("--cost-curve: haload at six rates (the cell's own among them), the router's CPU fitted, the target judged, and the sizing on the curve", async () => {
+test("--cost-curve: haload at seven rates (the cell's own among them), the router's CPU fitted, the target judged, and the sizing on the curve", async () => {
   const out = path.join(outRoot, 'cost-curve');
   const args = ['--cells', 'http:1k:keepalive', '--duration', '2', '--warmup', '0', '--cooldown', '0'];
   const { code, output } = await runMatrix([
@@ -308,7 +319,7 @@ test("--cost-curve: haload at six rates (the cell's own among them), the router'
   expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
   const [cell] = readResults(out).cells;
   const curve = cell.costCurve;
-  expect(curve).toMatchObject({ tool: 'haload', n: 6 });
+  expect(curve).toMatchObject({ tool: 'haload', n: 7 });
   // 1/4, 1/2 and 3/4 of the flat-out rate, then flat out; the fit takes the rates haload got
   // (-R holds it near the offer, a little over it at times).
   const flatOut = curve.points[3];
@@ -327,15 +338,22 @@ test("--cost-curve: haload at six rates (the cell's own among them), the router'
   expect(curve.interval.low).toBeLessThanOrEqual(curve.perRequestUs);
   expect(curve.interval.high).toBeGreaterThanOrEqual(curve.perRequestUs);
   expect(readResults(out).sizing.cells[0].routerBasis).toBe('curve');
-  // The rate k6 drove the cell at, once per sample: the router under both generators at one rate.
-  expect(curve.points[4]).toMatchObject({ generatorRate: true, offeredRps: Math.round(cell.okRps) });
+  // The rate k6 drove the cell at: a first run finds haload's overshoot, then once per sample an
+  // offer corrected by it, so that the router is compared under both generators at one rate.
+  const rate = Math.round(cell.okRps);
+  expect(curve.points[4]).toMatchObject({ offeredRps: rate });
+  expect(curve.points[4].generatorRate).toBeUndefined();
+  expect(curve.points[5]).toMatchObject({
+    generatorRate: true,
+    offeredRps: Math.round((rate * rate) / curve.points[4].rps),
+  });
   const { generatorEfficiency } = require('../../lib/results-model/generator-efficiency');
   const sameRate = generatorEfficiency(cell).generators.find((g) => g.run === "cost curve, at k6's rate");
   expect(sameRate.routerUs.median).toBeGreaterThan(0);
   // The sizing's target offered too, and judged: met, or the role that kept the router from it.
   const target = readResults(out).reference.bank.targetTps;
-  expect(curve.points[5]).toMatchObject({ target: true, offeredRps: target });
-  expect(curve.atTarget).toMatchObject({ offeredRps: target, rps: curve.points[5].rps });
-  if (curve.atTarget.met) expect(curve.points[5].rps).toBeGreaterThanOrEqual(target * 0.95);
+  expect(curve.points[6]).toMatchObject({ target: true, offeredRps: target });
+  expect(curve.atTarget).toMatchObject({ offeredRps: target, rps: curve.points[6].rps });
+  if (curve.atTarget.met) expect(curve.points[6].rps).toBeGreaterThanOrEqual(target * 0.95);
   else expect(curve.atTarget.limit).toMatch(/^(router|generator|router\+generator|unknown)$/);
 });
