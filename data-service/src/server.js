@@ -8,7 +8,8 @@ const { createLogger } = require('./logger');
 const { createMetrics } = require('./metrics');
 const { createRedis, describeRedis } = require('./redis');
 const { createApp } = require('./app');
-const { sharedSessions, tlsServerOptions, watchCertificate } = require('./tls');
+const { tlsServerOptions, watchCertificate } = require('./tls');
+const { sharedSessions } = require('./ticket-keys');
 const { createShutdown } = require('./shutdown');
 const { TimedServerResponse } = require('./timing');
 
@@ -69,7 +70,7 @@ function configure() {
       );
     }
     try {
-      if (config.tlsTicketKeysFile) Object.assign(tlsSetup.options, sharedSessions(config.tlsTicketKeysFile));
+      tlsSetup.sessionOptions = config.tlsTicketKeysFile ? sharedSessions(config.tlsTicketKeysFile) : {};
     } catch (err) {
       exitConfig(`invalid configuration: ${err.message}`);
     }
@@ -95,9 +96,12 @@ async function startListeners({ config, tlsSetup, listener, logger, metrics }) {
   const ports = { http: await listen(servers[0], config.port) };
   let certWatcher;
   if (tlsSetup) {
-    const { pair, options } = tlsSetup;
+    const { pair, options, sessionOptions } = tlsSetup;
     const httpsServer = tuneListener(
-      https.createServer({ ...options, ALPNProtocols: ['http/1.1'], ...listenerOptions(config) }, listener),
+      https.createServer(
+        { ...options, ...sessionOptions, ALPNProtocols: ['http/1.1'], ...listenerOptions(config) },
+        listener,
+      ),
       config,
     );
     httpsServer.on('secureConnection', (socket) => metrics.observeTlsSession(socket.isSessionReused()));
@@ -109,6 +113,7 @@ async function startListeners({ config, tlsSetup, listener, logger, metrics }) {
       initial: pair,
       logger,
       pollIntervalMs: config.tlsReloadIntervalMs,
+      sessionOptions,
     });
     logger.info({ serialNumber: pair.serialNumber, validTo: pair.validTo }, 'TLS certificate loaded');
   }

@@ -30,35 +30,6 @@ function readPair(certFile, keyFile, unchangedDigest) {
   };
 }
 
-// Node's session ticket keys: 16 bytes of name, 16 of HMAC secret, 16 of AES key.
-const TICKET_KEYS_BYTES = 48;
-
-/**
- * Session ticket keys shared by every instance (TLS_TICKET_KEYS_FILE): a client's ticket then
- * resumes on any of them, not only on the instance that issued it. Throws unless 48 bytes.
- */
-function readTicketKeys(file) {
-  const keys = fs.readFileSync(file);
-  if (keys.length !== TICKET_KEYS_BYTES) {
-    throw new Error(
-      `TLS_TICKET_KEYS_FILE must hold ${TICKET_KEYS_BYTES} bytes, ${file} holds ${keys.length}`,
-    );
-  }
-  return keys;
-}
-
-/**
- * The https.createServer options that let every instance with the same keys resume each other's
- * sessions: the keys, and a session context of their own. Node's default context is a hash of
- * the process's arguments, which differ between instances, and OpenSSL refuses a ticket issued
- * under another context.
- */
-function sharedSessions(ticketKeysFile) {
-  const ticketKeys = readTicketKeys(ticketKeysFile);
-  const sessionIdContext = crypto.createHash('sha256').update(ticketKeys).digest('hex').slice(0, 32);
-  return { ticketKeys, sessionIdContext };
-}
-
 /** Options for https.createServer from the current files (throws when they are unusable). */
 function tlsServerOptions(certFile, keyFile) {
   const pair = readPair(certFile, keyFile);
@@ -70,10 +41,13 @@ function tlsServerOptions(certFile, keyFile) {
 // files) and, because fs.watch is not reliable everywhere (network and overlay filesystems), the
 // content is also polled.
 /**
- * Watches certFile/keyFile and calls server.setSecureContext with the new pair when it changes.
- * Returns { stop(), current() }.
+ * Watches certFile/keyFile and calls server.setSecureContext with the new pair when it changes,
+ * with `sessionOptions` (./ticket-keys.js) again. Returns { stop(), current() }.
  */
-function watchCertificate(server, { certFile, keyFile, initial, logger, pollIntervalMs = 30000 }) {
+function watchCertificate(
+  server,
+  { certFile, keyFile, initial, logger, pollIntervalMs = 30000, sessionOptions = {} },
+) {
   let current = initial;
   let timer;
   let stopped = false;
@@ -88,7 +62,8 @@ function watchCertificate(server, { certFile, keyFile, initial, logger, pollInte
       return;
     }
     if (pair === null) return;
-    server.setSecureContext({ cert: pair.cert, key: pair.key, minVersion: MIN_VERSION });
+    // setSecureContext resets what it is not given: the shared session options go again.
+    server.setSecureContext({ cert: pair.cert, key: pair.key, minVersion: MIN_VERSION, ...sessionOptions });
     logger.info(
       { reason, serialNumber: pair.serialNumber, fingerprint256: pair.fingerprint256, validTo: pair.validTo },
       'TLS certificate reloaded',
@@ -127,4 +102,4 @@ function watchCertificate(server, { certFile, keyFile, initial, logger, pollInte
   };
 }
 
-module.exports = { TICKET_KEYS_BYTES, sharedSessions, tlsServerOptions, watchCertificate, MIN_VERSION };
+module.exports = { tlsServerOptions, watchCertificate, MIN_VERSION };

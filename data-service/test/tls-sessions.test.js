@@ -9,20 +9,21 @@ const tls = require('node:tls');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { createCA, createServerCert } = require('../../lib/core/certs');
-const { testRedis, startService, tempDir, SERVER } = require('./helpers');
+const { testRedis, startService, tempDir, waitFor, SERVER } = require('./helpers');
 
 const run = promisify(execFile);
 const HOST = 'data-service.router-lab.svc';
 
 let redis;
 let dir;
+let ca;
 let leaf;
 let caPem;
 const services = [];
 beforeAll(async () => {
   redis = await testRedis();
   dir = tempDir('tls-sessions');
-  const ca = createCA(dir, 'service-ca', { commonName: 'Test service CA' });
+  ca = createCA(dir, 'service-ca', { commonName: 'Test service CA' });
   caPem = fs.readFileSync(ca.cert);
   leaf = createServerCert(path.join(dir, 'issued'), 'service', { ca, dnsNames: [HOST] });
   fs.writeFileSync(path.join(dir, 'ticket-keys'), crypto.randomBytes(48));
@@ -78,6 +79,31 @@ test('with one TLS_TICKET_KEYS_FILE, a session from one instance resumes on anot
   expect((await request(b.tlsPort, first.ticket)).reused).toBe(true);
   expect(await sessions(a)).toEqual({ new: 1, resumed: 0 });
   expect(await sessions(b)).toEqual({ new: 0, resumed: 1 });
+});
+
+test('a certificate reloaded without a restart keeps the shared sessions', async () => {
+  // B's own copy of the pair, rewritten in place below as a rotated secret would be.
+  const own = path.join(dir, 'rotating');
+  fs.mkdirSync(own, { recursive: true });
+  for (const [from, to] of [
+    [leaf.cert, 'tls.crt'],
+    [leaf.key, 'tls.key'],
+  ])
+    fs.copyFileSync(from, path.join(own, to));
+  const keys = { TLS_TICKET_KEYS_FILE: path.join(dir, 'ticket-keys') };
+  const a = await start(keys);
+  const b = await start({
+    ...keys,
+    TLS_CERT_FILE: path.join(own, 'tls.crt'),
+    TLS_KEY_FILE: path.join(own, 'tls.key'),
+    TLS_RELOAD_INTERVAL_MS: '100',
+  });
+  const rotated = createServerCert(path.join(dir, 'rotated'), 'service', { ca, dnsNames: [HOST] });
+  fs.copyFileSync(rotated.key, path.join(own, 'tls.key'));
+  fs.copyFileSync(rotated.cert, path.join(own, 'tls.crt'));
+  await waitFor(() => /TLS certificate reloaded/.test(b.output()), 5000, "B's certificate reload");
+  const first = await request(a.tlsPort);
+  expect((await request(b.tlsPort, first.ticket)).reused).toBe(true);
 });
 
 test('with keys of its own, an instance resumes only its own sessions', async () => {

@@ -175,6 +175,8 @@ function labState(lab, router) {
       dir: certs.dir,
       serviceCert: certs.serviceCert,
       serviceKey: certs.serviceKey,
+      // Instances restarted later (lab:rollout, faults) must share the same keys.
+      serviceTicketKeys: certs.serviceTicketKeys,
     },
     instances: instances.map((i) => ({
       name: i.name,

@@ -4,10 +4,19 @@
 
 const round = (v) => Number(v.toFixed(1));
 
-/** The sessions between two readings { new, resumed }: { new, resumed, reusePct } (pure). */
+/**
+ * The sessions between two readings { [instance]: { new, resumed } }, summed: { new, resumed,
+ * reusePct } (pure); { error } where an instance's count went down (it restarted in between).
+ */
 function sessionsBetween(first, last) {
-  const added = { new: last.new - first.new, resumed: last.resumed - first.resumed };
-  if (added.new < 0 || added.resumed < 0) return { error: 'an instance restarted during the sample' };
+  const added = { new: 0, resumed: 0 };
+  for (const [name, now] of Object.entries(last)) {
+    const before = first[name] ?? { new: 0, resumed: 0 };
+    if (now.new < before.new || now.resumed < before.resumed)
+      return { error: `${name} restarted during the sample` };
+    added.new += now.new - before.new;
+    added.resumed += now.resumed - before.resumed;
+  }
   const all = added.new + added.resumed;
   return { ...added, reusePct: all ? round((100 * added.resumed) / all) : null };
 }

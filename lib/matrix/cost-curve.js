@@ -19,7 +19,7 @@ async function atGeneratorRate(once, rate, samples, report) {
   report(`cost curve: the cell's rate, ${rate} req/s (finding haload's overshoot)`);
   const first = await once(rate);
   const points = [first];
-  let offer = first.rps > 0 ? Math.round((rate * rate) / first.rps) : rate;
+  let offer = first.rps > 0 ? Math.max(1, Math.round((rate * rate) / first.rps)) : rate;
   for (let i = 1; i <= samples; i++) {
     report(`cost curve: the cell's rate, ${rate} req/s (${i}/${samples}, offering ${offer})`);
     const point = await once(offer);
@@ -74,12 +74,15 @@ async function measureCostCurve(run, cell, { threads, report, generatorRps }) {
   }
   points.push(flatOut);
   if (generatorRps > 0)
-    points.push(...(await atGeneratorRate(once, Math.round(generatorRps), opts.samples, report)));
+    points.push(
+      ...(await atGeneratorRate(once, Math.max(1, Math.round(generatorRps)), opts.samples, report)),
+    );
   if (targetRps > 0) {
     report(`cost curve: the target, ${targetRps} req/s`);
     points.push({ ...(await once(targetRps)), target: true });
   }
-  const fit = fitCostCurve(points);
+  // The runs at the cell's rate compare generators; fitted, they would weigh the curve toward one rate.
+  const fit = fitCostCurve(points.filter((p) => !p.generatorRate));
   if (!fit)
     return { tool: 'haload', skipped: 'the router’s CPU was not measured at two rates or more', points };
   return { tool: 'haload', points, ...fit };

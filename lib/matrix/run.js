@@ -186,7 +186,7 @@ async function openRun(plan, { signal }) {
  * service ends the TLS (passthrough close cells), the service's TLS sessions.
  */
 const countersFor = (run, cell) =>
-  run.serviceSessions && cell.termination === 'passthrough' && cell.tlsSession
+  run.counters && run.serviceSessions && cell.termination === 'passthrough' && cell.tlsSession
     ? withServiceSessions(run.counters, run.serviceSessions)
     : run.counters;
 

@@ -124,7 +124,8 @@ function rowNotes(results, rows, group) {
   // its figures belong with another kind's reference columns.
   for (const { run } of rows.filter((r) => r.run && r.run.refutedClaim)) {
     notes.push(
-      `⚠ ${run.cell}: the router resumed ${run.refutedClaim.reusePct} % of its TLS sessions, so it did not measure ` +
+      `⚠ ${run.cell}: ${run.cell.startsWith('passthrough:') ? 'the service' : 'the router'} resumed ` +
+        `${run.refutedClaim.reusePct} % of its TLS sessions, so it did not measure ` +
         `${run.refutedClaim.claim} sessions as its name claims; its row is not like for like with these columns`,
     );
   }

@@ -30,14 +30,20 @@ function floorMultipleText(cell) {
   return `${f.median.toFixed(2)}×${f.role === 'service' ? ' (at the data service)' : ''}`;
 }
 
-/** Which tools made a handshake price's figures: one where haload drove all three runs. */
-function priceSource(price) {
+/**
+ * Which tools made a handshake price's figures: one where haload drove all three runs; otherwise
+ * the cells' own, an estimate where they differ, with how to get one tool where it was not asked.
+ */
+function priceSource(price, { crossChecked = false } = {}) {
   if (price.oneGenerator)
     return `${price.oneGenerator.tool} drove the full, resumed and plain close runs alike`;
   const g = price.generators;
   if (!g) return null;
+  const tools = [g.full, g.resumed, ...(g.plain ? [g.plain] : [])];
   const named = [`${g.full} full`, `${g.resumed} resumed`, ...(g.plain ? [`${g.plain} plain`] : [])];
-  return `${named.join(', ')}: across tools and loads, an estimate; --cross-check drives all three with haload`;
+  if (new Set(tools).size === 1) return `${g.full} drove them all`;
+  const hint = crossChecked ? '' : '; --cross-check drives all three with haload';
+  return `${named.join(', ')}: across tools and loads, an estimate${hint}`;
 }
 
 /**
@@ -45,10 +51,10 @@ function priceSource(price) {
  * beyond a plain close (http), a full handshake's cost and a resumed session's own, from one
  * generator where there is one. [] without a price.
  */
-function resumptionWords(price) {
+function resumptionWords(price, options) {
   if (!price) return [];
   const p = price.oneGenerator ?? price;
-  const source = priceSource(price);
+  const source = priceSource(price, options);
   const words = [
     `Resuming the TLS session instead, it spent ${us(p.resumedUs)} µs per request in ` +
       `${price.termination} ${price.resumedCell.split(':')[1]} close: resuming saves the router ` +
@@ -111,7 +117,13 @@ function routerFigures(results) {
           : '; the handshake floor was not measured in this run.'),
     );
   }
-  lead.push(...resumptionWords(results.handshakePrices.find((p) => p.role === 'router')));
+  const crossChecked = Boolean(results.options?.crossCheck);
+  lead.push(
+    ...resumptionWords(
+      results.handshakePrices.find((p) => p.role === 'router'),
+      { crossChecked },
+    ),
+  );
   const keys = [...new Set(cells.map((c) => `${c.termination} ${c.name.split(':')[1]}`))];
   // Close cells through a TLS route come in two kinds; http's close cell has none.
   const find = (key, connection, tlsSession = null) =>

@@ -159,9 +159,14 @@ function costBlocks(results) {
       `${floor} Passthrough’s handshakes happen at the data service, so its multiple is the service’s.`,
       t.handshakeRows(results),
     ),
-    ...subTable('TLS sessions at the router (close TLS cells)', words.SESSIONS_TEXT, t.sessionRows(results), {
-      wrap: [-1],
-    }),
+    ...subTable(
+      'TLS sessions at the router, or the service (close TLS cells)',
+      words.SESSIONS_TEXT,
+      t.sessionRows(results),
+      {
+        wrap: [-1],
+      },
+    ),
     ...subTable(
       'What resuming saves, and a handshake beyond a plain close',
       words.PRICE_TEXT,

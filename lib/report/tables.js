@@ -112,7 +112,7 @@ function sessionRows(results) {
       'full handshakes/s',
       'sessions resumed',
       'handshakes’ CPU share',
-      'as claimed? (router’s counters)',
+      'as claimed? (the counters of who ends the TLS)',
     ],
     (c, e) => [
       c.generator.tool,

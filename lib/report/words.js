@@ -67,7 +67,8 @@ const SESSIONS_TEXT =
   'session cache) or resumes the session of the connection before (resumed: wrk). The router’s own counters ' +
   '(the new and the resumed TLS sessions on its Route frontends, counted over each sample: HAProxy’s ssl_sess ' +
   'and ssl_reused_sess on its runtime API, Envoy’s ssl.handshake and ssl.session_reused on its admin) check ' +
-  'the claim: a resumed cell needs at ' +
+  'the claim; passthrough’s TLS ends at the data service, whose instances count their new and resumed sessions ' +
+  '(/metrics, read before and after each sample in the lab). A resumed cell needs at ' +
   `least ${THRESHOLDS.resumedMinReusePct} % of sessions resumed, a full one at most ${THRESHOLDS.fullMaxReusePct} %. The handshakes’ share is full handshakes/s × the floor ` +
   '÷ the cores the router used, a lower bound (a real handshake costs the router more than the floor): near 100 %, ' +
   'the cell measured TLS handshakes, not HTTP. Re-encrypt’s handshakes to the service are not in it.';
@@ -76,8 +77,9 @@ const PRICE_TEXT =
   'The CPU per request of the role that ends the TLS, full minus resumed, for the same termination and page size: ' +
   'what resuming saves (the signature and the key exchange it skips), beside the floor openssl speed timed for ' +
   'them alone. Beyond a plain close (the http close cell: a connection per request, no TLS): what a full handshake ' +
-  'costs, and what a resumed session costs of its own. The full cell is k6’s and the resumed one wrk’s: CPU per ' +
-  'request leaves the generator out, but the two ran at their own rates and concurrency: estimates.';
+  'costs, and what a resumed session costs of its own. The cells’ generators differ (k6 never resumes, wrk always ' +
+  'does) and ran at their own rates: estimates. Where haload drove all three runs (--cross-check), a second row ' +
+  'gives its figures, one tool for all.';
 
 const CLUSTER_TEXT =
   'Read from the cluster’s Prometheus over each sample’s window (docs/openshift.md): the router’s metrics for the ' +

@@ -111,8 +111,8 @@ function routerCountersOf(samples) {
 
 /**
  * The service's TLS sessions over the samples that read them (passthrough close cells:
- * lib/load/service-sessions.js), summed: { new, resumed, reusePct }, { error } where none could,
- * or null where none tried.
+ * lib/load/service-sessions.js), summed: { new, resumed, reusePct, samples, error? (the samples
+ * left out) }, { error } where none could, or null where none tried.
  */
 function serviceSessionsOf(samples) {
   const tried = samples.map((s) => s.counters?.serviceSessions).filter(Boolean);
@@ -125,6 +125,11 @@ function serviceSessionsOf(samples) {
     new: fresh,
     resumed,
     reusePct: fresh + resumed ? round((100 * resumed) / (fresh + resumed), 1) : null,
+    // A sample whose reading failed (an instance restarted, or did not answer) is left out.
+    samples: read.length,
+    ...(read.length < tried.length && {
+      error: `${tried.length - read.length} sample(s) not read: ${tried.find((t) => t.error).error}`,
+    }),
   };
 }
 
@@ -206,6 +211,7 @@ function buildCellResult(
     samples.map((s) => s.cpu && s.cpu.hostBusyFraction).filter((v) => typeof v === 'number'),
   );
   const dashboards = samples.map((s) => s.dashboard).filter(Boolean);
+  const tlsSessions = serviceSessionsOf(samples);
   const controlPlane = samples.some((x) => typeof x.cpu?.cpuSeconds?.[CONTROL_PLANE] === 'number');
   return {
     name: cell.name,
@@ -223,7 +229,7 @@ function buildCellResult(
     backend: {
       instances: processes(instanceNames),
       redis: processes(redisNames),
-      ...(serviceSessionsOf(samples) && { tlsSessions: serviceSessionsOf(samples) }),
+      ...(tlsSessions && { tlsSessions }),
     },
     router: {
       cpuCores: averageCores(samples, 'router'),

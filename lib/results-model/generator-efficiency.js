@@ -91,7 +91,9 @@ function flatOutFigures(cell) {
  * shape, or null: the router under both generators at one rate, so the rate explains no shift.
  */
 function sameRateFigures(cell, gen) {
-  const points = (cell.costCurve?.points ?? []).filter((p) => p.generatorRate && p.rps > 0);
+  // Only the runs that got the cell's rate (within RATE_APART): a router short of it compares nothing.
+  const near = (rps) => gen.rps > 0 && Math.abs(rps / gen.rps - 1) < RATE_APART;
+  const points = (cell.costCurve?.points ?? []).filter((p) => p.generatorRate && near(p.rps));
   if (!points.length) return null;
   const median = (values) => spread(values)?.median ?? null;
   const perRequest = (key) => {

@@ -219,14 +219,17 @@ const ROUTER_TLS = ['edge', 'reencrypt'];
 function serviceSessionVerdict(cell, base, t) {
   const sessions = cell.backend?.tlsSessions;
   const where = `${cell.termination} TLS ends at the service`;
-  if (!sessions || sessions.error || sessions.reusePct === null) {
+  // No share: none read (error), none counted, or none tried.
+  if (typeof sessions?.reusePct !== 'number') {
     const why = sessions?.error ?? (sessions ? 'no TLS session counted' : 'its sessions were not read');
     return { ...base, holds: null, text: `not checked: ${where}, and ${why}` };
   }
   const { reusePct } = sessions;
   const resumed = cell.tlsSession === 'resumed';
   const holds = resumed ? reusePct >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
-  const counted = `the service resumed ${reusePct} % of TLS sessions (${sessions.new} new, ${sessions.resumed} resumed)`;
+  const counted =
+    `the service resumed ${reusePct} % of TLS sessions (${sessions.new} new, ${sessions.resumed} resumed` +
+    `${sessions.error ? `; ${sessions.error}` : ''})`;
   const text = holds
     ? `${counted}: ${cell.tlsSession} as claimed`
     : `NOT ${cell.tlsSession} as claimed: ${counted}, where ${resumed ? `at least ${t.resumedMinReusePct}` : `at most ${t.fullMaxReusePct}`} % was expected`;

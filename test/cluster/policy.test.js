@@ -360,6 +360,8 @@ describe('the Gateway API components', () => {
   test('gateway-api applies without TLSRoute (standard only from Gateway API v1.5); gateway-api-passthrough adds it to its listener', () => {
     const base = components('gateway-api');
     expect(base.map((o) => o.kind).sort()).toEqual(['BackendTLSPolicy', 'Gateway', 'HTTPRoute', 'HTTPRoute']);
+    // No listener waits for a route that is not there: passthrough's comes with its TLSRoute.
+    expect(ofKind(base, 'Gateway')[0].spec.listeners.map((l) => l.name)).toEqual(['http', 'https']);
     for (const o of base) expect(o.apiVersion).toBe('gateway.networking.k8s.io/v1');
     const both = components('gateway-api', 'gateway-api-passthrough');
     const [route] = ofKind(both, 'TLSRoute');

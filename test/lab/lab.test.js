@@ -215,6 +215,11 @@ describe('the local lab (LAB_REPLICAS=2, standalone Redis, passthrough balance r
       await sleep(500);
       expect(rolled.instances.map((i) => i.pid)).not.toEqual(state.instances.map((i) => i.pid));
       expect(lab.readLabState(env.LAB_DIR).instances).toEqual(rolled.instances);
+      // Started again from lab.json, each instance still has the lab's shared session ticket keys.
+      for (const { pid } of rolled.instances) {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        expect(environ).toContain(`TLS_TICKET_KEYS_FILE=${state.certs.serviceTicketKeys}`);
+      }
       state = rolled;
     } finally {
       done = true;

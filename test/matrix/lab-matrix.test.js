@@ -319,7 +319,9 @@ test("--cost-curve: haload at seven rates (the cell's own among them), the route
   expect({ code, output: code === 0 ? '' : output }).toEqual({ code: 0, output: '' });
   const [cell] = readResults(out).cells;
   const curve = cell.costCurve;
-  expect(curve).toMatchObject({ tool: 'haload', n: 7 });
+  // Seven runs; the fit leaves out the one at the cell's rate (--samples 1), which compares generators.
+  expect(curve.points).toHaveLength(7);
+  expect(curve).toMatchObject({ tool: 'haload', n: 6 });
   // 1/4, 1/2 and 3/4 of the flat-out rate, then flat out; the fit takes the rates haload got
   // (-R holds it near the offer, a little over it at times).
   const flatOut = curve.points[3];
@@ -349,7 +351,10 @@ test("--cost-curve: haload at seven rates (the cell's own among them), the route
   });
   const { generatorEfficiency } = require('../../lib/results-model/generator-efficiency');
   const sameRate = generatorEfficiency(cell).generators.find((g) => g.run === "cost curve, at k6's rate");
-  expect(sameRate.routerUs.median).toBeGreaterThan(0);
+  // Compared only where haload got the cell's rate within 10 % (a 2 s run can miss it by more).
+  const got = curve.points.filter((p) => p.generatorRate && Math.abs(p.rps / cell.okRps - 1) < 0.1);
+  expect(Boolean(sameRate)).toBe(got.length > 0);
+  if (sameRate) expect(sameRate.routerUs.median).toBeGreaterThan(0);
   // The sizing's target offered too, and judged: met, or the role that kept the router from it.
   const target = readResults(out).reference.bank.targetTps;
   expect(curve.points[6]).toMatchObject({ target: true, offeredRps: target });

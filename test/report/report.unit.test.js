@@ -168,7 +168,7 @@ describe('report from a fixed results.json', () => {
     results.handshakePrices = handshakePrices(results.cells, results.handshakeFloor);
     const figures = routerFigures(results);
     expect(figures.lead.join(' ')).toMatch(
-      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: resuming saves the router 361 µs, 1\.43× the floor \(k6 full, k6 resumed, k6 plain: across tools and loads, an estimate; --cross-check drives all three with haload\)\./,
+      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: resuming saves the router 361 µs, 1\.43× the floor \(k6 drove them all\)\./,
     );
     // Against the plain close (http 1k close, 100 µs): the full handshake's own cost, and the resumed session's.
     expect(figures.lead.join(' ')).toContain(
@@ -219,6 +219,21 @@ describe('report from a fixed results.json', () => {
     const lead = routerFigures(results).lead.join(' ');
     expect(lead).toContain(
       'it spent 600 µs per request in edge 1k close: resuming saves the router 900 µs, 1.80× the floor (haload drove the full, resumed and plain close runs alike).',
+    );
+    // Without haload's figures: the cells' tools, an estimate across them, and how to get one tool.
+    const [price] = results.handshakePrices;
+    const crossed = {
+      ...results,
+      options: { ...results.options, crossCheck: false },
+      handshakePrices: [{ ...price, oneGenerator: null }],
+    };
+    expect(routerFigures(crossed).lead.join(' ')).toContain(
+      '(k6 full, wrk resumed, k6 plain: across tools and loads, an estimate; --cross-check drives all three with haload).',
+    );
+    // Asked, but haload's runs were skipped: no advice to ask again.
+    const asked = { ...crossed, options: { ...results.options, crossCheck: true } };
+    expect(routerFigures(asked).lead.join(' ')).toContain(
+      '(k6 full, wrk resumed, k6 plain: across tools and loads, an estimate).',
     );
     expect(lead).toContain(
       'a full handshake costs it 1350 µs (2.70× the floor) and a resumed session 450 µs of its own.',

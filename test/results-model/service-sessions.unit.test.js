@@ -21,27 +21,26 @@ test("the instances' series summed by its session label; other series and unlabe
   expect(sumByLabel(text, 'data_service_tls_sessions_total', 'session')).toEqual({ new: 3, resumed: 42 });
 });
 
-test('the sessions between two readings, with the resumed share; a counter that went down is said', () => {
-  expect(sessionsBetween({ new: 2, resumed: 10 }, { new: 3, resumed: 109 })).toEqual({
-    new: 1,
-    resumed: 99,
-    reusePct: 99,
-  });
-  expect(sessionsBetween({ new: 2, resumed: 0 }, { new: 2, resumed: 0 })).toEqual({
-    new: 0,
-    resumed: 0,
-    reusePct: null,
-  });
-  expect(sessionsBetween({ new: 50, resumed: 9 }, { new: 1, resumed: 0 })).toEqual({
-    error: 'an instance restarted during the sample',
-  });
+test('the sessions between two readings, summed over the instances; an instance whose count went down is named', () => {
+  const first = { 'data-service-1': { new: 2, resumed: 10 }, 'data-service-2': { new: 0, resumed: 0 } };
+  expect(
+    sessionsBetween(first, {
+      'data-service-1': { new: 3, resumed: 60 },
+      'data-service-2': { new: 0, resumed: 49 },
+    }),
+  ).toEqual({ new: 1, resumed: 99, reusePct: 99 });
+  expect(sessionsBetween(first, first)).toEqual({ new: 0, resumed: 0, reusePct: null });
+  // One instance restarted (its count from 0) while the other grew more: the sum alone would hide it.
+  expect(
+    sessionsBetween(first, {
+      'data-service-1': { new: 1, resumed: 0 },
+      'data-service-2': { new: 5, resumed: 500 },
+    }),
+  ).toEqual({ error: 'data-service-1 restarted during the sample' });
 });
 
 test("read when the sample starts and when it stops, beside the router's counters; a failed read is named", async () => {
-  const readings = [
-    { new: 1, resumed: 5 },
-    { new: 4, resumed: 50 },
-  ];
+  const readings = [{ a: { new: 1, resumed: 5 } }, { a: { new: 4, resumed: 50 } }];
   const router = { start: () => ({ stop: async () => {}, result: () => ({ readings: 6 }) }) };
   const counting = withServiceSessions(router, async () => readings.shift()).start();
   await counting.stop();
@@ -94,7 +93,7 @@ describe('the verdict on a passthrough close cell, from the service’s sessions
 
   test('resumed as claimed: the samples summed, at least 90 % resumed', () => {
     const c = built({ new: 10, resumed: 4000, reusePct: 99.8 }, { new: 20, resumed: 3970, reusePct: 99.5 });
-    expect(c.backend.tlsSessions).toEqual({ new: 30, resumed: 7970, reusePct: 99.6 });
+    expect(c.backend.tlsSessions).toEqual({ new: 30, resumed: 7970, reusePct: 99.6, samples: 2 });
     expect(sessionVerdict(c)).toMatchObject({
       claim: 'resumed',
       reusePct: 99.6,
@@ -108,6 +107,21 @@ describe('the verdict on a passthrough close cell, from the service’s sessions
     expect(sessionVerdict(c)).toMatchObject({ holds: false });
     expect(sessionVerdict(c).text).toMatch(
       /^NOT resumed as claimed: the service resumed 50 % .*at least 90 % was expected$/,
+    );
+  });
+
+  test('a sample not read is left out, and said', () => {
+    const c = built(
+      { new: 10, resumed: 4000, reusePct: 99.8 },
+      { error: 'data-service-1 restarted during the sample' },
+    );
+    expect(c.backend.tlsSessions).toMatchObject({
+      samples: 1,
+      error: '1 sample(s) not read: data-service-1 restarted during the sample',
+    });
+    expect(sessionVerdict(c)).toMatchObject({ holds: true });
+    expect(sessionVerdict(c).text).toMatch(
+      /\(10 new, 4000 resumed; 1 sample\(s\) not read: data-service-1 restarted/,
     );
   });
 

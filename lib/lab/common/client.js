@@ -21,10 +21,14 @@ function request(url, options = {}) {
   return httpRequest(url, { ...options, headers, lookup: loopback });
 }
 
+/** An instance's URL for `urlPath`: its plain port, or its TLS port with `tls`. */
+const instanceUrl = (instance, urlPath, { tls = false } = {}) =>
+  `${tls ? 'https' : 'http'}://${instance.host || '127.0.0.1'}:${tls ? instance.tlsPort : instance.port}${urlPath}`;
+
 /** A keep-alive agent for many requests to the lab (https when `ca` is given). */
 function keepAliveAgent({ secure = false, ca, maxSockets = 8 } = {}) {
   const Agent = secure ? https.Agent : http.Agent;
   return new Agent({ keepAlive: true, maxSockets, ca, lookup: loopback });
 }
 
-module.exports = { request, keepAliveAgent, loopback };
+module.exports = { request, instanceUrl, keepAliveAgent, loopback };

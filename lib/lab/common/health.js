@@ -2,7 +2,7 @@
 // Is the lab healthy? Probes each Route through the router, each data-service instance directly,
 // and reads HAProxy's own view of its servers from its runtime API (both routers have one).
 const fs = require('node:fs');
-const { request } = require('./client');
+const { request, instanceUrl } = require('./client');
 const { showStat } = require('../haproxy/runtime-api');
 
 /** GET <route>/api/whoami through the router: { ok, status, instance, error }. */
@@ -37,9 +37,7 @@ async function lastOfEachServes(routes, { labCA }) {
 /** GET /readyz on an instance's plain port: 'ready', 'not ready (503)' or the error. */
 async function probeInstance(instance) {
   try {
-    const res = await request(`http://${instance.host || '127.0.0.1'}:${instance.port}/readyz`, {
-      timeoutMs: 2000,
-    });
+    const res = await request(instanceUrl(instance, '/readyz'), { timeoutMs: 2000 });
     return res.status === 200 ? 'ready' : `not ready (${res.status})`;
   } catch (err) {
     return `not answering (${err.code || err.message})`;

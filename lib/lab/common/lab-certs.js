@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { generateKeys, createCA, createServerCert } = require('../../core/certs');
 const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
-const { TICKET_KEYS_BYTES } = require('../../../data-service/src/tls');
+const { TICKET_KEYS_BYTES } = require('../../../data-service/src/ticket-keys');
 
 /** LAB_ROUTER_KEY → the key type lib/core/certs.js makes. */
 const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };

@@ -13,7 +13,7 @@ const { waitForPort } = require('../../core/ports');
 const { redisServerArgs, waitForRedis, formCluster } = require('../../core/redis-server');
 const { pidFile, logFile, recordProcess, processState } = require('./pids');
 const { SERVICE_HOST } = require('./routes');
-const { request } = require('./client');
+const { request, instanceUrl } = require('./client');
 
 const SERVICE_MAIN = path.join(ROOT, 'data-service', 'src', 'server.js');
 /** Where the template lab's backends listen: the host's loopback. */
@@ -192,9 +192,8 @@ async function startServices(
       waitUntil(
         async () => {
           assertRunning(labDir, records[i]);
-          const host = instance.host || LOOPBACK.host;
-          const plain = await request(`http://${host}:${instance.port}/readyz`, { timeoutMs: 2000 });
-          const tls = await request(`https://${host}:${instance.tlsPort}/readyz`, {
+          const plain = await request(instanceUrl(instance, '/readyz'), { timeoutMs: 2000 });
+          const tls = await request(instanceUrl(instance, '/readyz', { tls: true }), {
             timeoutMs: 2000,
             ca: fs.readFileSync(certs.serviceCA),
             servername: SERVICE_HOST,

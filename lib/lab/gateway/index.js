@@ -156,10 +156,10 @@ async function applyComponent(dir, kubeconfig, { hosts, signal }) {
         target: { kind: 'TLSRoute', name: 'data-service-passthrough' },
         patch: set('/spec/hostnames', [hosts.passthrough]),
       },
-      // The tls-passthrough listener (gateway.yaml's second).
+      // The tls-passthrough listener: gateway-api-passthrough adds it after gateway.yaml's two.
       {
         target: { kind: 'Gateway', name: 'data-service' },
-        patch: set('/spec/listeners/1/hostname', hosts.passthrough),
+        patch: set('/spec/listeners/2/hostname', hosts.passthrough),
       },
     ],
   };
