@@ -86,6 +86,14 @@ module.exports = {
       to: { path: '^(?!data-service/|node_modules/)', dependencyTypesNot: ['core'] },
     },
     {
+      name: 'service-above-the-load',
+      comment:
+        'data-service/bench requires lib/load: the areas up to lib/load use the service through its contract, never its code',
+      severity: 'error',
+      from: { path: under(LAYERS.slice(0, LAYERS.indexOf('lib/load') + 1)) },
+      to: { path: '^data-service/' },
+    },
+    {
       name: 'tests-and-commands-are-leaves',
       comment: 'libraries never require a test or an entry point',
       severity: 'error',

@@ -33,4 +33,4 @@ function sharedSessions(ticketKeysFile) {
   return { ticketKeys, sessionIdContext };
 }
 
-module.exports = { TICKET_KEYS_BYTES, sharedSessions };
+module.exports = { sharedSessions };

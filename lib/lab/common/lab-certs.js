@@ -6,7 +6,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { generateKeys, createCA, createServerCert } = require('../../core/certs');
 const { APPS_DOMAIN, SERVICE_HOST } = require('./routes');
-const { TICKET_KEYS_BYTES } = require('../../../data-service/src/ticket-keys');
+
+// The data service's TLS_TICKET_KEYS_FILE holds Node's session ticket keys, 48 bytes (its
+// configuration, docs/data-service.md): written here, never imported (the lab uses the service
+// through its contract, as a cluster does).
+const TICKET_KEYS_BYTES = 48;
 
 /** LAB_ROUTER_KEY → the key type lib/core/certs.js makes. */
 const ROUTER_KEY_TYPES = { rsa2048: 'rsa', 'ecdsa-p256': 'ec' };
