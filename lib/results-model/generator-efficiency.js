@@ -71,43 +71,41 @@ function reasonsOf(cell, gen, tool) {
   return why;
 }
 
-/** The cost curve's flat-out run (haload, one run) in the same shape, or null. */
-function flatOutFigures(cell) {
-  const point = cell.costCurve?.points?.find((p) => p.offeredRps === null);
-  if (!point || !(point.rps > 0)) return null;
-  const perRequest = (cores) => (typeof cores === 'number' ? { median: (cores / point.rps) * 1e6 } : null);
-  return {
-    tool: 'haload',
-    run: 'cost curve, flat out',
-    rps: point.rps,
-    cores: point.toolCores ?? null,
-    ownUs: perRequest(point.toolCores),
-    routerUs: perRequest(point.routerCores),
-  };
-}
-
-/**
- * The cost curve's runs at the cell's own rate (haload held to it once per sample) in the same
- * shape, or null: the router under both generators at one rate, so the rate explains no shift.
- */
-function sameRateFigures(cell, gen) {
-  // Only the runs that got the cell's rate (within RATE_APART): a router short of it compares nothing.
-  const near = (rps) => gen.rps > 0 && Math.abs(rps / gen.rps - 1) < RATE_APART;
-  const points = (cell.costCurve?.points ?? []).filter((p) => p.generatorRate && near(p.rps));
-  if (!points.length) return null;
+/** haload's cost-curve `points` (one or more runs) in a generator's shape, named `run`; null without one. */
+function curveRunFigures(points, run) {
+  const usable = points.filter((p) => p.rps > 0);
+  if (!usable.length) return null;
   const median = (values) => spread(values)?.median ?? null;
   const perRequest = (key) => {
-    const samples = points.filter((p) => typeof p[key] === 'number').map((p) => (p[key] / p.rps) * 1e6);
+    const samples = usable.filter((p) => typeof p[key] === 'number').map((p) => (p[key] / p.rps) * 1e6);
     return samples.length ? { ...spread(samples), samples } : null;
   };
   return {
     tool: 'haload',
-    run: `cost curve, at ${gen.tool}'s rate`,
-    rps: median(points.map((p) => p.rps)),
-    cores: median(points.map((p) => p.toolCores)),
+    run,
+    rps: median(usable.map((p) => p.rps)),
+    cores: median(usable.map((p) => p.toolCores)),
     ownUs: perRequest('toolCores'),
     routerUs: perRequest('routerCores'),
   };
+}
+
+/** The cost curve's flat-out run (one run), or null. */
+const flatOutFigures = (cell) =>
+  curveRunFigures(
+    (cell.costCurve?.points ?? []).filter((p) => p.offeredRps === null),
+    'cost curve, flat out',
+  );
+
+/**
+ * The cost curve's runs at the cell's own rate (haload held to it once per sample), or null: the
+ * router under both generators at one rate, so the rate explains no shift. Only the runs that got
+ * the rate (within RATE_APART) count: a router short of it compares nothing.
+ */
+function sameRateFigures(cell, gen) {
+  const near = (rps) => gen.rps > 0 && Math.abs(rps / gen.rps - 1) < RATE_APART;
+  const points = (cell.costCurve?.points ?? []).filter((p) => p.generatorRate && near(p.rps));
+  return curveRunFigures(points, `cost curve, at ${gen.tool}'s rate`);
 }
 
 /** Another generator against the cell's own: the router's shift under it, its verdict and why. */
