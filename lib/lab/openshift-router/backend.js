@@ -70,8 +70,9 @@ function routerEnv(lab, { tls, stats }) {
     ...(opts.configManager ? { ROUTER_HAPROXY_CONFIG_MANAGER: 'true' } : {}),
     // The ingress operator's rendering of idleConnectionTerminationPolicy: Deferred.
     ...(opts.idleClose === 'deferred' ? { ROUTER_IDLE_CLOSE_ON_RESPONSE: 'true' } : {}),
-    // The 45 s default waits for a cloud load balancer to drop the router; the lab has none.
-    ROUTER_GRACEFUL_SHUTDOWN_DELAY: '1s',
+    // The 45 s default waits for a cloud load balancer to drop the router; the lab has none, and
+    // lab:down stops the router before anything else (the router's own 1 s settle stays).
+    ROUTER_GRACEFUL_SHUTDOWN_DELAY: '0s',
   };
 }
 
