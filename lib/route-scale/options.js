@@ -31,7 +31,7 @@ const SETTINGS = [
     type: 'list',
     arg: 'LIST',
     default: [4, 100, 1000],
-    quick: [4, 150],
+    quick: [4, 300],
     parse: integerList(LAB_ROUTES),
     help: 'the Route counts, a lab for each (LAB_ROUTES: 1,000 is the supported maximum per router)',
   },

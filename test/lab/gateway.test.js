@@ -165,14 +165,11 @@ describeAsRoot('LAB_ROUTER=gateway: istiod and Envoy from objects applied with k
   test('a quick matrix measures Envoy: µs per request and a verdict for each cell', async () => {
     const out = path.join(lab$.env.LAB_DIR, 'matrix');
     const opts = parseMatrixArgs([
-      ...[
-        '--quick',
-        '--cells',
-        'http:1k:keepalive,edge:1k:keepalive,passthrough:1k:keepalive,reencrypt:1k:keepalive,edge:1k:close:full',
-        '--no-report',
-        '--out',
-        out,
-      ],
+      ...'--quick --warmup 0 --cooldown 0 --duration 2 --no-report'.split(' '),
+      '--cells',
+      'http:1k:keepalive,edge:1k:keepalive,passthrough:1k:keepalive,reencrypt:1k:keepalive,edge:1k:close:full',
+      '--out',
+      out,
     ]);
     const { results } = await runMatrix(opts, {
       env: lab$.env,

@@ -234,7 +234,7 @@ describe('LAB_ROUTER_HTTP2=true (the IngressController default-enable-http2)', (
         'passthrough:1k:keepalive:h2',
         'edge:1k:close:full:h2',
       ].join(',');
-      const args = ['--quick', '--warmup', '0', '--cooldown', '0', '--cross-check', '--no-report'];
+      const args = '--quick --warmup 0 --cooldown 0 --duration 2 --cross-check --no-report'.split(' ');
       execFileSync(process.execPath, [MATRIX, ...args, '--cells', cellsArg, '--out', out], {
         env: lab$.env,
         stdio: 'ignore',

@@ -67,7 +67,7 @@ describeAsRoot('route-scale --quick', () => {
     for (const file of ['route-scale.json', 'route-scale.md', 'route-scale.html']) {
       expect(fs.existsSync(path.join(dir, file))).toBe(true);
     }
-    expect(fs.readFileSync(path.join(dir, 'route-scale.md'), 'utf8')).toMatch(/^\| 150 \| /m);
+    expect(fs.readFileSync(path.join(dir, 'route-scale.md'), 'utf8')).toMatch(/^\| 300 \| /m);
   });
 
   test('the larger configuration takes longer to write and to parse', () => {

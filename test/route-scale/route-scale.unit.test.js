@@ -124,7 +124,7 @@ test('churn passes only when no request failed while Routes changed (the baselin
 
 test('--routes and --churn take ascending whole numbers within range, and name a bad one', () => {
   expect(COMMAND.parse(['--routes', '1000,4,100,4']).values.routes).toEqual([4, 100, 1000]);
-  expect(COMMAND.parse(['--quick']).values).toMatchObject({ routes: [4, 150], churnRates: [5] });
+  expect(COMMAND.parse(['--quick']).values).toMatchObject({ routes: [4, 300], churnRates: [5] });
   expect(() => COMMAND.parse(['--routes', '3'])).toThrow(
     /--routes: "3" is not a whole number from 4 to 10000/,
   );
@@ -139,7 +139,7 @@ test('--dcm says which counts get the second lab, with the configuration manager
   expect(at(['--routes', '4,100'])).toEqual([4, 100]);
   expect(at(['--quick'])).toEqual([4]);
   expect(at(['--routes', '100,4', '--dcm', 'smallest'])).toEqual([4]);
-  expect(at(['--quick', '--dcm', 'every'])).toEqual([4, 150]);
+  expect(at(['--quick', '--dcm', 'every'])).toEqual([4, 300]);
   expect(at(['--dcm', 'none'])).toEqual([]);
   expect(() => COMMAND.parse(['--dcm', 'some'])).toThrow(/--dcm.*every, smallest, none/);
 });
