@@ -5,6 +5,8 @@
 const { read } = require('./grammar.js');
 
 const TERMINATIONS = ['http', 'edge', 'passthrough', 'reencrypt'];
+/** Who ends a termination's TLS, and so does its handshakes: the data service on passthrough, the router otherwise. */
+const tlsEndsAt = (termination) => (termination === 'passthrough' ? 'service' : 'router');
 const CONNECTIONS = ['keepalive', 'close'];
 /**
  * How a close cell's TLS connections begin: every one with a full handshake (signature and key
@@ -130,6 +132,7 @@ module.exports = {
   NAME_EXAMPLES,
   PATTERN_EXAMPLES,
   TERMINATIONS,
+  tlsEndsAt,
   CONNECTIONS,
   TLS_SESSIONS,
   PROTOCOLS,

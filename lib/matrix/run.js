@@ -11,6 +11,7 @@ const { resolveTarget, withClusterApi, requireRoutes, describeTls, watchedProces
 const { openMonitoring, addClusterFigures } = require('./cluster-figures');
 const { recordedOptions } = require('./options');
 const { planCells, estimateSeconds } = require('./plan');
+const { tlsEndsAt } = require('../../k6/lib/cells');
 const { runK6Sample } = require('../load/k6');
 const { buildCellResult, addCrossCheck } = require('../results-model/cell');
 const {
@@ -186,7 +187,7 @@ async function openRun(plan, { signal }) {
  * service ends the TLS (passthrough close cells), the service's TLS sessions.
  */
 const countersFor = (run, cell) =>
-  run.counters && run.serviceSessions && cell.termination === 'passthrough' && cell.tlsSession
+  run.counters && run.serviceSessions && tlsEndsAt(cell.termination) === 'service' && cell.tlsSession
     ? withServiceSessions(run.counters, run.serviceSessions)
     : run.counters;
 

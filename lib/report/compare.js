@@ -2,7 +2,7 @@
 // The reference comparison: Red Hat's figures and this run's, both as ratios to the http row
 // under the same page size and connection mode. Absolute figures from other hardware are not
 // comparable; ratios are (roughly): they say what a termination costs relative to plain HTTP.
-const { AXES, CELLS, TERMINATIONS, sizeLabel, cellName } = require('../../k6/lib/cells');
+const { AXES, CELLS, TERMINATIONS, sizeLabel, cellName, tlsEndsAt } = require('../../k6/lib/cells');
 const { isRouterFigure } = require('./limits');
 
 // A group's conditions are its cells' axes but the termination (its rows): those each reference
@@ -122,9 +122,9 @@ function rowNotes(results, rows, group) {
   }
   // A cell whose sessions were not the kind its name claims stays in the group, but flagged:
   // its figures belong with another kind's reference columns.
-  for (const { run } of rows.filter((r) => r.run && r.run.refutedClaim)) {
+  for (const { run, termination } of rows.filter((r) => r.run && r.run.refutedClaim)) {
     notes.push(
-      `⚠ ${run.cell}: ${run.cell.startsWith('passthrough:') ? 'the service' : 'the router'} resumed ` +
+      `⚠ ${run.cell}: the ${tlsEndsAt(termination)} resumed ` +
         `${run.refutedClaim.reusePct} % of its TLS sessions, so it did not measure ` +
         `${run.refutedClaim.claim} sessions as its name claims; its row is not like for like with these columns`,
     );

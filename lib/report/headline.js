@@ -39,11 +39,12 @@ function priceSource(price, { crossChecked = false } = {}) {
     return `${price.oneGenerator.tool} drove the full, resumed and plain close runs alike`;
   const g = price.generators;
   if (!g) return null;
-  const tools = [g.full, g.resumed, ...(g.plain ? [g.plain] : [])];
-  const named = [`${g.full} full`, `${g.resumed} resumed`, ...(g.plain ? [`${g.plain} plain`] : [])];
-  if (new Set(tools).size === 1) return `${g.full} drove them all`;
+  const runs = Object.entries({ full: g.full, resumed: g.resumed, plain: g.plain }).filter(
+    ([, tool]) => tool,
+  );
+  if (new Set(runs.map(([, tool]) => tool)).size === 1) return `${g.full} drove them all`;
   const hint = crossChecked ? '' : '; --cross-check drives all three with haload';
-  return `${named.join(', ')}: across tools and loads, an estimate${hint}`;
+  return `${runs.map(([run, tool]) => `${tool} ${run}`).join(', ')}: across tools and loads, an estimate${hint}`;
 }
 
 /**

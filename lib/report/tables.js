@@ -4,11 +4,10 @@
 const { comparisonGroups } = require('./compare');
 const { limitLabel } = require('./limits');
 const { CELL_FIGURES, figureText, withTool } = require('./figures');
-const { handshakeRole } = require('../results-model/derived');
 const { roleShares, coresOutside, THRESHOLDS } = require('../results-model/verdicts');
 const { costAt } = require('../results-model/cost-curve');
 const { generatorEfficiency } = require('../results-model/generator-efficiency');
-const { sizeLabel } = require('../../k6/lib/cells');
+const { sizeLabel, tlsEndsAt } = require('../../k6/lib/cells');
 const { num, ms, pct, spreadText, roleCost, ROLE_NAMES, isHandshakeCell } = require('./format');
 const { table: formatTable } = require('../core/text');
 
@@ -76,7 +75,7 @@ function handshakeRows(results) {
       return [
         c.name,
         c.tlsGroup || '–',
-        ROLE_NAMES[f ? f.role : handshakeRole(c.termination)],
+        ROLE_NAMES[f ? f.role : tlsEndsAt(c.termination)],
         costSpread(c, 'router', 'perHandshakeUs'),
         costSpread(c, 'service', 'perHandshakeUs'),
         f ? spreadText(f, (v) => `${v.toFixed(2)}×`) : '–',

@@ -6,7 +6,7 @@ const { parseCpuList } = require('../core/cpus');
 const { capacity } = require('./cost');
 const { fittedCurve } = require('./cost-curve');
 const { DEFAULT_HEADROOM, sizeCell, medianCostUs } = require('./sizing');
-const { cellName } = require('../../k6/lib/cells');
+const { cellName, tlsEndsAt } = require('../../k6/lib/cells');
 
 const round = (v, digits = 1) =>
   typeof v === 'number' && Number.isFinite(v) ? Number(v.toFixed(digits)) : null;
@@ -49,16 +49,13 @@ function capacityOf(cell, router) {
   };
 }
 
-/** Who does a termination's full handshakes: the service for passthrough, the router otherwise. */
-const handshakeRole = (termination) => (termination === 'passthrough' ? 'service' : 'router');
-
 /**
  * A close TLS cell's CPU per full handshake as a multiple of the floor (the signature plus the key
  * exchange, timed by openssl speed): { role, min, median, max }, or null.
  */
 function floorMultipleOf(cell, floor) {
   if (!floor || cell.connection !== 'close' || cell.termination === 'http') return null;
-  const role = handshakeRole(cell.termination);
+  const role = tlsEndsAt(cell.termination);
   const perHandshake = cell.cost[role] && cell.cost[role].perHandshakeUs;
   if (!perHandshake || !(floor.floorUs > 0)) return null;
   const times = (v) => round(v / floor.floorUs, 2);
@@ -131,7 +128,7 @@ function handshakePrices(cells, floor) {
     const resumedName = cellName({ ...full, tlsSession: 'resumed' });
     const resumed = cells.find((c) => c.name === resumedName);
     if (!resumed) continue;
-    const role = handshakeRole(full.termination);
+    const role = tlsEndsAt(full.termination);
     const fullUs = medianCostUs(full.cost[role]);
     const resumedUs = medianCostUs(resumed.cost[role]);
     if (fullUs === null || resumedUs === null) continue;
@@ -203,7 +200,6 @@ module.exports = {
   handshakePrices,
   routerCores,
   capacityOf,
-  handshakeRole,
   floorMultipleOf,
   sizing,
 };

@@ -3,6 +3,7 @@
 // showing it), never a role by elimination; otherwise a shared host, the offered load, or unknown.
 // Pure: ./document.js calls limitOf once per cell when it finalizes, and renderers only format it.
 const { vusExhausted } = require('../../k6/lib/generator');
+const { tlsEndsAt } = require('../../k6/lib/cells');
 
 const THRESHOLDS = {
   // A process using this share of the cores it may run on has no headroom left.
@@ -209,9 +210,6 @@ function sharedVerdict(m, t = THRESHOLDS) {
   };
 }
 
-/** The terminations whose TLS the router ends itself (passthrough's ends at the service). */
-const ROUTER_TLS = ['edge', 'reencrypt'];
-
 /**
  * A session claim where the service ends the TLS (passthrough): checked on the instances' own
  * count of new and resumed sessions (backend.tlsSessions), the router passing the TLS on unopened.
@@ -256,7 +254,7 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
     handshakeCores: null,
     handshakeShare: null,
   };
-  if (!ROUTER_TLS.includes(cell.termination)) return serviceSessionVerdict(cell, base, t);
+  if (tlsEndsAt(cell.termination) === 'service') return serviceSessionVerdict(cell, base, t);
   if (!counters || typeof counters.reusePct !== 'number') {
     const why = cell.router.countersError;
     return {
