@@ -5,15 +5,20 @@ const fs = require('node:fs');
 const { request, instanceUrl } = require('./client');
 const { showStat } = require('../haproxy/runtime-api');
 
-/** GET <route>/api/whoami through the router: { ok, status, instance, error }. */
+/**
+ * GET <route>/api/whoami through the router, on a connection of its own: { ok, status, instance,
+ * error }. Node's global agent keeps connections alive, and one kept from before a reload belongs
+ * to the old HAProxy, which closes it as it finishes: a probe asks about the router serving now.
+ */
 async function probeRoute(route, { labCA, timeoutMs = 3000 } = {}) {
   try {
     const res = await request(`${route.url}/api/whoami`, {
       ca: labCA ? fs.readFileSync(labCA) : undefined,
       timeoutMs,
+      agent: false,
       // Passthrough serves the service's own certificate (for data-service.router-lab.svc), which a
       // client that trusts only the lab CA rejects. The probe is about reachability, not trust.
-      ...(route.termination === 'passthrough' ? { agent: false, rejectUnauthorized: false } : {}),
+      ...(route.termination === 'passthrough' ? { rejectUnauthorized: false } : {}),
     });
     let instance = null;
     try {
