@@ -75,6 +75,8 @@ async function start(lab, configured) {
   step(`kubectl apply -k overlays/${opts.overlay} --kubeconfig ${cluster.kubeconfig}`);
   for (const line of await applyOverlay(opts.overlay, cluster.kubeconfig, { signal })) lab.log(`    ${line}`);
   lab.kube = cluster;
+  // istiod and Envoy use the API as themselves, with the bootstrap roles.
+  await cluster.ready();
   configured.gateway = await startGateway({
     labDir,
     kube: cluster,

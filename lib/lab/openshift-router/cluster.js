@@ -52,6 +52,8 @@ async function startCluster(lab) {
   await describeIngressController(cluster.admin, { threads: opts.threads, signal });
   if (opts.pods) {
     lab.kube = cluster;
+    // The node's components use the API as themselves, with the bootstrap roles.
+    await cluster.ready();
     lab.instances = await startPods(lab);
   } else {
     step(`kubectl apply -k overlays/${opts.overlay} --kubeconfig ${cluster.kubeconfig}`);
@@ -64,6 +66,8 @@ async function startCluster(lab) {
     step(`${lab.scaleRoutes.length} more Routes (LAB_ROUTES=${opts.routes}), each with a Service of its own`);
     await createScaleRoutes(cluster.admin, lab.scaleRoutes, lab.instances);
   }
+  // The router uses the API as its service account, with the bootstrap roles.
+  await cluster.ready();
   return cluster;
 }
 
