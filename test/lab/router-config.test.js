@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const {
   renderRouterConfig,
   writeRouterConfig,
@@ -187,8 +188,9 @@ for (const binary of BINARIES) {
         }
       });
 
-      test('the groups a binary accepted are remembered; a refusal is asked again', () => {
-        const { supportedGroups } = require('../../lib/lab/haproxy/tls-profile');
+      test('the groups a binary accepted are remembered, by later processes too; a refusal is asked again', () => {
+        const tlsProfile = require.resolve('../../lib/lab/haproxy/tls-profile');
+        const { supportedGroups } = require(tlsProfile);
         const groups = ['X25519', 'P-256'];
         expect(supportedGroups(binary.file, groups, certs.defaultPem).supported).toEqual(groups);
         // Without a certificate to load every haproxy -c fails: only what was remembered holds.
@@ -197,6 +199,13 @@ for (const binary of BINARIES) {
           supported: groups,
           missing: ['X448'],
         });
+        // Another process (the next lab:up) reads what this one learned.
+        const ask = `const [file, binary, cert] = process.argv.slice(1);
+          console.log(JSON.stringify(require(file).supportedGroups(binary, ['X25519'], cert)));`;
+        const later = execFileSync(process.execPath, ['-e', ask, tlsProfile, binary.file, gone], {
+          encoding: 'utf8',
+        });
+        expect(JSON.parse(later)).toEqual({ supported: ['X25519'], missing: [] });
       });
 
       test('balance comes from the Route annotation; LAB_PASSTHROUGH_BALANCE overrides passthrough only', () => {

@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { TOOLS_DIR } = require('../../core/paths');
 
 /** The releases the lab mirrors, oldest first; the newest is the default. */
 const RELEASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22', '5.0'];
@@ -65,11 +66,33 @@ function acceptsGroup(haproxy, group, certPem) {
 }
 
 /**
- * The groups each binary (path, size, modification time) accepted: a `haproxy -c` takes 150 ms,
- * and the template router renders its configuration again at every reload. Refusals are asked
- * again: one may come from the certificate or a timeout rather than the group.
+ * The groups each binary (path, size, modification time) accepted, kept in .tools/ between runs:
+ * a `haproxy -c` takes about 130 ms, five groups were 0.7 s of every lab:up, and the template
+ * router renders its configuration again at every reload. Refusals are asked again: one may come
+ * from the certificate or a timeout rather than the group.
  */
-const acceptedGroups = new Set();
+const ACCEPTED_FILE = path.join(TOOLS_DIR, 'haproxy-groups.json');
+
+function readAccepted() {
+  try {
+    return new Set(JSON.parse(fs.readFileSync(ACCEPTED_FILE, 'utf8')));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Adds `keys` to the file, written whole and renamed into place; a failure only costs time. */
+function rememberAccepted(keys) {
+  const all = [...new Set([...readAccepted(), ...keys])];
+  const next = `${ACCEPTED_FILE}.${process.pid}`;
+  try {
+    fs.mkdirSync(TOOLS_DIR, { recursive: true });
+    fs.writeFileSync(next, `${JSON.stringify(all, null, 1)}\n`);
+    fs.renameSync(next, ACCEPTED_FILE);
+  } catch {
+    fs.rmSync(next, { force: true });
+  }
+}
 
 /**
  * Which of `groups` this HAProxy's OpenSSL accepts, each tried alone with `haproxy -c` on a bind
@@ -77,13 +100,16 @@ const acceptedGroups = new Set();
  */
 function supportedGroups(haproxy, groups, certPem) {
   const { size, mtimeMs } = fs.statSync(haproxy);
+  const accepted = readAccepted();
+  const learned = [];
   const supported = [];
   const missing = [];
   for (const group of groups) {
     const key = JSON.stringify([path.resolve(haproxy), size, mtimeMs, group]);
-    if (!acceptedGroups.has(key) && acceptsGroup(haproxy, group, certPem)) acceptedGroups.add(key);
-    (acceptedGroups.has(key) ? supported : missing).push(group);
+    const ok = accepted.has(key) || (acceptsGroup(haproxy, group, certPem) && learned.push(key));
+    (ok ? supported : missing).push(group);
   }
+  if (learned.length) rememberAccepted(learned);
   return { supported, missing };
 }
 
