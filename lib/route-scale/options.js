@@ -163,6 +163,20 @@ const SETTINGS = [
       'at which Route counts a second lab runs the endpoint changes with the dynamic configuration manager on: ' +
       'every count, the smallest only, or none',
   },
+  {
+    name: 'nextLab',
+    flag: '--next-lab',
+    type: 'enum',
+    choices: ['after', 'beside'],
+    arg: 'WHEN',
+    default: 'after',
+    // The router admits 5 Routes a second (client-go's default limit on its status writes): 300
+    // Routes' lab takes a minute to start, nearly all of it waiting.
+    quick: 'beside',
+    help:
+      "when the next count's lab starts: after this count, or beside this count's cost, churn and endpoint phases " +
+      '(admission, reloads and parse run alone), on free ports in LAB_DIR/route-scale-<count>',
+  },
 ];
 
 const COMMAND = defineCommand({

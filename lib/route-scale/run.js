@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { labDir: defaultLabDir, RESULTS_DIR, runId } = require('../core/paths');
+const { PORT_KNOBS } = require('../lab/common/options');
 const { requireTool } = require('../core/tools');
 const { up, down } = require('../lab/index');
 const { readLabState } = require('../lab/common/state');
@@ -31,19 +32,51 @@ function labEnv(env, opts, count, { configManager = false } = {}) {
   };
 }
 
-/** Runs `work(state)` against a fresh lab of `env`, always taking it down afterwards. */
-async function withOwnLab(env, { log, signal }, work) {
+/**
+ * Starts the lab of `env` now: { env, ready } (ready resolves { state, upSeconds }). Awaited
+ * later, as a lab started beside another count's phases is (--next-lab beside).
+ */
+function startLab(env, { signal }) {
   const begin = Date.now();
-  const state = await up({ env, log: () => {}, signal });
-  log(
-    `  lab up in ${((Date.now() - begin) / 1000).toFixed(1)} s (${state.scaleRoutes?.count ?? 0} further Routes)`,
-  );
+  const ready = up({ env, log: () => {}, signal }).then((state) => ({
+    state,
+    upSeconds: (Date.now() - begin) / 1000,
+  }));
+  // A failed start stops what it started (lab:up does); the failure counts once awaited.
+  ready.catch(() => {});
+  return { env, ready };
+}
+
+/** Takes the lab of `started` (startLab) down, whatever became of its start. */
+async function endLab(started) {
+  await started.ready.catch(() => {});
+  await down({ env: started.env, log: () => {} });
+}
+
+/** Runs `work(state, upSeconds)` against the lab `started` (startLab), always taking it down afterwards. */
+async function withOwnLab(started, { log }, work) {
   try {
-    return await work(state, (Date.now() - begin) / 1000);
+    const { state, upSeconds } = await started.ready;
+    log(`  lab up in ${upSeconds.toFixed(1)} s (${state.scaleRoutes?.count ?? 0} further Routes)`);
+    return await work(state, upSeconds);
   } finally {
-    await down({ env, log: () => {} });
+    await endLab(started);
   }
 }
+
+/**
+ * The lab of the count after `count` in opts.routes, when it starts beside this count's last
+ * phases: in a folder of the run's LAB_DIR, on free ports (this count's lab holds LAB_*_PORT).
+ */
+function nextLabEnv(env, opts, count) {
+  const next = opts.routes[opts.routes.indexOf(count) + 1];
+  if (opts.nextLab !== 'beside' || next === undefined) return null;
+  const ports = Object.fromEntries(PORT_KNOBS.map((knob) => [knob, '0']));
+  return { ...labEnv(env, opts, next), ...ports, LAB_DIR: besideLabDir(defaultLabDir(env), next) };
+}
+
+/** Where the lab of `count` runs when it starts beside the count before it. */
+const besideLabDir = (labDir, count) => path.join(labDir, `route-scale-${count}`);
 
 /** The router every count runs, from the first lab's state. */
 const routerOf = (state, opts) => ({
@@ -71,23 +104,46 @@ function save(dir, doc, log) {
 const withConfigManager = (opts, count) =>
   opts.dcm === 'every' || (opts.dcm === 'smallest' && count === Math.min(...opts.routes));
 
-/** One count: its lab and phases, then the lab with the configuration manager. */
-async function oneCount(base, count, doc) {
+/**
+ * One count: its lab (`started`, startLab) and phases, then the lab with the configuration
+ * manager. The next count's lab starts beside the phases after the reloads when it is to
+ * (nextLabEnv): `pipeline.next` holds it for the run.
+ */
+async function oneCount(base, count, doc, started, pipeline) {
   const { opts, env, log } = base;
-  const countEnv = labEnv(env, opts, count);
-  const entry = await withOwnLab(countEnv, base, async (state, upSeconds) => {
+  const entry = await withOwnLab(started, base, async (state, upSeconds) => {
     doc.router ??= routerOf(state, opts);
-    const { target } = resolveTarget({ target: 'lab' }, countEnv);
-    const ctx = { ...base, env: countEnv, state, target, count };
+    const { target } = resolveTarget({ target: 'lab' }, started.env);
+    const besideEnv = nextLabEnv(env, opts, count);
+    const startNext = besideEnv
+      ? () => {
+          log(`  the next count's lab starts now, beside these phases (${besideEnv.LAB_DIR})`);
+          pipeline.next = startLab(besideEnv, base);
+        }
+      : null;
+    const ctx = { ...base, env: started.env, state, target, count, startNext };
     const measured = await measureCount(ctx);
     return { ...measured, lab: { upSeconds, admittedMs: state.scaleRoutes?.admittedMs ?? null } };
   });
   if (withConfigManager(opts, count)) {
     log('  endpoints: the same changes with the dynamic configuration manager on (a second lab)');
-    const dcmEnv = labEnv(env, opts, count, { configManager: true });
-    entry.endpoints.on = await withOwnLab(dcmEnv, base, (state) => endpointPhase({ ...base, state }));
+    const dcm = startLab(labEnv(env, opts, count, { configManager: true }), base);
+    entry.endpoints.on = await withOwnLab(dcm, base, (state) => endpointPhase({ ...base, state }));
   }
   return entry;
+}
+
+/** A lab running where this run would start one: in LAB_DIR, or in a folder of it (--next-lab beside). */
+function refuseRunningLab(env, opts) {
+  const labDir = defaultLabDir(env);
+  for (const dir of [labDir, ...opts.routes.map((count) => besideLabDir(labDir, count))]) {
+    if (readLabState(dir)) {
+      const how = dir === labDir ? "'npm run lab:down'" : `'LAB_DIR=${dir} npm run lab:down'`;
+      throw new Error(
+        `a lab is running in ${dir}: route-scale starts its own, one per count; run ${how} first`,
+      );
+    }
+  }
 }
 
 /**
@@ -95,12 +151,7 @@ async function oneCount(base, count, doc) {
  * carries the run as err.run after the documents were written with what finished.
  */
 async function runRouteScale(opts, { env = process.env, log = console.log, signal } = {}) {
-  const labDir = defaultLabDir(env);
-  if (readLabState(labDir)) {
-    throw new Error(
-      `a lab is running in ${labDir}: route-scale starts its own, one per count; run 'npm run lab:down' first`,
-    );
-  }
+  refuseRunningLab(env, opts);
   labEnv(env, opts, opts.routes[0]);
   const id = runId();
   const dir = path.resolve(opts.out || path.join(RESULTS_DIR, `route-scale-${id}`));
@@ -117,17 +168,22 @@ async function runRouteScale(opts, { env = process.env, log = console.log, signa
     rawFile: (name) => path.join(dir, 'raw', name),
   };
   const doc = doc$.createDocument({ runId: id, opts, router: null });
+  // The lab started beside the count before, until its own count takes it.
+  const pipeline = { next: null };
   try {
     for (const [i, count] of opts.routes.entries()) {
       signal?.throwIfAborted();
       log(`\n[${i + 1}/${opts.routes.length}] ${count} Routes`);
-      doc$.addCount(doc, await oneCount(base, count, doc));
+      const started = pipeline.next || startLab(labEnv(env, opts, count), base);
+      pipeline.next = null;
+      doc$.addCount(doc, await oneCount(base, count, doc, started, pipeline));
       save(dir, doc, log);
     }
     doc$.finish(doc, { complete: true });
     save(dir, doc, log);
     return { dir, doc };
   } catch (err) {
+    if (pipeline.next) await endLab(pipeline.next);
     doc$.finish(doc, { complete: false });
     save(dir, doc, log);
     err.run = { dir, doc };
@@ -135,4 +191,4 @@ async function runRouteScale(opts, { env = process.env, log = console.log, signa
   }
 }
 
-module.exports = { runRouteScale, labEnv, withConfigManager };
+module.exports = { runRouteScale, labEnv, withConfigManager, nextLabEnv, besideLabDir };

@@ -9,6 +9,7 @@ const { COMMAND } = require('../../lib/route-scale/options');
 const { exerciseBlocks } = require('../../lib/guide/exercise');
 const { listRecords, processState } = require('../../lib/lab/common/pids');
 const { runOwnLabsOnce } = require('../guide/runner');
+const { besideLabDir } = require('../../lib/route-scale/run');
 
 // The run may take 15 minutes (runOwnLabsOnce's limit); beforeAll has longer.
 jest.setTimeout(1200000);
@@ -128,9 +129,14 @@ describeAsRoot('route-scale --quick', () => {
     }
   });
 
-  test('nothing is left running', () => {
-    const running = listRecords(env.LAB_DIR).filter((r) => processState(r) === 'running');
-    expect(running).toEqual([]);
-    expect(fs.existsSync(path.join(env.LAB_DIR, 'lab.json'))).toBe(false);
+  test('nothing is left running, the lab started beside the count before included', () => {
+    // --quick starts 300's lab in a folder of LAB_DIR beside 4's last phases (--next-lab beside).
+    const beside = besideLabDir(env.LAB_DIR, opts.routes[1]);
+    expect(fs.existsSync(path.join(beside, 'logs', 'router.log'))).toBe(true);
+    for (const dir of [env.LAB_DIR, beside]) {
+      const running = listRecords(dir).filter((r) => processState(r) === 'running');
+      expect({ dir, running }).toEqual({ dir, running: [] });
+      expect(fs.existsSync(path.join(dir, 'lab.json'))).toBe(false);
+    }
   });
 });

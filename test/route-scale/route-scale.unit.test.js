@@ -4,7 +4,7 @@
 const { addSample, summarizeWatch } = require('../../lib/route-scale/haproxy-watch');
 const { fallbacks } = require('../../lib/route-scale/endpoints');
 const { COMMAND } = require('../../lib/route-scale/options');
-const { withConfigManager } = require('../../lib/route-scale/run');
+const { withConfigManager, nextLabEnv } = require('../../lib/route-scale/run');
 const model = require('../../lib/results-model/route-scale');
 const { blocks } = require('../../lib/report/route-scale');
 
@@ -129,6 +129,25 @@ test('--routes and --churn take ascending whole numbers within range, and name a
     /--routes: "3" is not a whole number from 4 to 10000/,
   );
   expect(() => COMMAND.parse(['--churn', '0'])).toThrow(/--churn: "0" is not a whole number from 1 to 50/);
+});
+
+test('--next-lab beside: the next count starts on free ports in a folder of LAB_DIR; after, or the last count: none', () => {
+  const env = { LAB_DIR: '/tmp/lab', LAB_HTTP_PORT: '9080', LAB_REDIS_PORT: '6379' };
+  const quick = COMMAND.parse(['--quick']).values;
+  expect(quick.nextLab).toBe('beside');
+  expect(nextLabEnv(env, quick, 4)).toMatchObject({
+    LAB_DIR: '/tmp/lab/route-scale-300',
+    LAB_ROUTES: '300',
+    LAB_ROUTER: 'openshift',
+    LAB_HTTP_PORT: '0',
+    LAB_HTTPS_PORT: '0',
+    LAB_STATS_PORT: '0',
+    LAB_SERVICE_BASE_PORT: '0',
+    LAB_REDIS_PORT: '0',
+  });
+  expect(nextLabEnv(env, quick, 300)).toBeNull();
+  expect(nextLabEnv(env, COMMAND.parse([]).values, 4)).toBeNull();
+  expect(() => COMMAND.parse(['--next-lab', 'before'])).toThrow(/--next-lab.*after, beside/);
 });
 
 test('--dcm says which counts get the second lab, with the configuration manager on', () => {

@@ -437,8 +437,12 @@ function portKnob(name) {
   return KNOBS.find((k) => k.name === name && PORTS.includes(name)).env;
 }
 
+/** Every LAB_*_PORT knob: 0 in each gives a lab that runs beside another (free ports at lab:up). */
+const PORT_KNOBS = PORTS.map(portKnob);
+
 module.exports = {
   resolveLabOptions,
+  PORT_KNOBS,
   LabOptionError,
   OPENSHIFT_DEFAULTS,
   FSYNC_POLICIES,
