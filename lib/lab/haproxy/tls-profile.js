@@ -106,7 +106,11 @@ function supportedGroups(haproxy, groups, certPem) {
   const missing = [];
   for (const group of groups) {
     const key = JSON.stringify([path.resolve(haproxy), size, mtimeMs, group]);
-    const ok = accepted.has(key) || (acceptsGroup(haproxy, group, certPem) && learned.push(key));
+    let ok = accepted.has(key);
+    if (!ok && acceptsGroup(haproxy, group, certPem)) {
+      learned.push(key);
+      ok = true;
+    }
     (ok ? supported : missing).push(group);
   }
   if (learned.length) rememberAccepted(learned);

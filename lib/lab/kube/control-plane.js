@@ -145,7 +145,9 @@ function waitReady(labDir, apiserver, admin, { exclude = [], timeoutMs, signal }
     },
     {
       timeoutMs,
-      what: `kube-apiserver ready${exclude.length ? ' (but its bootstrap roles)' : ''}`,
+      what: exclude.length
+        ? 'kube-apiserver serving (its bootstrap roles may still be written)'
+        : 'kube-apiserver ready',
       signal,
       diagnose: () => logTail(labDir, 'kube-apiserver'),
     },
