@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const yaml = require('../core/dependency').lazyDependency('js-yaml');
-const { RESULTS_DIR } = require('../core/paths');
+const { resultsDir } = require('../core/paths');
 const { RESULTS_FILE } = require('../results-model/document');
 const { describeMerged } = require('../report/console');
 const { formatCellTable } = require('../report/tables');
@@ -203,7 +203,7 @@ async function runTestRun({ opts, namespace, routes, objects, runId, signal }) {
   const endedMs = Date.now();
   signal?.throwIfAborted();
   const outDir = path.resolve(
-    opts.out || path.join(RESULTS_DIR, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+    opts.out || path.join(resultsDir(), `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
   );
   const image = objects.find((o) => o.kind === 'TestRun').spec.runner.image;
   const files = collect(namespace, outDir, image, runId);

@@ -24,8 +24,12 @@ module.exports = {
   OVERLAYS,
   TOOLS_DIR: path.join(ROOT, '.tools'),
   TOOLS_BIN: path.join(ROOT, '.tools', 'bin'),
-  RESULTS_DIR: path.join(ROOT, 'results'),
   runId,
+  /**
+   * Where a run writes unless told (--out): `results/`, or ROUTER_LAB_RESULTS (the guide's test
+   * runs the pages' commands with its own, so `npm test` leaves nothing in results/).
+   */
+  resultsDir: (env = process.env) => path.resolve(env.ROUTER_LAB_RESULTS || path.join(ROOT, 'results')),
   /** The lab's state directory: `.lab/` unless LAB_DIR says otherwise. */
   labDir: (env = process.env) => path.resolve(env.LAB_DIR || path.join(ROOT, '.lab')),
 };

@@ -1,8 +1,8 @@
 'use strict';
-// lib/core/paths.js: the one list of overlays is the overlays/ directory's.
+// lib/core/paths.js: the one list of overlays is the overlays/ directory's; where results go.
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, OVERLAYS } = require('../../lib/core/paths');
+const { ROOT, OVERLAYS, resultsDir } = require('../../lib/core/paths');
 
 test('OVERLAYS names every overlay under overlays/ (components are not overlays)', () => {
   const dirs = fs
@@ -10,4 +10,9 @@ test('OVERLAYS names every overlay under overlays/ (components are not overlays)
     .filter((d) => d.isDirectory() && d.name !== 'components')
     .map((d) => d.name);
   expect([...OVERLAYS].sort()).toEqual(dirs.sort());
+});
+
+test('runs write to results/ unless ROUTER_LAB_RESULTS names another directory', () => {
+  expect(resultsDir({})).toBe(path.join(ROOT, 'results'));
+  expect(resultsDir({ ROUTER_LAB_RESULTS: '/tmp/elsewhere/' })).toBe('/tmp/elsewhere');
 });

@@ -41,11 +41,15 @@ const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => 
 const sharedDir = (knobs) =>
   Object.values(SHARED_KNOBS).some((shared) => isDeepStrictEqual(shared, knobs)) ? pooledLabDir(knobs) : null;
 
-/** The env a page's command runs with: the shell's without its LAB_*, every port free unless set. */
-const commandEnv = (labDir, knobs = {}) => ({
+/**
+ * The env a page's command runs with: the shell's without its LAB_*, every port free unless set,
+ * and `resultsDir` where a command that names no --out writes (`npm run compare`'s default).
+ */
+const commandEnv = (labDir, resultsDir, knobs = {}) => ({
   ...cleanEnv(),
   PATH: `${TOOLS_BIN}:${process.env.PATH}`,
   LAB_DIR: labDir,
+  ROUTER_LAB_RESULTS: resultsDir,
   ...Object.fromEntries(PORT_KNOBS.map((k) => [k, '0'])),
   ...knobs,
 });
@@ -72,7 +76,7 @@ class ExerciseLab {
           }),
         }
       : {};
-    return commandEnv(this.labDir, { ...knobs, ...ports });
+    return commandEnv(this.labDir, this.resultsDir, { ...knobs, ...ports });
   }
 
   /** A run of runOwnLabsOnce as this page's: its results where the page's lesson reads them. */
@@ -200,7 +204,7 @@ async function runOwnLabsOnce(text, attrs, timeoutMs = OWN_LABS_FACTOR * 240000)
   const resultsDir = path.join(dir, 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const ran = relocate(quickForm(text, attrs), { labDir: dir, resultsDir });
-  const env = commandEnv(dir);
+  const env = commandEnv(dir, resultsDir);
   // Whatever it leaves running is taken down at the end of the run (lab-pool's globalTeardown).
   rememberEnv(env);
   const done = { text, ran, ...(await bash(ran, env, timeoutMs)), labDir: dir, resultsDir };

@@ -1,6 +1,7 @@
 'use strict';
 // The guide runner's one run per Jest run of a command that starts its own labs (route-scale's,
-// which test/route-scale/ asserts on too), shown with a command that counts its runs.
+// which test/route-scale/ asserts on too), shown with a command that counts its runs; and where
+// the pages' commands write.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ExerciseLab, runOwnLabsOnce } = require('./runner');
@@ -27,6 +28,18 @@ test('a lab=none command runs once per Jest run; a page adopts its results', asy
       ms: first.ms,
     });
     expect(fs.readFileSync(path.join(lab.resultsDir, 'runs'), 'utf8')).toBe('run\n');
+  } finally {
+    await lab.end();
+  }
+});
+
+test("a page's command that names no --out writes to the runner's results, not the checkout's", async () => {
+  const text = `node -e "process.stdout.write(require('./lib/core/paths').resultsDir())"`;
+  const run = await runOwnLabsOnce(text, {});
+  expect({ code: run.code, dir: run.stdout }).toEqual({ code: 0, dir: run.resultsDir });
+  const lab = new ExerciseLab();
+  try {
+    expect(lab.env().ROUTER_LAB_RESULTS).toBe(lab.resultsDir);
   } finally {
     await lab.end();
   }
