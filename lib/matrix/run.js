@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { setTimeout: pause } = require('node:timers/promises');
-const { resultsDir: defaultResultsDir, runId } = require('../core/paths');
+const { resultsDir, runId } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
 const { resolveTarget, withClusterApi, requireRoutes, describeTls, watchedProcesses } = require('./target');
 const { openMonitoring, addClusterFigures } = require('./cluster-figures');
@@ -128,8 +128,8 @@ async function planRun(opts, { env, log }) {
 }
 
 /** The results directory (refused if it holds a run already), with its raw/ folder. */
-function resultsDir(opts, id) {
-  const dir = path.resolve(opts.out || path.join(defaultResultsDir(), id));
+function newRunDir(opts, id) {
+  const dir = path.resolve(opts.out || path.join(resultsDir(), id));
   if (fs.existsSync(path.join(dir, RESULTS_FILE))) {
     throw new Error(
       `${dir} already holds the results of a run: choose another --out (nothing was overwritten)`,
@@ -143,7 +143,7 @@ function resultsDir(opts, id) {
 async function openRun(plan, { signal }) {
   const { opts, log, k6, target, lab, runnable, skipped } = plan;
   const id = runId();
-  const dir = resultsDir(opts, id);
+  const dir = newRunDir(opts, id);
   const options = recordedOptions(opts);
   // One full handshake with the edge route: the group the run's TLS cells pay for, and the floor's.
   const seen = target.routes.edge ? await negotiatedOrNull(target, 'edge', log) : null;

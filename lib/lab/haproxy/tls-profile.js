@@ -7,6 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { TOOLS_DIR } = require('../../core/paths');
+const { writeJsonAtomic } = require('../../core/files');
 
 /** The releases the lab mirrors, oldest first; the newest is the default. */
 const RELEASES = ['4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22', '5.0'];
@@ -83,14 +84,11 @@ function readAccepted() {
 
 /** Adds `keys` to the file, written whole and renamed into place; a failure only costs time. */
 function rememberAccepted(keys) {
-  const all = [...new Set([...readAccepted(), ...keys])];
-  const next = `${ACCEPTED_FILE}.${process.pid}`;
   try {
     fs.mkdirSync(TOOLS_DIR, { recursive: true });
-    fs.writeFileSync(next, `${JSON.stringify(all, null, 1)}\n`);
-    fs.renameSync(next, ACCEPTED_FILE);
+    writeJsonAtomic(ACCEPTED_FILE, [...new Set([...readAccepted(), ...keys])]);
   } catch {
-    fs.rmSync(next, { force: true });
+    // Not kept: the next lab:up asks haproxy -c again.
   }
 }
 
