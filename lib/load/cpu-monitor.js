@@ -30,7 +30,8 @@ function startCpuMonitor(pids, { intervalMs = 250, trimMs = 500 } = {}) {
     samples.push(entry);
   };
   take();
-  const timer = setInterval(take, intervalMs);
+  // A sampler never holds a command open: one left running after an error (Ctrl-C) would.
+  const timer = setInterval(take, intervalMs).unref();
   return {
     stop() {
       clearInterval(timer);

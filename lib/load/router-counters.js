@@ -90,7 +90,8 @@ function startRouterCounters(read, { intervalMs = 500 } = {}) {
         busy = false;
       });
   };
-  const timer = setInterval(take, intervalMs);
+  // A sampler never holds a command open: one left running after an error (Ctrl-C) would.
+  const timer = setInterval(take, intervalMs).unref();
   return {
     async stop() {
       clearInterval(timer);

@@ -42,14 +42,20 @@ async function churnCase(ctx, ratePerS) {
   const before = await reloadCounters(state.router);
   const watch = watchHaproxy(state.router.pid);
   const loadSeconds = opts.churnSeconds + Math.ceil((2 * LEAD_MS) / 1000);
-  const run = await underSteadyLoad(
-    ctx,
-    { seconds: loadSeconds, prefix: `churn-${ctx.count}-${ratePerS}` },
-    (signal) =>
-      ratePerS
-        ? churnRoutes(client, { ratePerS, seconds: opts.churnSeconds, signal })
-        : sleep(opts.churnSeconds * 1000, { created: 0, seconds: opts.churnSeconds }, { signal }),
-  );
+  let run;
+  try {
+    run = await underSteadyLoad(
+      ctx,
+      { seconds: loadSeconds, prefix: `churn-${ctx.count}-${ratePerS}` },
+      (signal) =>
+        ratePerS
+          ? churnRoutes(client, { ratePerS, seconds: opts.churnSeconds, signal })
+          : sleep(opts.churnSeconds * 1000, { created: 0, seconds: opts.churnSeconds }, { signal }),
+    );
+  } catch (err) {
+    watch.stop();
+    throw err;
+  }
   const haproxy = watch.stop();
   const after = await reloadCounters(state.router);
   const reloads = after.reloads - before.reloads;

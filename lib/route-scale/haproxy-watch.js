@@ -70,7 +70,8 @@ function watchHaproxy(routerPid, { intervalMs = 100 } = {}) {
     );
   };
   take();
-  const timer = setInterval(take, intervalMs);
+  // A sampler never holds a command open: one left running after an error (Ctrl-C) would.
+  const timer = setInterval(take, intervalMs).unref();
   return {
     stop() {
       clearInterval(timer);
