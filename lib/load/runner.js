@@ -16,7 +16,8 @@ const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
  *     command(input) → { file, args, env? },
  *     exitOk(code) → boolean,       // default: code 0
  *     failure?(output) → string,    // why it failed, from its output (default: the output's tail)
- *     parse(run, input) → result,   // run: { code, signal, output, cpu, counters, allowedCores, elapsedMs }
+ *     parse(run, input) → result,   // run: { code, signal, output, cpu, counters, allowedCores, elapsedMs, endedEarly }
+ *     endEarly?: { signal, exitCode }, // how to end it before its time and keep its figures
  *   }
  * `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere while
  * the tool runs (the router's own counters, ./router-counters.js). `netns`: run the tool inside
@@ -24,15 +25,17 @@ const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
  *
  * Runs `definition` once with `input`. `watch` names other pids whose CPU is sampled alongside
  * ({ router: pid, 'data-service-1': pid }); `cpus` pins the tool (a taskset list); `signal`
- * stops it and rejects with Node's AbortError; `counters` are read meanwhile. Resolves
- * with what `parse` returns.
+ * stops it and rejects with Node's AbortError; `end` ends it early the way its `endEarly` says, and
+ * what it measured until then counts; `counters` are read meanwhile. Resolves with what `parse`
+ * returns.
  */
 async function runTool(
   definition,
   input,
-  { watch = {}, cpus = null, counters = null, netns = null, signal } = {},
+  { watch = {}, cpus = null, counters = null, netns = null, signal, end } = {},
 ) {
   signal?.throwIfAborted();
+  if (end && !definition.endEarly) throw new Error(`${definition.name} cannot be ended early`);
   const what = definition.describe ? definition.describe(input) : definition.name;
   const { file, args, env = process.env } = definition.command(input);
   const [command, argv] = inNetns(netns, pinned(file, args, cpus));
@@ -46,6 +49,13 @@ async function runTool(
   const cores = cpus ? parseCpuList(cpus).length : allowedCores(child.pid);
   const onAbort = () => child.kill('SIGTERM');
   signal?.addEventListener('abort', onAbort, { once: true });
+  let endedEarly = false;
+  const onEnd = () => {
+    endedEarly = child.exitCode === null && child.signalCode === null;
+    if (endedEarly) child.kill(definition.endEarly.signal);
+  };
+  if (end?.aborted) onEnd();
+  else end?.addEventListener('abort', onEnd, { once: true });
   let code;
   let exitSignal;
   try {
@@ -56,10 +66,11 @@ async function runTool(
     monitor.stop();
     await counting?.stop();
     signal?.removeEventListener('abort', onAbort);
+    end?.removeEventListener('abort', onEnd);
   }
   signal?.throwIfAborted();
   const exitOk = definition.exitOk || ((c) => c === 0);
-  if (!exitOk(code)) {
+  if (!exitOk(code) && !(endedEarly && code === definition.endEarly.exitCode)) {
     const why = definition.failure?.(output()) || output().trim().slice(-2000);
     throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${why}`);
   }
@@ -72,6 +83,7 @@ async function runTool(
       counters: counting ? counting.result() : null,
       allowedCores: cores,
       elapsedMs: Date.now() - started,
+      endedEarly,
     },
     input,
   );

@@ -54,13 +54,14 @@ module.exports = checkScenario({
     try {
       outcome = await underLoad({
         signal: ctx.signal,
-        load: async (signal) => {
+        load: async (signal, end) => {
           const loads = await steadyPagesEach(ctx, {
             terminations: opts.terminations,
             rate: opts.rate,
             durationSeconds: seconds,
             prefix: 'endpoints',
             signal,
+            end,
           });
           return { loads, endedMs: Date.now() - start };
         },
@@ -77,6 +78,8 @@ module.exports = checkScenario({
           });
           return Date.now() - start;
         },
+        // The estimate above is a bound: the load ends LEAD_MS after the rollout.
+        endAfterMs: LEAD_MS,
       });
     } catch (err) {
       // The load is stopped by now; the lab gets back every instance the rollout had taken out.

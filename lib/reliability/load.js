@@ -4,6 +4,7 @@
 // touches Redis). Each run ends in the same figures: requests, errors by kind, latency.
 const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { ROOT } = require('../core/paths');
 const { runK6Sample, targetEnv, THRESHOLDS_CROSSED, requestFailures } = require('../load/k6');
 const { runTool } = require('../load/runner');
@@ -30,7 +31,7 @@ const round = (v) => (v === null || v === undefined ? null : Number(v.toFixed(2)
 /**
  * Steady GET /api/pages/1k through one Route: `termination`, `connection` (keepalive|close),
  * `rate` requests/s (or, without a rate, `vus` clients back to back) for `durationSeconds`, from
- * inside network namespace `netns` when given. Resolves { requests, failed, errors, rps, p50, p99,
+ * inside network namespace `netns` when given; `end` ends it early (k6 keeps its summary). Resolves { requests, failed, errors, rps, p50, p99,
  * max, clientErrors } (latency of successful requests, ms, connection set-up included;
  * clientErrors: k6's reasons for requests without a response).
  */
@@ -45,6 +46,7 @@ async function steadyPages({
   summaryPath,
   netns,
   signal,
+  end,
 }) {
   // k6 does a full TLS handshake on each new connection (the session part of a close TLS cell).
   const cell = cellOf({ termination, pageSize: 1024, connection, tlsSession: 'full' });
@@ -52,13 +54,26 @@ async function steadyPages({
   // `vus` without a rate: a closed model, `vus` clients back to back.
   const opts = rate ? { vus: vusFor(rate), rate, maxVus: vusFor(rate) * 4 } : { vus };
   fs.mkdirSync(path.dirname(summaryPath), { recursive: true });
-  const sample = await runK6Sample({ k6, cell, opts, target, durationSeconds, summaryPath, netns, signal });
+  const sample = await runK6Sample({
+    k6,
+    cell,
+    opts,
+    target,
+    durationSeconds,
+    summaryPath,
+    netns,
+    signal,
+    end,
+  });
+  const seconds = sample.endedEarly
+    ? `${(sample.elapsedMs / 1000).toFixed(1)} s (ended early)`
+    : `${durationSeconds} s`;
   const r = reduceSummaries([sample.summary], { combine: 'sequential' });
   const failed = Object.values(r.errors).reduce((a, b) => a + b, 0);
   return {
     workload:
       `GET /api/pages/1k via ${termination}, ${connection}, ` +
-      `${rate ? `${rate} req/s` : `${vus} clients back to back`} for ${durationSeconds} s (k6)`,
+      `${rate ? `${rate} req/s` : `${vus} clients back to back`} for ${seconds} (k6)`,
     requests: r.requests,
     failed,
     errors: r.errors,
@@ -133,9 +148,10 @@ async function steadyRecords({ k6, target, termination, rate, durationSeconds, s
 
 /**
  * steadyPages through each of `terminations` at once, keep-alive, at `rate` each; the summary of
- * each goes to rawFile(`${prefix}-<termination>.json`). Resolves the loads in that order.
+ * each goes to rawFile(`${prefix}-<termination>.json`); `end` ends them all early. Resolves the
+ * loads in that order.
  */
-function steadyPagesEach(ctx, { terminations, rate, durationSeconds, prefix, signal }) {
+function steadyPagesEach(ctx, { terminations, rate, durationSeconds, prefix, signal, end }) {
   return Promise.all(
     terminations.map((termination) =>
       steadyPages({
@@ -147,25 +163,33 @@ function steadyPagesEach(ctx, { terminations, rate, durationSeconds, prefix, sig
         durationSeconds,
         summaryPath: ctx.rawFile(`${prefix}-${termination}.json`),
         signal,
+        end,
       }),
     ),
   );
 }
 
 /**
- * A fault injected while a steady load runs: `load(signal)` starts the load, `fault(signal)` then
- * runs beside it. A fault that fails stops the load at once (and waits for it); Ctrl-C (`signal`)
- * stops both. Resolves { load, fault }: what each resolved with.
+ * A fault injected while a steady load runs: `load(signal, end)` starts the load, `fault(signal)`
+ * then runs beside it. A fault that fails stops the load at once (and waits for it); Ctrl-C
+ * (`signal`) stops both. With `endAfterMs`, `end` is aborted that long after the fault is done: a
+ * load that passes it on ends then, its figures kept, rather than idling out the length it was
+ * given for the fault's worst case. Resolves { load, fault }: what each resolved with.
  */
-async function underLoad({ signal: parent, load, fault }) {
+async function underLoad({ signal: parent, load, fault, endAfterMs = null }) {
   const local = new AbortController();
   const signal = AbortSignal.any([parent, local.signal].filter(Boolean));
-  const loading = load(signal);
+  const end = new AbortController();
+  const loading = load(signal, end.signal);
   // Awaited later; a rejection meanwhile (Ctrl-C) must not count as unhandled.
   loading.catch(() => {});
   let outcome;
   try {
     outcome = await fault(signal);
+    if (endAfterMs !== null) {
+      await sleep(endAfterMs, undefined, { signal });
+      end.abort();
+    }
   } catch (err) {
     local.abort();
     await loading.catch(() => {});

@@ -22,28 +22,33 @@ const loadFigures = (termination, load) => ({
 });
 
 /**
- * Runs `change(signal)` under the steady load (ctx.opts.rate per termination for `seconds`, the
- * first LEAD_MS without changes). Resolves { loads, outcome (what `change` resolved), host:
- * { busyFraction, cores, routerCores } }.
+ * Runs `change(signal)` under the steady load (ctx.opts.rate per termination), LEAD_MS without
+ * changes either side of it: the load ends LEAD_MS after the change, or after `seconds`, which
+ * bounds it. Resolves { loads, outcome (what `change` resolved), host: { busyFraction, cores,
+ * routerCores } }.
  */
 async function underSteadyLoad(ctx, { seconds, prefix }, change) {
   const cpu = startCpuMonitor({ router: { tree: ctx.state.router.pid } });
   let result;
   try {
+    // A change's length varies (a reload waits out the interval, an old HAProxy may live to
+    // hard-stop-after): the load ends once the change is done, not after its worst case.
     result = await underLoad({
       signal: ctx.signal,
-      load: (signal) =>
+      load: (signal, end) =>
         steadyPagesEach(ctx, {
           terminations: LOAD_TERMINATIONS,
           rate: ctx.opts.rate,
           durationSeconds: seconds,
           prefix,
           signal,
+          end,
         }),
       fault: async (signal) => {
         await sleep(LEAD_MS, undefined, { signal });
         return change(signal);
       },
+      endAfterMs: LEAD_MS,
     });
   } finally {
     cpu.stop();

@@ -108,3 +108,40 @@ const wrk = findTool('wrk');
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('ended early, k6 keeps its summary: what it answered counts, nothing it cut counts as failed', async () => {
+  // Every answer (the 1 KiB page the cell expects) takes 200 ms: at 20 requests/s about four are
+  // in flight when the run is ended.
+  const server = http.createServer((req, res) => setTimeout(() => res.end('x'.repeat(1024)), 200));
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k6-end-'));
+  try {
+    const end = new AbortController();
+    const started = Date.now();
+    const run = runK6Sample({
+      k6: requireTool('k6'),
+      cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
+      opts: { vus: 4, rate: 20, maxVus: 16 },
+      target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
+      durationSeconds: 60,
+      summaryPath: path.join(dir, 'summary.json'),
+      end: end.signal,
+    });
+    setTimeout(() => end.abort(), 2000);
+    const result = await run;
+    expect(Date.now() - started).toBeLessThan(15000);
+    expect({ code: result.code, endedEarly: result.endedEarly }).toEqual({ code: 105, endedEarly: true });
+    const { metrics } = result.summary;
+    expect(metrics.http_reqs.values.count).toBeGreaterThan(10);
+    expect(metrics.request_failed.values.rate).toBe(0);
+    expect(running('k6')).toBe('');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await new Promise((resolve) => server.close(resolve));
+  }
+  // A tool without a way to end early is refused before it starts.
+  await expect(runTool(sleeper, { seconds: 1 }, { end: new AbortController().signal })).rejects.toThrow(
+    /sleeper cannot be ended early/,
+  );
+});
