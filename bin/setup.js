@@ -8,7 +8,10 @@ const { LEVELS, EXTRAS, setup } = require('../lib/setup/install');
 const NAME = 'setup';
 const COMMAND = defineCommand({
   usage: `npm run setup -- [--for ${LEVELS.join('|')}] [--with ${EXTRAS.join(',')}] [--check]`,
-  description: 'Installs what the project needs and is missing, then prints where each tool is.',
+  description:
+    'Installs what the project needs and is missing, then prints where each tool is. The Go tools ' +
+    'it builds are kept in ~/.cache/router-lab/tools by their inputs, for the next clone ' +
+    '(ROUTER_LAB_TOOL_CACHE: another folder, or off).',
   settings: [
     {
       name: 'level',

@@ -41,4 +41,13 @@ function commitFrom(ref, from, { what, log }, change) {
   }
 }
 
-module.exports = { buildah, commitFrom, saveArchive, IMAGES_DIR };
+/** Image `ref` in the store, loaded from `archive` if it is not there (it came from elsewhere). */
+function ensureInStore(ref, archive, { log }) {
+  try {
+    buildah(['inspect', '--type', 'image', ref], { what: `looking for ${ref}`, log: () => {} });
+  } catch {
+    buildah(['pull', '--quiet', `oci-archive:${archive}`], { what: `loading ${ref} from ${archive}`, log });
+  }
+}
+
+module.exports = { buildah, commitFrom, saveArchive, ensureInStore, IMAGES_DIR };

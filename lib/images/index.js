@@ -4,7 +4,7 @@
 // manifests' public names to them (docs/pods.md), so what users apply on OpenShift is unchanged.
 const fs = require('node:fs');
 const path = require('node:path');
-const { saveArchive, IMAGES_DIR } = require('./buildah');
+const { saveArchive, ensureInStore, IMAGES_DIR } = require('./buildah');
 const { buildBase, baseKey } = require('./base');
 const { buildPause, pauseKey } = require('./pause');
 const { buildDataService, dataServiceKey } = require('./data-service');
@@ -14,7 +14,8 @@ const REPOSITORY = 'localhost/router-lab';
 
 /**
  * Each image: its name, the public names it stands in for in the manifests, its tag (a function
- * of the tags before it) and its build. In build order.
+ * of the tags before it), the image it builds FROM (`from`, when one of these) and its build. In
+ * build order.
  */
 const IMAGES = [
   {
@@ -32,6 +33,7 @@ const IMAGES = [
   },
   {
     name: 'data-service',
+    from: 'base',
     replaces: ['data-service'],
     key: (refs) => dataServiceKey(refs.base),
     build: (ref, ctx) => buildDataService(ref, { ...ctx, baseRef: ctx.refs.base }),
@@ -39,12 +41,14 @@ const IMAGES = [
   // k6-operator's Jobs (cluster:k6): the TestRun's runner and starter images.
   {
     name: 'k6-runner',
+    from: 'base',
     replaces: ['docker.io/grafana/k6'],
     key: (refs) => k6RunnerKey(refs.base),
     build: (ref, ctx) => buildK6Runner(ref, { ...ctx, baseRef: ctx.refs.base }),
   },
   {
     name: 'k6-starter',
+    from: 'base',
     replaces: ['ghcr.io/grafana/k6-operator'],
     key: (refs) => k6StarterKey(refs.base),
     build: (ref, ctx) => buildK6Starter(ref, { ...ctx, baseRef: ctx.refs.base }),
@@ -65,16 +69,27 @@ function plannedImages({ kubernetesVersion }) {
   });
 }
 
-/** Builds every image whose archive is missing; returns plannedImages(). `log` gets progress. */
-function ensureImages({ kubernetesVersion, log = () => {} }) {
+/** Without a cache: every missing archive is built. */
+const buildAlways = (image, build) => build();
+
+/**
+ * Makes every image whose archive is missing; resolves plannedImages(). `cached(image, build)`
+ * may bring the archive from elsewhere instead of calling build() (setup's tool cache); an image
+ * built FROM another that came that way finds it loaded into the store. `log` gets progress.
+ */
+async function ensureImages({ kubernetesVersion, log = () => {}, cached = buildAlways }) {
   const planned = plannedImages({ kubernetesVersion });
+  const byName = Object.fromEntries(planned.map((p) => [p.name, p]));
   const refs = Object.fromEntries(planned.map((p) => [p.name, p.ref]));
   for (const image of planned.filter((p) => !p.built)) {
-    log(`  building image ${image.ref}`);
-    const started = Date.now();
-    image.build(image.ref, { log, refs, kubernetesVersion });
-    saveArchive(image.ref, image.archive, { log });
-    log(`  ${image.ref}: built in ${Math.round((Date.now() - started) / 1000)} s, ${image.archive}`);
+    await cached(image, () => {
+      log(`  building image ${image.ref}`);
+      const started = Date.now();
+      if (image.from) ensureInStore(refs[image.from], byName[image.from].archive, { log });
+      image.build(image.ref, { log, refs, kubernetesVersion });
+      saveArchive(image.ref, image.archive, { log });
+      log(`  ${image.ref}: built in ${Math.round((Date.now() - started) / 1000)} s, ${image.archive}`);
+    });
   }
   return plannedImages({ kubernetesVersion });
 }

@@ -3,8 +3,10 @@
 // builds, and pinned tools installed from the Go module proxy into .tools/bin.
 const { spawnSync, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
+const path = require('node:path');
 const { findOnPath } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
+const { cachedBuild } = require('./tool-cache');
 
 /**
  * Runs `go ARGS` in `cwd` with the local toolchain, its output on the console; `what` names the
@@ -26,13 +28,33 @@ function runGo(args, { what, cwd, env = {}, log, shown = `  $ go ${args.join(' '
   if (r.status !== 0) throw new Error(`go ${args[0]} for ${what} failed: see the output above`);
 }
 
+/** The Go toolchain a build's result depends on (`go env GOVERSION`), or null without Go. */
+function goVersion() {
+  const go = findOnPath('go');
+  if (!go) return null;
+  const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local' };
+  return execFileSync(go, ['env', 'GOVERSION'], { encoding: 'utf8', env }).trim();
+}
+
+/** The command `go install` names after a module path: its last element, but not a /vN suffix. */
+function installedName(modulePath) {
+  const parts = modulePath.split('/');
+  return /^v\d+$/.test(parts.at(-1)) ? parts.at(-2) : parts.at(-1);
+}
+
+/** `go install module@version` into .tools/bin, or the same build from the tool cache. */
 function goInstall(modulePath, version, log) {
-  fs.mkdirSync(TOOLS_BIN, { recursive: true });
-  runGo(['install', `${modulePath}@${version}`], {
-    what: `${modulePath}@${version}`,
-    shown: `  $ GOBIN=.tools/bin go install ${modulePath}@${version}   (a few minutes the first time)`,
-    env: { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' },
-    log,
+  const env = { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' };
+  const key = { module: modulePath, version, go: goVersion(), CGO_ENABLED: env.CGO_ENABLED };
+  const outputs = [path.join(TOOLS_BIN, installedName(modulePath))];
+  return cachedBuild({ what: `${modulePath}@${version}`, key, recipe: __filename, outputs, log }, () => {
+    fs.mkdirSync(TOOLS_BIN, { recursive: true });
+    runGo(['install', `${modulePath}@${version}`], {
+      what: `${modulePath}@${version}`,
+      shown: `  $ GOBIN=.tools/bin go install ${modulePath}@${version}   (a few minutes the first time)`,
+      env,
+      log,
+    });
   });
 }
 
@@ -55,4 +77,4 @@ function goModuleVersion(file) {
   }
 }
 
-module.exports = { goInstall, runGo, goModuleVersion };
+module.exports = { goInstall, runGo, goModuleVersion, goVersion, installedName };

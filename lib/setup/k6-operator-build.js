@@ -4,7 +4,8 @@
 // its TestRun on the lab's node as on a cluster.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runGo } = require('./go-install');
+const { runGo, goVersion } = require('./go-install');
+const { cachedBuild } = require('./tool-cache');
 const { TOOLS_DIR } = require('../core/paths');
 const { unpackSource } = require('./mirror-source');
 
@@ -54,7 +55,18 @@ function k6OperatorTool(neededFor) {
         min: K6_OPERATOR.commit.slice(0, 12),
       };
     },
-    install: (log) => buildK6Operator(log),
+    // Its folder (binary, CRDs, commit) is the build's whole result.
+    install: (log) =>
+      cachedBuild(
+        {
+          what: `k6-operator ${K6_OPERATOR.version}`,
+          key: { commit: K6_OPERATOR.commit, go: goVersion() },
+          recipe: __filename,
+          outputs: [OPERATOR_DIR],
+          log,
+        },
+        () => buildK6Operator(log),
+      ),
   };
 }
 

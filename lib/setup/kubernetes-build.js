@@ -8,7 +8,8 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { findOnPath, toolVersion } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
-const { runGo } = require('./go-install');
+const { runGo, goVersion } = require('./go-install');
+const { cachedBuild } = require('./tool-cache');
 
 // v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
 // new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
@@ -44,6 +45,25 @@ function buildModule(version, staging, command = 'kube-apiserver') {
     ...staging.map((m) => `replace ${m} => ${m} ${sv}`),
     '',
   ].join('\n');
+}
+
+/** What `--version` reports, as in an official build. */
+const versionLdflags = (version) =>
+  `-ldflags=-s -w -X k8s.io/component-base/version.gitVersion=${version} -X k8s.io/client-go/pkg/version.gitVersion=${version}`;
+
+/** buildKubernetesCommand, or its result from the tool cache when built from the same inputs. */
+function installKubernetesCommand(command, log, version = KUBE_APISERVER_VERSION) {
+  const key = {
+    module: 'k8s.io/kubernetes',
+    command,
+    version,
+    go: goVersion(),
+    ldflags: versionLdflags(version),
+  };
+  const outputs = [path.join(TOOLS_BIN, command)];
+  return cachedBuild({ what: `${command} ${version}`, key, recipe: __filename, outputs, log }, () =>
+    buildKubernetesCommand(command, log, version),
+  );
 }
 
 /**
@@ -82,18 +102,9 @@ function buildKubernetesCommand(command, log, version = KUBE_APISERVER_VERSION) 
     fs.mkdirSync(TOOLS_BIN, { recursive: true });
     const out = path.join(TOOLS_BIN, command);
     log(`  building ${command} ${version} (10-30 minutes the first time on 2 cores; cached after)`);
-    go(
-      [
-        'build',
-        '-trimpath',
-        // What `kube-apiserver --version` reports, as in an official build.
-        `-ldflags=-s -w -X k8s.io/component-base/version.gitVersion=${version} -X k8s.io/client-go/pkg/version.gitVersion=${version}`,
-        '-o',
-        out,
-        `k8s.io/kubernetes/cmd/${command}`,
-      ],
-      { cwd: dir },
-    );
+    go(['build', '-trimpath', versionLdflags(version), '-o', out, `k8s.io/kubernetes/cmd/${command}`], {
+      cwd: dir,
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -119,7 +130,7 @@ function kubernetesCommandTool(command, neededFor) {
         min: KUBE_APISERVER_VERSION,
       };
     },
-    install: (log) => buildKubernetesCommand(command, log),
+    install: (log) => installKubernetesCommand(command, log),
   };
 }
 

@@ -10,6 +10,7 @@ const { TOOLS_BIN } = require('../core/paths');
 const { systemTool } = require('./system-tool');
 const { goInstall } = require('./go-install');
 const { plannedImages, ensureImages } = require('../images');
+const { cachedBuild } = require('./tool-cache');
 const { installSystemPackages } = require('./system-packages');
 const { KUBE_APISERVER_VERSION, NODE_COMMANDS, kubernetesCommandTool } = require('./kubernetes-build');
 const { k6OperatorTool } = require('./k6-operator-build');
@@ -130,9 +131,23 @@ const images = {
     if (!planned.every((p) => p.built)) return null;
     return { path: path.dirname(planned[0].archive), version: `${planned.length} images`, tooOld: false };
   },
-  install(log) {
-    ensureImages({ kubernetesVersion: KUBE_APISERVER_VERSION, log });
-  },
+  // An archive's name is its content's key: the tool cache keeps each by that name.
+  install: (log) =>
+    ensureImages({
+      kubernetesVersion: KUBE_APISERVER_VERSION,
+      log,
+      cached: (image, build) =>
+        cachedBuild(
+          {
+            what: image.ref,
+            key: { archive: path.basename(image.archive) },
+            recipe: __filename,
+            outputs: [image.archive],
+            log,
+          },
+          build,
+        ),
+    }),
 };
 
 /** The node's commands built from the Go module proxy (k6-operator: from its pinned commit). */

@@ -3,7 +3,8 @@
 // into .tools/openshift-router/<release>/, from GitHub or the mirror (./mirror-source.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const { runGo } = require('./go-install');
+const { runGo, goVersion } = require('./go-install');
+const { cachedBuild } = require('./tool-cache');
 const { TOOLS_DIR } = require('../core/paths');
 const { unpackSource } = require('./mirror-source');
 
@@ -70,7 +71,18 @@ function openshiftRouterTool(release) {
         min: shortCommit(pin),
       };
     },
-    install: (log) => buildOpenshiftRouter(release, log),
+    // The release's folder (binary, image files, commit) is the build's whole result.
+    install: (log) =>
+      cachedBuild(
+        {
+          what: `openshift-router ${pin.branch}`,
+          key: { commit: pin.commit, go: goVersion() },
+          recipe: __filename,
+          outputs: [path.dirname(routerBin(release))],
+          log,
+        },
+        () => buildOpenshiftRouter(release, log),
+      ),
   };
 }
 

@@ -117,9 +117,7 @@ const TOOLS = [
         min: '1.0.0',
       };
     },
-    install(log) {
-      goInstall(K6_MODULE, K6_VERSION, log);
-    },
+    install: (log) => goInstall(K6_MODULE, K6_VERSION, log),
   },
   systemTool({
     name: 'wrk',

@@ -36,7 +36,7 @@ async function startNode(lab, kube) {
   const { labDir, signal, step } = lab;
   const addresses = nodeAddresses(labDir);
   step('Images for the pods (built once, then taken from .tools/images)');
-  const images = ensureImages({ kubernetesVersion: KUBE_APISERVER_VERSION, log: lab.log });
+  const images = await ensureImages({ kubernetesVersion: KUBE_APISERVER_VERSION, log: lab.log });
   const ref = Object.fromEntries(images.map((i) => [i.name, i.ref]));
   step(
     `Node ${addresses.nodeName}: bridge ${addresses.bridge} at ${addresses.gateway}, pods in ${addresses.podCidr}, Services in ${addresses.serviceCidr}`,
