@@ -1,6 +1,6 @@
 'use strict';
 // Two tiers. unit: `*.unit.test.js`, pure logic, no process or socket (the guard refuses them),
-// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, one file at a time.
+// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, two files at a time.
 const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/data-service', '<rootDir>/test'],
@@ -8,9 +8,11 @@ const shared = {
 };
 
 module.exports = {
-  // Integration tests start real processes on a small machine: generous timeouts, one at a time.
+  // Integration tests start real processes on a small machine: generous timeouts. Two files at a
+  // time: most of a file's time is waiting (labs starting, reload intervals, fixed-length loads);
+  // a shared lab is one file's at a time (test/support/lab-pool.js useExclusively).
   testTimeout: 60000,
-  maxWorkers: 1,
+  maxWorkers: 2,
   verbose: true,
   // The run's shared labs (test/lab/helpers.js sharedLab): a root made once, every lab down at the end.
   globalSetup: '<rootDir>/test/support/global-setup.js',

@@ -9,7 +9,13 @@ const { spawn } = require('node:child_process');
 const { ROOT, TOOLS_BIN } = require('../../lib/core/paths');
 const lab = require('../../lib/lab/index');
 const { isDeepStrictEqual } = require('node:util');
-const { SHARED_KNOBS, pooledLabDir, sharedRunDir, rememberEnv } = require('../support/lab-pool');
+const {
+  SHARED_KNOBS,
+  pooledLabDir,
+  sharedRunDir,
+  rememberEnv,
+  useExclusively,
+} = require('../support/lab-pool');
 const {
   blockCommands,
   simpleCommands,
@@ -35,8 +41,8 @@ const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => 
 
 /**
  * The run's shared lab for `knobs` (test/support/lab-pool.js) where a test file uses the same
- * (SHARED_KNOBS: the default lab, started by test/bin/compare.test.js; the lab with pods, taken
- * down by test/node/pods-lab.test.js, which runs right after this). Other knobs: ownDir.
+ * (SHARED_KNOBS: the default lab, test/bin/compare.test.js's too; the lab with pods,
+ * test/node/pods-lab.test.js's, which takes it down at its end). Other knobs: ownDir.
  */
 const sharedDir = (knobs) =>
   Object.values(SHARED_KNOBS).some((shared) => isDeepStrictEqual(shared, knobs)) ? pooledLabDir(knobs) : null;
@@ -63,6 +69,12 @@ class ExerciseLab {
     this.knobs = null;
     this.state = null;
     this.log = [];
+    // release() of the shared lab while this page uses it (lab-pool's useExclusively), or null.
+    this.release = null;
+  }
+
+  get shared() {
+    return this.labDir !== this.ownDir;
   }
 
   env(knobs = this.knobs || {}) {
@@ -85,14 +97,21 @@ class ExerciseLab {
     return { text, ran, code, stdout, stderr, ms };
   }
 
-  /** A lab with exactly these knobs: the running one if it has them, else a fresh one. */
+  /**
+   * A lab with exactly these knobs: the running one if it has them, else a fresh one. A shared lab
+   * is this page's alone until pageDone(); the next page takes it again, as it finds it.
+   */
   async ensure(knobs) {
     const same = this.state && JSON.stringify(this.knobs) === JSON.stringify(knobs);
-    if (same) return this.state;
-    await this.stop();
+    if (same && (this.release || !this.shared)) return this.state;
+    if (same) this.state = null;
+    else await this.stop();
     this.knobs = knobs;
     this.labDir = sharedDir(knobs) || this.ownDir;
-    if (this.labDir !== this.ownDir) rememberEnv(this.env(knobs));
+    if (this.shared) {
+      this.release = await useExclusively(this.labDir);
+      rememberEnv(this.env(knobs));
+    }
     const log = (line) => this.log.push(line);
     try {
       this.state = await lab.up({ env: this.env(knobs), log });
@@ -106,18 +125,27 @@ class ExerciseLab {
 
   /** The lab down, the shared one too: kept, it would run beside the next page's measurements. */
   async stop() {
-    if (!this.state) return;
-    this.state = null;
-    await lab.down({ env: this.env(), log: () => {} });
+    try {
+      if (!this.state) return;
+      this.state = null;
+      await lab.down({ env: this.env(), log: () => {} });
+    } finally {
+      await this.pageDone();
+    }
   }
 
-  /**
-   * The end of the pages: a shared lab is left up for the file that shares it next (the lab with
-   * pods: test/node/pods-lab.test.js, placed right after by the sequencer), or for globalTeardown.
-   */
+  /** The end of a page: a shared lab is another file's to use until the next page takes it. */
+  async pageDone() {
+    const release = this.release;
+    this.release = null;
+    await release?.();
+  }
+
+  /** The end of the pages: a shared lab is left up for a file that shares it, or for globalTeardown. */
   async end() {
     try {
-      if (this.labDir === this.ownDir) await this.stop();
+      if (this.shared) await this.pageDone();
+      else await this.stop();
     } finally {
       fs.rmSync(this.ownDir, { recursive: true, force: true });
       fs.rmSync(this.resultsDir, { recursive: true, force: true });
@@ -199,17 +227,23 @@ async function runOwnLabsOnce(text, attrs, timeoutMs = OWN_LABS_FACTOR * 240000)
   const dir =
     sharedRunDir({ command: text, quick: attrs.quick || '' }) ||
     fs.mkdtempSync(path.join(os.tmpdir(), 'guide-own-labs-'));
-  const record = path.join(dir, 'command.json');
-  if (fs.existsSync(record)) return JSON.parse(fs.readFileSync(record, 'utf8'));
-  const resultsDir = path.join(dir, 'results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const ran = relocate(quickForm(text, attrs), { labDir: dir, resultsDir });
-  const env = commandEnv(dir, resultsDir);
-  // Whatever it leaves running is taken down at the end of the run (lab-pool's globalTeardown).
-  rememberEnv(env);
-  const done = { text, ran, ...(await bash(ran, env, timeoutMs)), labDir: dir, resultsDir };
-  fs.writeFileSync(record, JSON.stringify(done));
-  return done;
+  // A file in another worker running the same command: its run, once it is done.
+  const release = await useExclusively(dir);
+  try {
+    const record = path.join(dir, 'command.json');
+    if (fs.existsSync(record)) return JSON.parse(fs.readFileSync(record, 'utf8'));
+    const resultsDir = path.join(dir, 'results');
+    fs.mkdirSync(resultsDir, { recursive: true });
+    const ran = relocate(quickForm(text, attrs), { labDir: dir, resultsDir });
+    const env = commandEnv(dir, resultsDir);
+    // Whatever it leaves running is taken down at the end of the run (lab-pool's globalTeardown).
+    rememberEnv(env);
+    const done = { text, ran, ...(await bash(ran, env, timeoutMs)), labDir: dir, resultsDir };
+    fs.writeFileSync(record, JSON.stringify(done));
+    return done;
+  } finally {
+    await release();
+  }
 }
 
 /**
@@ -257,6 +291,7 @@ async function runPage(blocks, exerciseLab, { timeoutMs = 240000 } = {}) {
     }
   }
   done.push(...(await Promise.all(background)));
+  await exerciseLab.pageDone();
   return done;
 }
 

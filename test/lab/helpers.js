@@ -9,7 +9,7 @@ const tls = require('node:tls');
 const { request, keepAliveAgent } = require('../../lib/lab/common/client');
 const { isAlive } = require('../../lib/core/processes');
 const { isListening } = require('../../lib/core/ports');
-const { pooledLabDir, rememberEnv } = require('../support/lab-pool');
+const { pooledLabDir, rememberEnv, useExclusively, WAIT_MS } = require('../support/lab-pool');
 
 /** A fresh env for a test lab: temp LAB_DIR, every port 0 (free ports chosen at lab:up). */
 function labEnv(overrides = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-'))) {
@@ -74,8 +74,8 @@ function useLab(overrides = {}) {
 
 /**
  * For a describe block that only reads its lab, or leaves it as it found it: the run's shared lab
- * with these knobs (test/support/lab-pool.js), started by the first file that asks and taken down
- * when Jest ends. Returns { env, state } like useLab. A file that changes its lab for good (a
+ * with these knobs (test/support/lab-pool.js), started by the first file that asks, used by one
+ * file at a time, and taken down when Jest ends. Returns { env, state } like useLab. A file that changes its lab for good (a
  * reload it counts, lab:down) keeps its own: useLab. Without the pool (Jest run without its
  * globalSetup), this is useLab.
  */
@@ -83,11 +83,15 @@ function sharedLab(overrides = {}) {
   const dir = pooledLabDir(overrides);
   if (!dir) return useLab(overrides);
   const ctx = { env: labEnv(overrides, dir), state: null };
+  let release = null;
   beforeAll(async () => {
+    // Once a file in another worker is done with it (lab-pool's useExclusively).
+    release = await useExclusively(dir);
     rememberEnv(ctx.env);
     // The running lab when an earlier file started it; a new one when none runs (yet, or any more).
     ctx.state = await quietUp(ctx.env);
-  }, LAB_UP_MS);
+  }, WAIT_MS + LAB_UP_MS);
+  afterAll(() => release?.());
   return ctx;
 }
 

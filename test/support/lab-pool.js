@@ -1,11 +1,12 @@
 'use strict';
 // The run's shared labs: the first file asking for a set of knobs starts the lab, later files asking
-// for the same knobs use it (lab:up returns the running lab when its knobs match), and Jest's
-// globalTeardown takes it down: a lab start (the real router's about 20 s) once per run, not per file.
+// for the same knobs use it (lab:up returns the running lab when its knobs match), one file at a
+// time across Jest's workers, and globalTeardown takes it down: a lab start once per run, not per file.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const lockfile = require('proper-lockfile');
 
 /** Where the run's shared labs live: set by globalSetup, read by the test files (workers inherit it). */
 const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
@@ -54,6 +55,22 @@ function sharedRunDir(what, env = process.env) {
   return dir;
 }
 
+/** How long a file may wait for another Jest worker's file to be done with a shared lab or run. */
+const WAIT_MS = 15 * 60 * 1000;
+
+/**
+ * Exclusive use of a shared lab's (or run's) folder across Jest workers: one file at a time reads,
+ * changes or takes down a shared lab, so a measurement never has another file's load or reload in
+ * it. Resolves release(). A holder that died is taken over once its lock is 30 s stale.
+ */
+function useExclusively(dir, { waitMs = WAIT_MS } = {}) {
+  const seconds = Math.ceil(waitMs / 1000);
+  return lockfile.lock(dir, {
+    stale: 30000,
+    retries: { retries: seconds, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+  });
+}
+
 /** Records the env a shared lab is started with (teardown takes it down with the same env). */
 function rememberEnv(labEnv) {
   fs.writeFileSync(path.join(labEnv.LAB_DIR, ENV_FILE), JSON.stringify(labEnv));
@@ -90,6 +107,8 @@ module.exports = {
   pooledLabDir,
   sharedRunDir,
   rememberEnv,
+  useExclusively,
+  WAIT_MS,
   globalSetup,
   globalTeardown,
 };

@@ -1,5 +1,8 @@
 'use strict';
-const { poolKey, poolRoot, ROOT_ENV } = require('./lab-pool');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { poolKey, poolRoot, useExclusively, ROOT_ENV } = require('./lab-pool');
 
 test('the same knobs in any order name the same lab; other knobs or values another', () => {
   const a = poolKey({ LAB_REPLICAS: '1', LAB_ROUTER: 'openshift' });
@@ -13,4 +16,21 @@ test('the same knobs in any order name the same lab; other knobs or values anoth
 test('without the root globalSetup sets, there is no pool', () => {
   expect(poolRoot({})).toBeNull();
   expect(poolRoot({ [ROOT_ENV]: '/tmp/x' })).toBe('/tmp/x');
+});
+
+test('a shared lab is one user’s at a time: the next waits for the release, or gives up after its wait', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-pool-'));
+  try {
+    const release = await useExclusively(dir);
+    await expect(useExclusively(dir, { waitMs: 1000 })).rejects.toMatchObject({ code: 'ELOCKED' });
+    const order = [];
+    const next = useExclusively(dir).then((r) => order.push('next') && r);
+    setTimeout(() => order.push('released') && release(), 300);
+    await (
+      await next
+    )();
+    expect(order).toEqual(['released', 'next']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

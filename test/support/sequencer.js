@@ -1,8 +1,15 @@
 'use strict';
-// Jest's order of the test files: by path, so that a run is repeatable, except that the files
-// sharing a lab that one of them takes down at its end run together, that one last (FINISHERS).
+// Jest's order of the test files: the longest first (FIRST), then by path, so that a run is
+// repeatable, except that the files sharing a lab that one of them takes down at its end run
+// together, that one last (FINISHERS).
 const path = require('node:path');
 const BaseSequencer = require('@jest/test-sequencer').default;
+
+/**
+ * The longest files, started first (longest first), so that the run does not end on one of them
+ * alone: the guide's exercises in one worker, the lab with pods in the other, then the rest.
+ */
+const FIRST = ['test/guide/exercises.test.js', 'test/node/pods-lab.test.js'];
 
 /** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
 const FINISHERS = {
@@ -10,12 +17,13 @@ const FINISHERS = {
     'test/cluster/default-router.test.js',
     'test/matrix/cluster-target.test.js',
   ],
-  // The guide's last page (Size your cluster) leaves the lab with pods up for it.
+  // The guide's last page (Size your cluster) leaves the lab with pods up for it when it runs next
+  // (one worker); with two, it runs beside the guide's first pages on a lab with pods of its own.
   'test/node/pods-lab.test.js': ['test/guide/exercises.test.js'],
 };
 
 /** `files` (paths relative to the root) in run order. */
-function runOrder(files, finishers = FINISHERS) {
+function runOrder(files, finishers = FINISHERS, first = FIRST) {
   const present = new Set(files);
   const finisherOf = new Map(
     Object.entries(finishers).flatMap(([finisher, users]) => users.map((u) => [u, finisher])),
@@ -27,7 +35,8 @@ function runOrder(files, finishers = FINISHERS) {
     if (waits(file)) continue;
     order.push(...(finishers[file] || []).filter((f) => present.has(f)), file);
   }
-  return order;
+  // In FIRST's order; the rest keep theirs.
+  return [...first.filter((f) => present.has(f)), ...order.filter((f) => !first.includes(f))];
 }
 
 // Jest's own sequencer (the documented base for a custom order) keeps its cache and --shard.

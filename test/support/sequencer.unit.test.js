@@ -15,3 +15,13 @@ test('a user keeps its place by path when its finisher is not in the run', () =>
     'test/matrix/a.test.js',
   ]);
 });
+
+test('the longest files first, the rest in their order, users of a lab still before its finisher', () => {
+  const files = ['test/matrix/a.test.js', 'test/b.test.js', 'test/lab/z.test.js', 'test/long.test.js'];
+  expect(runOrder(files, finishers, ['test/long.test.js'])).toEqual([
+    'test/long.test.js',
+    'test/b.test.js',
+    'test/matrix/a.test.js',
+    'test/lab/z.test.js',
+  ]);
+});
