@@ -46,6 +46,7 @@ function ensureInStore(ref, archive, { log }) {
   try {
     buildah(['inspect', '--type', 'image', ref], { what: `looking for ${ref}`, log: () => {} });
   } catch {
+    log(`  loading ${ref} into the store from ${archive}`);
     buildah(['pull', '--quiet', `oci-archive:${archive}`], { what: `loading ${ref} from ${archive}`, log });
   }
 }

@@ -24,9 +24,10 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /**
- * A one-thread HAProxy pinned to `core`; resolves its average cores over the busiest of six 1 s
- * windows: other tests may share the core for a while, and a router that polls uses all of it
- * whenever it is free. Busy means HAProxy's own `busy-polling`, not traffic: on 2 cores no client
+ * A one-thread HAProxy pinned to `core`; resolves its average cores over the busiest of its 1 s
+ * windows: six when idle; busy, up to fifteen, until one shows it (nearly) all of its core. Other
+ * tests (another Jest worker) may share the core for a while, and a router that polls uses all of
+ * it whenever it is free. Busy means HAProxy's own `busy-polling`, not traffic: on 2 cores no client
  * outpaces even one router core with full TLS handshakes (k6 and `openssl s_time` spend about as
  * much CPU per handshake as the router).
  */
@@ -54,7 +55,7 @@ async function measureRouter({ busy }) {
   try {
     await waitForPort(port, { what: 'haproxy' });
     const windows = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < (busy ? 15 : 6) && !(busy && Math.max(...windows) >= 0.95); i++) {
       const monitor = startCpuMonitor({ router: router.pid }, { trimMs: 0 });
       await sleep(1000);
       monitor.stop();

@@ -71,3 +71,10 @@ test("'off' builds every time and keeps nothing; the default folder is the user'
   expect(toolCacheDir({ XDG_CACHE_HOME: '/c' })).toBe('/c/router-lab/tools');
   expect(toolCacheDir({})).toBe(path.join(os.homedir(), '.cache', 'router-lab', 'tools'));
 });
+
+test('go install’s output is named after the module path, a major-version suffix left out', () => {
+  const { installedName } = require('../../lib/setup/go-install');
+  expect(installedName('go.k6.io/k6')).toBe('k6');
+  expect(installedName('sigs.k8s.io/kustomize/kustomize/v5')).toBe('kustomize');
+  expect(installedName('istio.io/istio/pilot/cmd/pilot-discovery')).toBe('pilot-discovery');
+});
