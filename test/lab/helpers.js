@@ -75,9 +75,9 @@ function useLab(overrides = {}) {
 /**
  * For a describe block that only reads its lab, or leaves it as it found it: the run's shared lab
  * with these knobs (test/support/lab-pool.js), started by the first file that asks, used by one
- * file at a time, and taken down when Jest ends. Returns { env, state } like useLab. A file that changes its lab for good (a
- * reload it counts, lab:down) keeps its own: useLab. Without the pool (Jest run without its
- * globalSetup), this is useLab.
+ * file at a time, and taken down when Jest ends. Returns { env, state } like useLab. A file that
+ * changes its lab for good (a reload it counts, lab:down) keeps its own: useLab. Without the pool
+ * (Jest run without its globalSetup), this is useLab.
  */
 function sharedLab(overrides = {}) {
   const dir = pooledLabDir(overrides);
