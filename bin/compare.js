@@ -7,7 +7,7 @@ const path = require('node:path');
 const { defineCommand, commandLine } = require('../lib/core/settings');
 const { out } = require('../lib/core/shared-settings');
 const { runCommand } = require('../lib/core/run-command');
-const { resultsDir } = require('../lib/core/paths');
+const { runDir } = require('../lib/core/paths');
 const { readResults } = require('../lib/results-model/document');
 const { compareRuns, poolRuns } = require('../lib/results-model/comparison');
 const { comparisonMarkdown, comparisonHtml, comparisonConsole } = require('../lib/report/comparison');
@@ -43,7 +43,7 @@ function main() {
   const options = { allowDifferentCells: Boolean(values.allowDifferentCells) };
   const comparisons = others.map((b) => compareRuns(a, b, options));
   const ids = [a, ...others].map((r) => r.id).join('-');
-  const dir = values.out ? path.resolve(values.out) : path.join(resultsDir(), `compare-${ids}`);
+  const dir = runDir(values.out, `compare-${ids}`);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'compare.md'), comparisonMarkdown(comparisons));
   fs.writeFileSync(path.join(dir, 'compare.html'), comparisonHtml(comparisons));

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const yaml = require('../core/dependency').lazyDependency('js-yaml');
-const { resultsDir } = require('../core/paths');
+const { runDir } = require('../core/paths');
 const { RESULTS_FILE } = require('../results-model/document');
 const { describeMerged } = require('../report/console');
 const { formatCellTable } = require('../report/tables');
@@ -202,9 +202,7 @@ async function runTestRun({ opts, namespace, routes, objects, runId, signal }) {
   // Where the runner pods do not say when they finished (./testrun-figures.js).
   const endedMs = Date.now();
   signal?.throwIfAborted();
-  const outDir = path.resolve(
-    opts.out || path.join(resultsDir(), `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-  );
+  const outDir = runDir(opts.out, `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const image = objects.find((o) => o.kind === 'TestRun').spec.runner.image;
   const files = collect(namespace, outDir, image, runId);
   if (!files.length) throw new OcError(`the runners left no summary on the PVC ${names.RESULTS_PVC}`);

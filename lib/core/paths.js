@@ -19,17 +19,21 @@ function runId(date = new Date()) {
  */
 const OVERLAYS = ['http', 'edge', 'passthrough', 'reencrypt', 'all', 'sandbox'];
 
+/**
+ * Where a run writes unless told (--out): `results/`, or ROUTER_LAB_RESULTS (the guide's test
+ * runs the pages' commands with its own, so `npm test` leaves nothing in results/).
+ */
+const resultsDir = (env = process.env) => path.resolve(env.ROUTER_LAB_RESULTS || path.join(ROOT, 'results'));
+
 module.exports = {
   ROOT,
   OVERLAYS,
   TOOLS_DIR: path.join(ROOT, '.tools'),
   TOOLS_BIN: path.join(ROOT, '.tools', 'bin'),
   runId,
-  /**
-   * Where a run writes unless told (--out): `results/`, or ROUTER_LAB_RESULTS (the guide's test
-   * runs the pages' commands with its own, so `npm test` leaves nothing in results/).
-   */
-  resultsDir: (env = process.env) => path.resolve(env.ROUTER_LAB_RESULTS || path.join(ROOT, 'results')),
+  resultsDir,
+  /** A run's folder: `out` (its --out) when given, else `name` in resultsDir(env). */
+  runDir: (out, name, env = process.env) => path.resolve(out || path.join(resultsDir(env), name)),
   /** The lab's state directory: `.lab/` unless LAB_DIR says otherwise. */
   labDir: (env = process.env) => path.resolve(env.LAB_DIR || path.join(ROOT, '.lab')),
 };

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { setTimeout: pause } = require('node:timers/promises');
-const { resultsDir, runId } = require('../core/paths');
+const { runDir, runId } = require('../core/paths');
 const { requireTool, findTool } = require('../core/tools');
 const { resolveTarget, withClusterApi, requireRoutes, describeTls, watchedProcesses } = require('./target');
 const { openMonitoring, addClusterFigures } = require('./cluster-figures');
@@ -129,7 +129,7 @@ async function planRun(opts, { env, log }) {
 
 /** The results directory (refused if it holds a run already), with its raw/ folder. */
 function newRunDir(opts, id) {
-  const dir = path.resolve(opts.out || path.join(resultsDir(), id));
+  const dir = runDir(opts.out, id);
   if (fs.existsSync(path.join(dir, RESULTS_FILE))) {
     throw new Error(
       `${dir} already holds the results of a run: choose another --out (nothing was overwritten)`,

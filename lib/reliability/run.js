@@ -4,7 +4,7 @@
 // incomplete, and the AbortError carries the run ({ dir, doc }).
 const fs = require('node:fs');
 const path = require('node:path');
-const { labDir: defaultLabDir, resultsDir, runId } = require('../core/paths');
+const { labDir: defaultLabDir, runDir, runId } = require('../core/paths');
 const { reportError } = require('../core/run-command');
 const { requireTool } = require('../core/tools');
 const { applicable } = require('./applicable');
@@ -136,7 +136,7 @@ async function reliabilityCommand(opts, signal) {
   };
   return withLab('reliability', { signal, onError }, async () => {
     const id = runId();
-    const dir = path.resolve(opts.out || path.join(resultsDir(), id));
+    const dir = runDir(opts.out, id);
     const scenarios = selectScenarios(opts.scenarios);
     const { doc } = await runReliability({ scenarios, opts, dir, runId: id, signal });
     const verdict = doc.pass ? 'Every promise held' : 'A promise was broken';

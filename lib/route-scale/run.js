@@ -4,7 +4,7 @@
 // documents are written after each count; Ctrl-C takes the lab down and keeps what finished.
 const fs = require('node:fs');
 const path = require('node:path');
-const { labDir: defaultLabDir, resultsDir, runId } = require('../core/paths');
+const { labDir: defaultLabDir, runDir, runId } = require('../core/paths');
 const { PORT_KNOBS } = require('../lab/common/options');
 const { requireTool } = require('../core/tools');
 const { up, down } = require('../lab/index');
@@ -154,7 +154,7 @@ async function runRouteScale(opts, { env = process.env, log = console.log, signa
   refuseRunningLab(env, opts);
   labEnv(env, opts, opts.routes[0]);
   const id = runId();
-  const dir = path.resolve(opts.out || path.join(resultsDir(env), `route-scale-${id}`));
+  const dir = runDir(opts.out, `route-scale-${id}`, env);
   if (fs.existsSync(path.join(dir, doc$.JSON_FILE))) {
     throw new Error(`${dir} already holds a route-scale run: choose another --out (nothing was overwritten)`);
   }
