@@ -7,7 +7,7 @@ const { adminClient } = require('../lab/kube/control-plane');
 const { routesPath } = require('../lab/kube/routes-api');
 const { admissionProbeRoute } = require('../lab/openshift-router/admission');
 const { reloadCounters } = require('../lab/openshift-router/router-metrics');
-const { watchHaproxy } = require('./haproxy-watch');
+const { watchHaproxyDuring } = require('./haproxy-watch');
 const { underSteadyLoad, LEAD_MS } = require('./steady');
 
 /**
@@ -40,23 +40,14 @@ async function churnCase(ctx, ratePerS) {
   const { state, opts } = ctx;
   const client = adminClient(state.labDir);
   const before = await reloadCounters(state.router);
-  const watch = watchHaproxy(state.router.pid);
   const loadSeconds = opts.churnSeconds + Math.ceil((2 * LEAD_MS) / 1000);
-  let run;
-  try {
-    run = await underSteadyLoad(
-      ctx,
-      { seconds: loadSeconds, prefix: `churn-${ctx.count}-${ratePerS}` },
-      (signal) =>
-        ratePerS
-          ? churnRoutes(client, { ratePerS, seconds: opts.churnSeconds, signal })
-          : sleep(opts.churnSeconds * 1000, { created: 0, seconds: opts.churnSeconds }, { signal }),
-    );
-  } catch (err) {
-    watch.stop();
-    throw err;
-  }
-  const haproxy = watch.stop();
+  const { result: run, haproxy } = await watchHaproxyDuring(state.router.pid, () =>
+    underSteadyLoad(ctx, { seconds: loadSeconds, prefix: `churn-${ctx.count}-${ratePerS}` }, (signal) =>
+      ratePerS
+        ? churnRoutes(client, { ratePerS, seconds: opts.churnSeconds, signal })
+        : sleep(opts.churnSeconds * 1000, { created: 0, seconds: opts.churnSeconds }, { signal }),
+    ),
+  );
   const after = await reloadCounters(state.router);
   const reloads = after.reloads - before.reloads;
   return {

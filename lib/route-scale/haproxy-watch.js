@@ -81,4 +81,20 @@ function watchHaproxy(routerPid, { intervalMs = 100 } = {}) {
   };
 }
 
-module.exports = { watchHaproxy, summarizeWatch, addSample };
+/**
+ * Watches the router's HAProxys while `work()` runs, stopping the watch however it ends. Resolves
+ * { result (what work resolved), haproxy (the summary) }.
+ */
+async function watchHaproxyDuring(routerPid, work) {
+  const watch = watchHaproxy(routerPid);
+  let haproxy;
+  let result;
+  try {
+    result = await work();
+  } finally {
+    haproxy = watch.stop();
+  }
+  return { result, haproxy };
+}
+
+module.exports = { watchHaproxy, watchHaproxyDuring, summarizeWatch, addSample };

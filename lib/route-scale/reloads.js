@@ -12,7 +12,7 @@ const { RELOAD_ANNOTATION } = require('../lab/openshift-router/reload');
 const { servingHaproxy } = require('../lab/openshift-router/processes');
 const { waitUntil } = require('../lab/common/stack');
 const { reloadCounters, reloadsBetween, haproxyMemory } = require('../lab/openshift-router/router-metrics');
-const { watchHaproxy } = require('./haproxy-watch');
+const { watchHaproxyDuring } = require('./haproxy-watch');
 const { inMountNamespace } = require('../lab/node/mount-namespace');
 const { renderedConfig } = require('../lab/openshift-router/work-dir');
 
@@ -115,9 +115,8 @@ async function oneReload(state, client, routeName, { signal }) {
 async function reloadCycles(state, { count, hardStopAfterS, signal, log = () => {} }) {
   const client = adminClient(state.labDir);
   const routeName = state.routes[0].name;
-  const watch = watchHaproxy(state.router.pid);
   const reloads = [];
-  try {
+  const { haproxy } = await watchHaproxyDuring(state.router.pid, async () => {
     for (let i = 1; i <= count; i++) {
       await waitQuiet(state, { signal });
       const r = await oneReload(state, client, routeName, { signal });
@@ -131,11 +130,8 @@ async function reloadCycles(state, { count, hardStopAfterS, signal, log = () => 
     while (Date.now() < deadline && haproxyMemory(state.router.pid).length > 1) {
       await sleep(200, undefined, { signal });
     }
-  } catch (err) {
-    watch.stop();
-    throw err;
-  }
-  return { reloads, haproxy: watch.stop() };
+  });
+  return { reloads, haproxy };
 }
 
 module.exports = { reloadCycles, parseMs, waitQuiet, ROUTER_CONFIG };

@@ -1,7 +1,7 @@
 'use strict';
 // route-scale's pure parts: the HAProxy watch's summary, the verdicts, the options, the
 // configuration manager's fallbacks from the router's log, and the report's tables; no lab needed.
-const { addSample, summarizeWatch } = require('../../lib/route-scale/haproxy-watch');
+const { addSample, summarizeWatch, watchHaproxyDuring } = require('../../lib/route-scale/haproxy-watch');
 const { fallbacks } = require('../../lib/route-scale/endpoints');
 const { COMMAND } = require('../../lib/route-scale/options');
 const { withConfigManager, nextLabEnv } = require('../../lib/route-scale/run');
@@ -264,4 +264,21 @@ test('route-scale.json is checked against its schema: written, read back, and a 
   expect(() => model.checkDocument(bad, 'x.json')).toThrow(
     "x.json does not match lib/results-model/route-scale.schema.json: /counts/1/reloads/haproxy/old/0 must have required property 'livedMs'",
   );
+});
+
+test('the HAProxy watch stops however the work it watches ends', async () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+  const before = timers();
+  await expect(
+    watchHaproxyDuring(process.pid, async () => {
+      throw new Error('interrupted');
+    }),
+  ).rejects.toThrow('interrupted');
+  expect(timers()).toBe(before);
+  const { result, haproxy } = await watchHaproxyDuring(process.pid, async () => 'done');
+  expect({ result, oldStillRunning: haproxy.oldStillRunning }).toEqual({
+    result: 'done',
+    oldStillRunning: 0,
+  });
+  expect(timers()).toBe(before);
 });
