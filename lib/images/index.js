@@ -85,7 +85,8 @@ async function ensureImages({ kubernetesVersion, log = () => {}, cached = buildA
     await cached(image, () => {
       log(`  building image ${image.ref}`);
       const started = Date.now();
-      if (image.from) ensureInStore(refs[image.from], byName[image.from].archive, { log });
+      const from = byName[image.from];
+      if (from) ensureInStore(from.ref, from.archive, { log });
       image.build(image.ref, { log, refs, kubernetesVersion });
       saveArchive(image.ref, image.archive, { log });
       log(`  ${image.ref}: built in ${Math.round((Date.now() - started) / 1000)} s, ${image.archive}`);

@@ -28,12 +28,22 @@ function runGo(args, { what, cwd, env = {}, log, shown = `  $ go ${args.join(' '
   if (r.status !== 0) throw new Error(`go ${args[0]} for ${what} failed: see the output above`);
 }
 
-/** The Go toolchain a build's result depends on (`go env GOVERSION`), or null without Go. */
+let toolchain;
+/** The Go toolchain a build's result depends on (`go env GOVERSION`, asked once), or null without Go. */
 function goVersion() {
+  if (toolchain !== undefined) return toolchain;
   const go = findOnPath('go');
-  if (!go) return null;
   const env = { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN || 'local' };
-  return execFileSync(go, ['env', 'GOVERSION'], { encoding: 'utf8', env }).trim();
+  toolchain = go ? execFileSync(go, ['env', 'GOVERSION'], { encoding: 'utf8', env }).trim() : null;
+  return toolchain;
+}
+
+/**
+ * A Go build through the tool cache (./tool-cache.js cachedBuild): the toolchain joins `key`, since
+ * another Go builds another binary. `recipe`: the builder's file.
+ */
+function cachedGoBuild({ what, key, recipe, outputs, log }, build) {
+  return cachedBuild({ what, key: { ...key, go: goVersion() }, recipe, outputs, log }, build);
 }
 
 /** The command `go install` names after a module path: its last element, but not a /vN suffix. */
@@ -45,9 +55,9 @@ function installedName(modulePath) {
 /** `go install module@version` into .tools/bin, or the same build from the tool cache. */
 function goInstall(modulePath, version, log) {
   const env = { GOBIN: TOOLS_BIN, CGO_ENABLED: '0' };
-  const key = { module: modulePath, version, go: goVersion(), CGO_ENABLED: env.CGO_ENABLED };
+  const key = { module: modulePath, version, CGO_ENABLED: env.CGO_ENABLED };
   const outputs = [path.join(TOOLS_BIN, installedName(modulePath))];
-  return cachedBuild({ what: `${modulePath}@${version}`, key, recipe: __filename, outputs, log }, () => {
+  return cachedGoBuild({ what: `${modulePath}@${version}`, key, recipe: __filename, outputs, log }, () => {
     fs.mkdirSync(TOOLS_BIN, { recursive: true });
     runGo(['install', `${modulePath}@${version}`], {
       what: `${modulePath}@${version}`,
@@ -77,4 +87,4 @@ function goModuleVersion(file) {
   }
 }
 
-module.exports = { goInstall, runGo, goModuleVersion, goVersion, installedName };
+module.exports = { goInstall, runGo, cachedGoBuild, goModuleVersion, installedName };

@@ -4,8 +4,7 @@
 // its TestRun on the lab's node as on a cluster.
 const fs = require('node:fs');
 const path = require('node:path');
-const { runGo, goVersion } = require('./go-install');
-const { cachedBuild } = require('./tool-cache');
+const { runGo, cachedGoBuild } = require('./go-install');
 const { TOOLS_DIR } = require('../core/paths');
 const { unpackSource } = require('./mirror-source');
 
@@ -57,10 +56,10 @@ function k6OperatorTool(neededFor) {
     },
     // Its folder (binary, CRDs, commit) is the build's whole result.
     install: (log) =>
-      cachedBuild(
+      cachedGoBuild(
         {
           what: `k6-operator ${K6_OPERATOR.version}`,
-          key: { commit: K6_OPERATOR.commit, go: goVersion() },
+          key: { commit: K6_OPERATOR.commit },
           recipe: __filename,
           outputs: [OPERATOR_DIR],
           log,

@@ -8,8 +8,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { findOnPath, toolVersion } = require('../core/tools');
 const { TOOLS_BIN } = require('../core/paths');
-const { runGo, goVersion } = require('./go-install');
-const { cachedBuild } = require('./tool-cache');
+const { runGo, cachedGoBuild } = require('./go-install');
 
 // v1.33: the Kubernetes version of the schemas kubeconform uses (kubernetes-validate 1.33), and
 // new enough for the CEL libraries the OpenShift CRDs use (isIP, format.dns1123Subdomain: 1.31+),
@@ -57,11 +56,10 @@ function installKubernetesCommand(command, log, version = KUBE_APISERVER_VERSION
     module: 'k8s.io/kubernetes',
     command,
     version,
-    go: goVersion(),
     ldflags: versionLdflags(version),
   };
   const outputs = [path.join(TOOLS_BIN, command)];
-  return cachedBuild({ what: `${command} ${version}`, key, recipe: __filename, outputs, log }, () =>
+  return cachedGoBuild({ what: `${command} ${version}`, key, recipe: __filename, outputs, log }, () =>
     buildKubernetesCommand(command, log, version),
   );
 }

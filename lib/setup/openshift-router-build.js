@@ -3,8 +3,7 @@
 // into .tools/openshift-router/<release>/, from GitHub or the mirror (./mirror-source.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const { runGo, goVersion } = require('./go-install');
-const { cachedBuild } = require('./tool-cache');
+const { runGo, cachedGoBuild } = require('./go-install');
 const { TOOLS_DIR } = require('../core/paths');
 const { unpackSource } = require('./mirror-source');
 
@@ -73,10 +72,10 @@ function openshiftRouterTool(release) {
     },
     // The release's folder (binary, image files, commit) is the build's whole result.
     install: (log) =>
-      cachedBuild(
+      cachedGoBuild(
         {
           what: `openshift-router ${pin.branch}`,
-          key: { commit: pin.commit, go: goVersion() },
+          key: { commit: pin.commit },
           recipe: __filename,
           outputs: [path.dirname(routerBin(release))],
           log,
