@@ -108,10 +108,8 @@ class ExerciseLab {
     else await this.stop();
     this.knobs = knobs;
     this.labDir = sharedDir(knobs) || this.ownDir;
-    if (this.shared) {
-      this.release = await useExclusively(this.labDir);
-      rememberEnv(this.env(knobs));
-    }
+    if (this.shared) this.release = await useExclusively(this.labDir);
+    rememberEnv(this.env(knobs));
     const log = (line) => this.log.push(line);
     try {
       this.state = await lab.up({ env: this.env(knobs), log });

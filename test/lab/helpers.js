@@ -60,6 +60,7 @@ function useLab(overrides = {}) {
   const lab = require('../../lib/lab/index');
   const ctx = { env: labEnv(overrides), state: null };
   beforeAll(async () => {
+    rememberEnv(ctx.env);
     ctx.state = await quietUp(ctx.env);
   }, LAB_UP_MS);
   afterAll(async () => {

@@ -10,8 +10,6 @@ const lockfile = require('proper-lockfile');
 
 /** Where the run's shared labs live: set by globalSetup, read by the test files (workers inherit it). */
 const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
-/** The env a shared lab was started with, kept in its LAB_DIR so that teardown can take it down. */
-const ENV_FILE = 'shared-lab-env.json';
 
 /**
  * The labs the guide's runner shares with test files, by knobs: the default lab
@@ -71,32 +69,53 @@ function useExclusively(dir, { waitMs = WAIT_MS } = {}) {
   });
 }
 
-/** Records the env a shared lab is started with (teardown takes it down with the same env). */
-function rememberEnv(labEnv) {
-  fs.writeFileSync(path.join(labEnv.LAB_DIR, ENV_FILE), JSON.stringify(labEnv));
+/** Records the env of a lab a test starts, in the run's root: teardown (or Ctrl-C) takes it down. */
+function rememberEnv(labEnv, env = process.env) {
+  const root = poolRoot(env);
+  if (!root) return;
+  const dir = path.join(root, 'labs');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `${poolKey({ LAB_DIR: labEnv.LAB_DIR })}.json`), JSON.stringify(labEnv));
 }
 
 async function globalSetup() {
   process.env[ROOT_ENV] = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-shared-'));
+  // Ctrl-C reaches Jest's workers, which end at once, but not the labs (sessions of their own):
+  // the run takes down every lab it recorded, then ends as interrupted.
+  process.once('SIGINT', () => {
+    console.error('\nInterrupted: taking down the labs the tests started');
+    globalTeardown()
+      .catch((err) => console.error(err.message))
+      .finally(() => process.exit(130));
+  });
 }
 
-/** Every shared lab down, then the root removed; a lab that fails to stop is named, not hidden. */
-async function globalTeardown() {
+/**
+ * Every lab the run recorded down, then the root removed; a lab that fails to stop is named. Once
+ * per process: Ctrl-C's handler and Jest's own teardown may both ask.
+ */
+function globalTeardown() {
+  const once = Symbol.for('router-lab.lab-pool.teardown');
+  globalThis[once] ??= takeDownAll();
+  return globalThis[once];
+}
+
+async function takeDownAll() {
   const root = poolRoot();
   if (!root) return;
   const lab = require('../../lib/lab/index');
+  const dir = path.join(root, 'labs');
   const failed = [];
-  for (const name of fs.readdirSync(root)) {
-    const envFile = path.join(root, name, ENV_FILE);
-    if (!fs.existsSync(envFile)) continue;
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const labEnv = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
     try {
-      await lab.down({ env: JSON.parse(fs.readFileSync(envFile, 'utf8')), log: () => {} });
+      await lab.down({ env: labEnv, log: () => {} });
     } catch (err) {
-      failed.push(`${name}: ${err.message}`);
+      failed.push(`${labEnv.LAB_DIR}: ${err.message}`);
     }
   }
   fs.rmSync(root, { recursive: true, force: true });
-  if (failed.length) throw new Error(`shared labs not taken down:\n${failed.join('\n')}`);
+  if (failed.length) throw new Error(`labs not taken down:\n${failed.join('\n')}`);
 }
 
 module.exports = {

@@ -2,7 +2,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { poolKey, poolRoot, useExclusively, ROOT_ENV } = require('./lab-pool');
+const { poolKey, poolRoot, useExclusively, rememberEnv, ROOT_ENV } = require('./lab-pool');
 
 test('the same knobs in any order name the same lab; other knobs or values another', () => {
   const a = poolKey({ LAB_REPLICAS: '1', LAB_ROUTER: 'openshift' });
@@ -32,5 +32,24 @@ test('a shared lab is one user’s at a time: the next waits for the release, or
     expect(order).toEqual(['released', 'next']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every lab a test starts is recorded in the run’s root, once per LAB_DIR, for teardown and Ctrl-C', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-pool-'));
+  try {
+    const env = { [ROOT_ENV]: root };
+    rememberEnv({ LAB_DIR: '/tmp/a', LAB_ROUTER: 'openshift' }, env);
+    rememberEnv({ LAB_DIR: '/tmp/a', LAB_ROUTER: 'openshift', LAB_HTTP_PORT: '41000' }, env);
+    rememberEnv({ LAB_DIR: '/tmp/b' }, env);
+    const recorded = fs
+      .readdirSync(path.join(root, 'labs'))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(root, 'labs', f))));
+    expect(recorded.map((e) => e.LAB_DIR).sort()).toEqual(['/tmp/a', '/tmp/b']);
+    expect(recorded.find((e) => e.LAB_DIR === '/tmp/a').LAB_HTTP_PORT).toBe('41000');
+    // Without a run's root (Jest without its globalSetup) nothing is written.
+    expect(() => rememberEnv({ LAB_DIR: '/tmp/c' }, {})).not.toThrow();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
