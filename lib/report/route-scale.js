@@ -151,7 +151,7 @@ function blocks(doc) {
     {
       text:
         'Each reload is one Route change. Render and reload are the router’s own figures (template_router_*), ' +
-        'parse is the fastest of five `haproxy -c` on the same configuration, "change → serving" runs from the API call to the new ' +
+        'parse is the least CPU time of five `haproxy -c` on the same configuration, "change → serving" runs from the API call to the new ' +
         'HAProxy. Old HAProxys are those a reload left finishing their connections.',
     },
     {
