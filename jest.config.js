@@ -5,6 +5,9 @@ const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/data-service', '<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', '/.lab/', '/.tools/'],
+  // No transform: the code is CommonJS that Node runs as it is. Babel's, Jest's default, cost 15 s
+  // of CPU for the unit tier alone on a fresh clone (an empty cache) and 3 s with a warm one.
+  transform: {},
 };
 
 module.exports = {

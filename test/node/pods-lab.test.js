@@ -24,7 +24,8 @@ const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the lab', () => {
   const lab = require('../../lib/lab/index');
   // Redis Cluster, as the overlays have it: 6 pods and the formation Job. The run's shared lab with
-  // pods: up already when the guide's Size your cluster page ran just before (one Jest worker);
+  // pods: up already when the guide's Size your cluster page ran just before in this worker
+  // (test/guide/exercises-on-pods.test.js, test/support/sequencer.js);
   // the last test here takes it down.
   const lab$ = sharedLab(SHARED_KNOBS.pods);
   const { env } = lab$;

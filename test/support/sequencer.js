@@ -7,9 +7,14 @@ const BaseSequencer = require('@jest/test-sequencer').default;
 
 /**
  * The longest files, started first (longest first), so that the run does not end on one of them
- * alone: the guide's exercises in one worker, the lab with pods in the other, then the rest.
+ * alone: the guide's exercises in one worker; in the other, Size your cluster's page on the lab
+ * with pods, then the lab with pods' own tests on it while it is up; then the rest.
  */
-const FIRST = ['test/guide/exercises.test.js', 'test/node/pods-lab.test.js'];
+const FIRST = [
+  'test/guide/exercises.test.js',
+  'test/guide/exercises-on-pods.test.js',
+  'test/node/pods-lab.test.js',
+];
 
 /** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
 const FINISHERS = {
@@ -17,9 +22,8 @@ const FINISHERS = {
     'test/cluster/default-router.test.js',
     'test/matrix/cluster-target.test.js',
   ],
-  // The guide's last page (Size your cluster) leaves the lab with pods up for it when it runs next
-  // (one worker); with two, it runs beside the guide's first pages on a lab with pods of its own.
-  'test/node/pods-lab.test.js': ['test/guide/exercises.test.js'],
+  // Size your cluster's page leaves the lab with pods up for it.
+  'test/node/pods-lab.test.js': ['test/guide/exercises-on-pods.test.js'],
 };
 
 /** `files` (paths relative to the root) in run order. */
