@@ -7,8 +7,8 @@ const BaseSequencer = require('@jest/test-sequencer').default;
 
 /**
  * The longest files, started first (longest first), so that the run does not end on one of them
- * alone: the guide's exercises in one worker; in the other, Size your cluster's page on the lab
- * with pods, then the lab with pods' own tests on it while it is up; then the rest.
+ * alone: the guide's exercises in one worker, Size your cluster's page on the lab with pods in the
+ * next, and the lab with pods' own tests, which wait until that page leaves the lab up; the rest.
  */
 const FIRST = [
   'test/guide/exercises.test.js',
