@@ -27,18 +27,24 @@ const checkConfig = (routerPid, quiet = true) =>
   run(...inMountNamespace(routerPid, ROUTER_HAPROXY, ['-c', ...(quiet ? ['-q'] : []), '-f', ROUTER_CONFIG]));
 
 /**
- * checkConfig's CPU time in ms (user + system), from bash's `times` after it: CPU, not wall time,
- * because the other worker of a busy machine stretches the wall time of a 50 ms parse severalfold.
+ * The children's CPU in ms (user + system) from what bash's `times` printed: the shell's own line,
+ * then its children's, "0m0.041s 0m0.012s".
+ */
+function childrenCpuMs(timesOutput) {
+  const children = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(timesOutput);
+  if (!children) throw new Error(`bash's times printed no children's line: ${timesOutput}`);
+  const [, um, us, sm, ss] = children.map(Number);
+  return Number(((um * 60 + us + sm * 60 + ss) * 1000).toFixed(3));
+}
+
+/**
+ * checkConfig's CPU time in ms, from bash's `times` after it: CPU, not wall time, because the other
+ * Jest workers of a busy machine stretch the wall time of a 50 ms parse severalfold.
  */
 async function checkConfigCpuMs(routerPid) {
   const [file, args] = inMountNamespace(routerPid, ROUTER_HAPROXY, ['-c', '-q', '-f', ROUTER_CONFIG]);
-  const script = '"$@" || exit; times';
-  const { stdout } = await run('bash', ['-c', script, 'bash', file, ...args]);
-  // times: the shell's own line, then its children's: "0m0.041s 0m0.012s".
-  const children = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(stdout);
-  if (!children) throw new Error(`bash's times printed no children's line: ${stdout}`);
-  const [, um, us, sm, ss] = children.map(Number);
-  return (um * 60 + us + sm * 60 + ss) * 1000;
+  const { stdout } = await run('bash', ['-c', '"$@" || exit; times', 'bash', file, ...args]);
+  return childrenCpuMs(stdout);
 }
 
 /**
@@ -147,4 +153,4 @@ async function reloadCycles(state, { count, hardStopAfterS, signal, log = () => 
   return { reloads, haproxy };
 }
 
-module.exports = { reloadCycles, parseMs, waitQuiet, ROUTER_CONFIG };
+module.exports = { reloadCycles, parseMs, childrenCpuMs, waitQuiet, ROUTER_CONFIG };
