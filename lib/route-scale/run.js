@@ -106,31 +106,37 @@ const withConfigManager = (opts, count) =>
 
 /**
  * One count: its lab (`started`, startLab) and phases, then the lab with the configuration
- * manager. The next count's lab starts beside the phases after the reloads when it is to
- * (nextLabEnv): `pipeline.next` holds it for the run.
+ * manager. Resolves { entry, next }: `next` is the next count's lab when it started beside the
+ * phases after the reloads (nextLabEnv), for the caller to use; a failure takes it down here.
  */
-async function oneCount(base, count, doc, started, pipeline) {
+async function oneCount(base, count, doc, started) {
   const { opts, env, log } = base;
-  const entry = await withOwnLab(started, base, async (state, upSeconds) => {
-    doc.router ??= routerOf(state, opts);
-    const { target } = resolveTarget({ target: 'lab' }, started.env);
-    const besideEnv = nextLabEnv(env, opts, count);
-    const startNext = besideEnv
-      ? () => {
-          log(`  the next count's lab starts now, beside these phases (${besideEnv.LAB_DIR})`);
-          pipeline.next = startLab(besideEnv, base);
-        }
-      : null;
-    const ctx = { ...base, env: started.env, state, target, count, startNext };
-    const measured = await measureCount(ctx);
-    return { ...measured, lab: { upSeconds, admittedMs: state.scaleRoutes?.admittedMs ?? null } };
-  });
-  if (withConfigManager(opts, count)) {
-    log('  endpoints: the same changes with the dynamic configuration manager on (a second lab)');
-    const dcm = startLab(labEnv(env, opts, count, { configManager: true }), base);
-    entry.endpoints.on = await withOwnLab(dcm, base, (state) => endpointPhase({ ...base, state }));
+  let next = null;
+  try {
+    const entry = await withOwnLab(started, base, async (state, upSeconds) => {
+      doc.router ??= routerOf(state, opts);
+      const { target } = resolveTarget({ target: 'lab' }, started.env);
+      const besideEnv = nextLabEnv(env, opts, count);
+      const startNext = besideEnv
+        ? () => {
+            log(`  the next count's lab starts now, beside these phases (${besideEnv.LAB_DIR})`);
+            next = startLab(besideEnv, base);
+          }
+        : null;
+      const ctx = { ...base, env: started.env, state, target, count, startNext };
+      const measured = await measureCount(ctx);
+      return { ...measured, lab: { upSeconds, admittedMs: state.scaleRoutes?.admittedMs ?? null } };
+    });
+    if (withConfigManager(opts, count)) {
+      log('  endpoints: the same changes with the dynamic configuration manager on (a second lab)');
+      const dcm = startLab(labEnv(env, opts, count, { configManager: true }), base);
+      entry.endpoints.on = await withOwnLab(dcm, base, (state) => endpointPhase({ ...base, state }));
+    }
+    return { entry, next };
+  } catch (err) {
+    if (next) await endLab(next);
+    throw err;
   }
-  return entry;
 }
 
 /** A lab running where this run would start one: in LAB_DIR, or in a folder of it (--next-lab beside). */
@@ -169,21 +175,23 @@ async function runRouteScale(opts, { env = process.env, log = console.log, signa
   };
   const doc = doc$.createDocument({ runId: id, opts, router: null });
   // The lab started beside the count before, until its own count takes it.
-  const pipeline = { next: null };
+  let next = null;
   try {
     for (const [i, count] of opts.routes.entries()) {
       signal?.throwIfAborted();
       log(`\n[${i + 1}/${opts.routes.length}] ${count} Routes`);
-      const started = pipeline.next || startLab(labEnv(env, opts, count), base);
-      pipeline.next = null;
-      doc$.addCount(doc, await oneCount(base, count, doc, started, pipeline));
+      const started = next || startLab(labEnv(env, opts, count), base);
+      next = null;
+      const counted = await oneCount(base, count, doc, started);
+      next = counted.next;
+      doc$.addCount(doc, counted.entry);
       save(dir, doc, log);
     }
     doc$.finish(doc, { complete: true });
     save(dir, doc, log);
     return { dir, doc };
   } catch (err) {
-    if (pipeline.next) await endLab(pipeline.next);
+    if (next) await endLab(next);
     doc$.finish(doc, { complete: false });
     save(dir, doc, log);
     err.run = { dir, doc };

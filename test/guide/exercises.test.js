@@ -1,6 +1,6 @@
 'use strict';
 // The lab guide, run (pages.js): every page but those on the lab with pods, which
-// exercises-on-pods.test.js runs just before test/node/pods-lab.test.js uses the same lab.
+// test/node/pods-lab.test.js runs first, on the lab its own tests use.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT } = require('../../lib/core/paths');

@@ -1,10 +1,12 @@
 'use strict';
 // LAB_PODS=yes: the overlay's pods on a real node of the lab, from images built here; the router
 // serves every termination from them through the controller's EndpointSlices; cluster:k6 runs its
-// TestRun there through k6-operator; lab:down leaves nothing behind.
+// TestRun there through k6-operator; lab:down leaves nothing behind. First, the guide's page on
+// this lab (Size your cluster): it leaves the lab up for these tests, one start for both.
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { promisify } = require('node:util');
+const { execFile, execFileSync } = require('node:child_process');
 const { sharedLab, whoami, loadLoop, runScenarios } = require('../lab/helpers');
 const { SHARED_KNOBS } = require('../support/lab-pool');
 const { request } = require('../../lib/lab/common/client');
@@ -15,18 +17,19 @@ const { parseMatrixArgs } = require('../../lib/matrix/options');
 const { runMatrix } = require('../../lib/matrix/run');
 const { treeCpuSeconds } = require('../../lib/core/proc');
 const { reloadCounters } = require('../../lib/lab/openshift-router/router-metrics');
+const { RUN_ORDER, endsOnPods, testPages } = require('../guide/pages');
 
 // The node's first start may build the images (setup --for test builds them beforehand).
 jest.setTimeout(300000);
 
 const describeAsRoot = process.getuid() === 0 ? describe : describe.skip;
 
+testPages(RUN_ORDER.filter(endsOnPods));
+
 describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the lab', () => {
   const lab = require('../../lib/lab/index');
   // Redis Cluster, as the overlays have it: 6 pods and the formation Job. The run's shared lab with
-  // pods: up already when the guide's Size your cluster page ran just before in this worker
-  // (test/guide/exercises-on-pods.test.js, test/support/sequencer.js);
-  // the last test here takes it down.
+  // pods, up already from the guide's page above; the last test here takes it down.
   const lab$ = sharedLab(SHARED_KNOBS.pods);
   const { env } = lab$;
   let state;
@@ -224,12 +227,14 @@ describeAsRoot('LAB_PODS=yes: the overlay as users apply it, on a node of the la
     );
   });
 
-  test('cluster:k6 --parallelism 2 --rate 100 as lab:status prints it: k6-operator runs the TestRun on the node, the rate split between both runners and offered, their CPU and the router’s from cAdvisor', () => {
+  test('cluster:k6 --parallelism 2 --rate 100 as lab:status prints it: k6-operator runs the TestRun on the node, the rate split between both runners and offered, their CPU and the router’s from cAdvisor', async () => {
     // "KUBECONFIG=<file> npm run cluster:k6 -- <args>", run as users run it.
     const [assignment, ...words] = state.router.node.clusterK6.split(' ');
     const args = words.slice(words.indexOf('--') + 1);
     const out = path.join(env.LAB_DIR, 'cluster-k6');
-    const stdout = execFileSync(
+    // Not execFileSync: the shared lab's lock (lab-pool's useExclusively) is kept fresh by a timer of
+    // this process, and a 30 s blocked event loop lost it: another file took the lab over.
+    const { stdout } = await promisify(execFile)(
       process.execPath,
       [
         'bin/cluster-k6.js',

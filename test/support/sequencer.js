@@ -7,14 +7,10 @@ const BaseSequencer = require('@jest/test-sequencer').default;
 
 /**
  * The longest files, started first (longest first), so that the run does not end on one of them
- * alone: the guide's exercises in one worker, Size your cluster's page on the lab with pods in the
- * next, and the lab with pods' own tests, which wait until that page leaves the lab up; the rest.
+ * alone: the guide's exercises in one worker, the lab with pods (Size your cluster's page, then its
+ * own tests) in another, then the rest.
  */
-const FIRST = [
-  'test/guide/exercises.test.js',
-  'test/guide/exercises-on-pods.test.js',
-  'test/node/pods-lab.test.js',
-];
+const FIRST = ['test/guide/exercises.test.js', 'test/node/pods-lab.test.js'];
 
 /** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
 const FINISHERS = {
@@ -22,8 +18,6 @@ const FINISHERS = {
     'test/cluster/default-router.test.js',
     'test/matrix/cluster-target.test.js',
   ],
-  // Size your cluster's page leaves the lab with pods up for it.
-  'test/node/pods-lab.test.js': ['test/guide/exercises-on-pods.test.js'],
 };
 
 /** `files` (paths relative to the root) in run order. */
