@@ -1,8 +1,7 @@
 'use strict';
-// LAB_PODS=yes: the overlay's pods on a real node of the lab, from images built here; the router
-// serves every termination from them through the controller's EndpointSlices; cluster:k6 runs its
-// TestRun there through k6-operator; lab:down leaves nothing behind. First, the guide's page on
-// this lab (Size your cluster): it leaves the lab up for these tests, one start for both.
+// LAB_PODS=yes, after the guide's page on it (one start): the overlay's pods on a node of the lab,
+// from images built here, serving every termination through the controller's EndpointSlices;
+// cluster:k6 through k6-operator; lab:down leaves nothing behind.
 const fs = require('node:fs');
 const path = require('node:path');
 const { promisify } = require('node:util');
