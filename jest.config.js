@@ -1,6 +1,6 @@
 'use strict';
 // Two tiers. unit: `*.unit.test.js`, pure logic, no process or socket (the guard refuses them),
-// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, three files at a time.
+// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, two files at a time.
 const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/data-service', '<rootDir>/test'],
@@ -11,12 +11,12 @@ const shared = {
 };
 
 module.exports = {
-  // Integration tests start real processes on a small machine: generous timeouts. Three files at a
-  // time on 2 cores: with two, both cores were 87 % busy (the rest was waiting: labs starting,
-  // reload intervals, Redis failovers); with three, 96 %. A shared lab is one file's at a time
-  // (test/support/lab-pool.js useExclusively).
+  // Integration tests start real processes on a small machine: generous timeouts. Two files at a
+  // time on 2 cores keep both 87 % busy. Three kept them 96 % busy and ran faster, but starved
+  // tests that need a core to themselves (a router pinned to one core read 0.66 of it). A shared
+  // lab is one file's at a time (test/support/lab-pool.js useExclusively).
   testTimeout: 60000,
-  maxWorkers: 3,
+  maxWorkers: 2,
   verbose: true,
   // The run's shared labs (test/lab/helpers.js sharedLab): a root made once, every lab down at the end.
   globalSetup: '<rootDir>/test/support/global-setup.js',
