@@ -99,7 +99,8 @@ function sharedLab(overrides = {}) {
 /** For a describe block: a temp directory named after `prefix`, removed in afterAll. */
 function useTempDir(prefix) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // Retried: a child that is still ending (Chromium writing its profile) fails one rmdir ENOTEMPTY.
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
   return dir;
 }
 
