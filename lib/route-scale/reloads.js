@@ -22,9 +22,11 @@ const run = promisify(execFile);
 const ROUTER_CONFIG = '/var/lib/haproxy/conf/haproxy.config';
 const ROUTER_HAPROXY = '/usr/sbin/haproxy';
 
-/** `haproxy -c` on the router's configuration in its mount namespace, where its paths resolve. */
-const checkConfig = (routerPid, quiet = true) =>
-  run(...inMountNamespace(routerPid, ROUTER_HAPROXY, ['-c', ...(quiet ? ['-q'] : []), '-f', ROUTER_CONFIG]));
+/** [file, args] of `haproxy -c` on the router's configuration in its mount namespace, where its paths resolve. */
+const checkCommand = (routerPid, quiet = true) =>
+  inMountNamespace(routerPid, ROUTER_HAPROXY, ['-c', ...(quiet ? ['-q'] : []), '-f', ROUTER_CONFIG]);
+
+const checkConfig = (routerPid, quiet = true) => run(...checkCommand(routerPid, quiet));
 
 /**
  * The children's CPU in ms (user + system) from what bash's `times` printed: the shell's own line,
@@ -42,7 +44,7 @@ function childrenCpuMs(timesOutput) {
  * Jest workers of a busy machine stretch the wall time of a 50 ms parse severalfold.
  */
 async function checkConfigCpuMs(routerPid) {
-  const [file, args] = inMountNamespace(routerPid, ROUTER_HAPROXY, ['-c', '-q', '-f', ROUTER_CONFIG]);
+  const [file, args] = checkCommand(routerPid);
   const { stdout } = await run('bash', ['-c', '"$@" || exit; times', 'bash', file, ...args]);
   return childrenCpuMs(stdout);
 }
