@@ -14,6 +14,7 @@ const { endpointSlice, slicesPath } = require('./endpoint-slices');
 const { ROUTER_USER } = require('./control-plane');
 const { NAMESPACE, SERVICE_NAME, ROUTER_NAMESPACE } = require('../common/routes');
 const { scaleManifests, readBase } = require('../common/scale-routes');
+const { routesPath, admittedStatus } = require('./routes-api');
 
 const run = promisify(execFile);
 
@@ -133,15 +134,23 @@ function newPodName(instance) {
 
 /**
  * LAB_ROUTES's extra Routes through the API: each one's Service and Route, and an EndpointSlice per
- * instance for its Service, `parallel` requests at a time.
+ * instance for its Service, `parallel` requests at a time. With `admittedBy` ({ routerName,
+ * canonicalHostname }), each Route's status is that router's admission, written before it starts:
+ * Routes a cluster's router admitted before this router pod started.
  */
-async function createScaleRoutes(admin, routes, instances, { parallel = 16 } = {}) {
+async function createScaleRoutes(admin, routes, instances, { admittedBy = null, parallel = 16 } = {}) {
   const base = readBase();
   const one = async (route) => {
     const [routeManifest, service] = scaleManifests(route, { base });
     await ensure(admin, `/api/v1/namespaces/${NAMESPACE}/services`, service);
     for (const instance of instances) await ensure(admin, slicesPath, endpointSlice(instance, route.name));
-    await ensure(admin, `/apis/route.openshift.io/v1/namespaces/${NAMESPACE}/routes`, routeManifest);
+    const created = await ensure(admin, routesPath(), routeManifest);
+    if (admittedBy) {
+      await admin.put(`${routesPath()}/${route.name}/status`, {
+        ...created,
+        status: admittedStatus({ host: route.host, wildcardPolicy: created.spec.wildcardPolicy }, admittedBy),
+      });
+    }
   };
   await inBatches(routes, one, parallel);
 }

@@ -22,4 +22,31 @@ async function routeAdmission(client, name, { namespace } = {}) {
   };
 }
 
-module.exports = { routesPath, routeAdmission };
+/**
+ * The status a router writes when it admits a Route served at `host` (openshift-router's
+ * recordIngressCondition; the host it made from ROUTER_SUBDOMAIN when the spec has none):
+ * `identity` is { routerName, canonicalHostname }. A router that finds it already there writes
+ * nothing, as a restarted router pod does for the Routes its predecessor admitted.
+ */
+function admittedStatus(
+  { host, wildcardPolicy = 'None' },
+  { routerName, canonicalHostname },
+  now = new Date(),
+) {
+  return {
+    ingress: [
+      {
+        host,
+        routerName,
+        routerCanonicalHostname: canonicalHostname,
+        wildcardPolicy,
+        // metav1.Time: RFC 3339 in whole seconds.
+        conditions: [
+          { type: 'Admitted', status: 'True', lastTransitionTime: now.toISOString().replace(/\.\d+Z$/, 'Z') },
+        ],
+      },
+    ],
+  };
+}
+
+module.exports = { routesPath, routeAdmission, admittedStatus };

@@ -17,7 +17,7 @@ const { request } = require('../common/client');
 const { haproxyServers } = require('../common/health');
 const { createPodNetwork, joinPodNetwork } = require('../common/pod-network');
 const { workDir, prepareWorkDir } = require('./work-dir');
-const { startRouterPod } = require('./router-pod');
+const { startRouterPod, ROUTER_IDENTITY } = require('./router-pod');
 const { nodeAddresses } = require('../node/addresses');
 const { namespacedCommand, routerInit } = require('./processes');
 const { reloadThroughApi } = require('./reload');
@@ -50,10 +50,9 @@ function routerEnv(lab, { tls, stats }) {
     ROUTER_MAX_CONNECTIONS: String(lab.maxconn),
     ROUTER_SUBDOMAIN: `\${name}-\${namespace}.${APPS_DOMAIN}`,
     ROUTER_DOMAIN: APPS_DOMAIN,
-    // The ingress operator names the router after its IngressController (Route status routerName).
-    ROUTER_SERVICE_NAME: 'default',
+    ROUTER_SERVICE_NAME: ROUTER_IDENTITY.routerName,
     ROUTER_SERVICE_NAMESPACE: 'openshift-ingress',
-    ROUTER_CANONICAL_HOSTNAME: `router-default.${APPS_DOMAIN}`,
+    ROUTER_CANONICAL_HOSTNAME: ROUTER_IDENTITY.canonicalHostname,
     DEFAULT_CERTIFICATE_PATH: certs.defaultPem,
     DEFAULT_DESTINATION_CA_PATH: certs.serviceCA,
     ROUTER_CIPHERS: tls.ciphers,

@@ -10,11 +10,16 @@ const { routerPaths } = require('../haproxy/router-config');
 const { routerBin } = require('../../setup/openshift-router-build');
 const { workDir } = require('./work-dir');
 
-const { ROUTER_NAMESPACE: NAMESPACE } = require('../common/routes');
+const { ROUTER_NAMESPACE: NAMESPACE, APPS_DOMAIN } = require('../common/routes');
 /** The container states that do not pass by themselves. */
 const CANNOT_START = ['ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError'];
 /** The pod's name: its IngressController's, as the profile's `router-<name>-.+` expects. */
 const POD_NAME = 'router-default-lab';
+/**
+ * The router's name and host in Route status: its IngressController's (`default`), as the ingress
+ * operator sets ROUTER_SERVICE_NAME and ROUTER_CANONICAL_HOSTNAME.
+ */
+const ROUTER_IDENTITY = { routerName: 'default', canonicalHostname: `router-default.${APPS_DOMAIN}` };
 
 /**
  * The Pod: the router's binary and HAProxy from the machine, mounted where the image has them, its
@@ -103,4 +108,4 @@ async function startRouterPod(lab, configured, env) {
   return recordProcess(labDir, 'router', pid, { match: 'openshift-router', role: 'router' });
 }
 
-module.exports = { routerPod, startRouterPod, POD_NAME };
+module.exports = { routerPod, startRouterPod, POD_NAME, ROUTER_IDENTITY };
