@@ -224,10 +224,18 @@ function serviceSessionVerdict(cell, base, t) {
   }
   const { reusePct } = sessions;
   const resumed = cell.tlsSession === 'resumed';
-  const holds = resumed ? reusePct >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
+  // Each client (VU) begins each sample with a full handshake, having no session yet: a resumed
+  // claim is judged on the handshakes after those. A short sample on a busy host has few more
+  // (32 VUs, 446 handshakes: 45 new read as 89.9 %).
+  const clients = (cell.generator?.vusMax ?? 0) * (sessions.samples ?? 1);
+  const firsts = resumed ? Math.min(sessions.new, clients) : 0;
+  const later = sessions.new + sessions.resumed - firsts;
+  const laterPct = firsts && later > 0 ? Number(((100 * sessions.resumed) / later).toFixed(1)) : reusePct;
+  const holds = resumed ? laterPct >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
+  const afterFirsts = firsts ? `; ${laterPct} % of those after each client's first` : '';
   const counted =
     `the service resumed ${reusePct} % of TLS sessions (${sessions.new} new, ${sessions.resumed} resumed` +
-    `${sessions.error ? `; ${sessions.error}` : ''})`;
+    `${afterFirsts}${sessions.error ? `; ${sessions.error}` : ''})`;
   const text = holds
     ? `${counted}: ${cell.tlsSession} as claimed`
     : `NOT ${cell.tlsSession} as claimed: ${counted}, where ${resumed ? `at least ${t.resumedMinReusePct}` : `at most ${t.fullMaxReusePct}`} % was expected`;
