@@ -24,10 +24,19 @@ describeAsRoot('route-scale --quick, interrupted', () => {
     // Whatever a failure leaves is taken down at the end of the Jest run.
     for (const dir of [env.LAB_DIR, beside]) rememberEnv({ ...env, LAB_DIR: dir });
     const controller = new AbortController();
+    // Aborted once the next lab has started a process (its first log): a fixed 2 s after the line
+    // found no process started yet on a busy host, with three Jest workers.
+    let watch;
     const log = (line) => {
-      if (/the next count's lab starts now/.test(line)) setTimeout(() => controller.abort(), 2000);
+      if (!/the next count's lab starts now/.test(line)) return;
+      watch = setInterval(() => {
+        const logs = path.join(beside, 'logs');
+        if (fs.existsSync(logs) && fs.readdirSync(logs).length) controller.abort();
+      }, 100);
     };
-    const err = await runRouteScale(opts, { env, log, signal: controller.signal }).catch((e) => e);
+    const err = await runRouteScale(opts, { env, log, signal: controller.signal })
+      .catch((e) => e)
+      .finally(() => clearInterval(watch));
     expect(err.name).toBe('AbortError');
     expect(err.run.doc).toMatchObject({ complete: false, counts: [] });
     expect(fs.existsSync(path.join(out, 'route-scale.json'))).toBe(true);
