@@ -1,6 +1,6 @@
 'use strict';
 // Two tiers. unit: `*.unit.test.js`, pure logic, no process or socket (the guard refuses them),
-// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, two files at a time.
+// seconds. integration: the rest, against real Redis, HAProxy, k6 and TLS, three files at a time.
 const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/data-service', '<rootDir>/test'],
