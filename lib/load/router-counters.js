@@ -23,6 +23,7 @@ function tlsOverSample(first, last) {
   return {
     fullHandshakesPerSec: perSec,
     reusePct: full + resumed ? (100 * resumed) / (full + resumed) : null,
+    handshakes: { full, resumed },
   };
 }
 
@@ -30,22 +31,24 @@ function tlsOverSample(first, last) {
 const sameProcess = (first, last) => first.pid === last.pid;
 
 /**
- * A sample's figures from its readings (pure): full handshakes and the reuse share from the TLS
- * sessions counted over the sample, else medians of HAProxy's rates (the reuse share only over
- * readings with TLS sessions: an idle second has no share, not a share of 0); medians of the
- * other rates; the largest queue
- * and connection count seen; the HTTP streams by version counted from the first reading to the
- * last. Null when nothing was read.
+ * A sample's figures from its readings (pure): full handshakes, the reuse share and the handshakes
+ * counted over the sample, else medians of HAProxy's rates (the reuse share only over readings
+ * with TLS sessions: an idle second has no share, not a share of 0); medians of the other rates;
+ * the largest queue and connection count seen; the HTTP streams by version counted from the first
+ * reading to the last. A baseline reading (taken as the sample starts) counts from there, but its
+ * rates are the second before: they stay out of the medians. Null when nothing was read.
  */
 function summarizeReadings(readings) {
-  if (!readings.length) return null;
-  const of = (key) => readings.map((r) => r[key]);
+  const rated = readings.filter((r) => !r.baseline);
+  if (!rated.length) return null;
+  const of = (key) => rated.map((r) => r[key]);
   const round = (v, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
-  const withTls = readings.filter((r) => r.tlsSessionsPerSec > 0);
+  const withTls = rated.filter((r) => r.tlsSessionsPerSec > 0);
   const max = (key) => spread(of(key))?.max ?? null;
   const counted = tlsOverSample(readings[0], readings.at(-1));
   return {
-    readings: readings.length,
+    readings: rated.length,
+    handshakes: counted?.handshakes ?? null,
     fullHandshakesPerSec: round(counted?.fullHandshakesPerSec ?? median(of('fullHandshakesPerSec'))),
     backendFullHandshakesPerSec: round(median(of('backendFullHandshakesPerSec'))),
     tlsSessionsPerSec: round(median(of('tlsSessionsPerSec'))),
@@ -66,7 +69,8 @@ function summarizeReadings(readings) {
 }
 
 /**
- * Takes a reading with `read(at)` (a backend's: lib/lab/haproxy/counters.js, the Gateway's) every
+ * Takes a reading with `read(at)` (a backend's: lib/lab/haproxy/counters.js, the Gateway's) as it
+ * starts (the baseline: a client's first handshake comes before the first interval) and every
  * intervalMs until stop(). A reading that fails (the router busy past the timeout) is skipped, and
  * counted: the figures say how many they rest on.
  */
@@ -76,12 +80,12 @@ function startRouterCounters(read, { intervalMs = 500 } = {}) {
   let lastError = null;
   let inFlight = Promise.resolve();
   let busy = false;
-  const take = () => {
+  const take = (baseline = false) => {
     if (busy) return;
     busy = true;
     const at = performance.now();
     inFlight = read(at)
-      .then((r) => readings.push(r))
+      .then((r) => readings.push(baseline ? { ...r, baseline } : r))
       .catch((err) => {
         failed++;
         lastError = err.message;
@@ -92,6 +96,7 @@ function startRouterCounters(read, { intervalMs = 500 } = {}) {
   };
   // A sampler never holds a command open: one left running after an error (Ctrl-C) would.
   const timer = setInterval(take, intervalMs).unref();
+  take(true);
   return {
     async stop() {
       clearInterval(timer);

@@ -106,7 +106,19 @@ function routerCountersOf(samples) {
     },
     queued: { median: median((c) => c.queued.median), max: max((c) => c.queued.max) },
     streams: addStreams(read.map((c) => c.streams)),
+    handshakes: handshakesOf(read),
   };
+}
+
+/**
+ * The frontends' TLS handshakes summed over the samples that counted them (a reload within a
+ * sample leaves it out): { full, resumed, samples }, or null where none did.
+ */
+function handshakesOf(read) {
+  const counted = read.map((c) => c.handshakes).filter(Boolean);
+  if (!counted.length) return null;
+  const sum = (key) => counted.reduce((total, h) => total + h[key], 0);
+  return { full: sum('full'), resumed: sum('resumed'), samples: counted.length };
 }
 
 /**

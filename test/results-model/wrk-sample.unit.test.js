@@ -81,6 +81,7 @@ test('the router’s readings: medians of the rates, reuse only where there were
     currentConnections: { median: 60, max: 60 },
     queued: { median: 0, max: 3 },
     streams: { received: { h1: 0, h2: 400 }, sent: { h1: 400, h2: 0 } },
+    handshakes: null,
   });
   expect(summarizeReadings([])).toBeNull();
   // A reload between the first reading and the last: the new HAProxy counts from 0, no stream figures.
@@ -88,6 +89,75 @@ test('the router’s readings: medians of the rates, reuse only where there were
   expect(summarizeReadings([reading({}), reading({ streamTotals: reloaded })]).streams).toBeNull();
   // A build without the stream columns: no stream figures, the rest as before.
   expect(summarizeReadings([reading({ streamTotals: null }), reading({})]).streams).toBeNull();
+});
+
+test('handshakes count from the baseline reading, whose rates (the second before) stay out of the medians', () => {
+  const reading = (at, full, resumed, over = {}) => ({
+    at,
+    pid: 7,
+    tlsTotals: { full, resumed },
+    fullHandshakesPerSec: 0,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 100,
+    reusePct: 95,
+    sessionsPerSec: 100,
+    currentConnections: 32,
+    queued: 0,
+    ...over,
+  });
+  const summary = summarizeReadings([
+    { ...reading(0, 1000, 5000, { sessionsPerSec: 9999 }), baseline: true },
+    reading(500, 1032, 5100),
+    reading(2000, 1040, 5400),
+  ]);
+  expect(summary).toMatchObject({ readings: 2, sessionsPerSec: 100, handshakes: { full: 40, resumed: 400 } });
+  expect(summary.fullHandshakesPerSec).toBe(20);
+  // A baseline alone is no reading; a reload between the readings, no count.
+  expect(summarizeReadings([{ ...reading(0, 0, 0), baseline: true }])).toBeNull();
+  expect(
+    summarizeReadings([reading(0, 1000, 5000), { ...reading(500, 3, 10), pid: 8 }]).handshakes,
+  ).toBeNull();
+});
+
+test('a resumed claim on the router is judged after each client’s first handshake, summed over the samples', () => {
+  const { buildCellResult } = require('../../lib/results-model/cell');
+  const { sessionVerdict } = require('../../lib/results-model/verdicts');
+  const cell = {
+    name: meta.cell,
+    termination: 'edge',
+    pageSize: 1024,
+    connection: 'close',
+    tlsSession: 'resumed',
+  };
+  const counters = (full, resumed, reusePct) => ({
+    readings: 4,
+    failedReadings: 0,
+    handshakes: { full, resumed },
+    fullHandshakesPerSec: 5,
+    backendFullHandshakesPerSec: 0,
+    tlsSessionsPerSec: 50,
+    reusePct,
+    sessionsPerSec: 50,
+    currentConnections: { median: 32, max: 32 },
+    queued: { median: 0, max: 0 },
+  });
+  const sample = (c) => ({ summary: cellSummary(measured(), meta), counters: c });
+  // 32 clients × 2 samples: 64 firsts of 70 full handshakes; 6 of 406 after them were full.
+  const built = buildCellResult(cell, [sample(counters(36, 200, 84.7)), sample(counters(34, 200, 85.5))]);
+  expect(built.router.counters.handshakes).toEqual({ full: 70, resumed: 400, samples: 2 });
+  const verdict = sessionVerdict(built);
+  expect(verdict).toMatchObject({ holds: true, reusePct: 85.1 });
+  expect(verdict.text).toContain("98.5 % of those after each client's first");
+  // Full handshakes beyond the firsts: not resumed, whatever the firsts explain.
+  const broken = buildCellResult(cell, [sample(counters(132, 200, 60.2)), sample(counters(132, 200, 60.2))]);
+  expect(sessionVerdict(broken)).toMatchObject({ holds: false });
+  expect(sessionVerdict(broken).text).toMatch(/^NOT resumed as claimed: .*; 66.7 % of those after/);
+  // results.json before the counts: judged on the share, as it was.
+  const old = { ...counters(36, 200, 84.7), handshakes: undefined };
+  expect(sessionVerdict(buildCellResult(cell, [sample(old)]))).toMatchObject({
+    holds: false,
+    reusePct: 84.7,
+  });
 });
 
 test('a cell whose samples read none of the router’s counters keeps why, and its session check says it', () => {
