@@ -75,7 +75,8 @@ function scaleLines(scale) {
   );
   return [
     `And ${scale.count} more Routes (LAB_ROUTES), each with its own Service: ${each.join(', ')}`,
-    // The template router has no admission: it serves them from its first configuration.
+    // No admission time: the template router has none, and the real router's further Routes carry
+    // an earlier router pod's (lib/lab/kube/routes-api.js admittedStatus); the Gateway's has one.
     scale.admittedMs === undefined
       ? `  each termination's last answered 200 after ${scale.servingMs} ms`
       : `  all admitted after ${scale.admittedMs} ms; each termination's last answered 200 after ${scale.servingMs} ms`,

@@ -49,7 +49,9 @@ test("a process's resident memory, alone or with its tree, as the lab reports it
   const { rssBytes, megabytes } = require('../../lib/core/proc');
   const own = rssBytes(process.pid);
   expect(own).toBeGreaterThan(0);
-  expect(rssBytes({ tree: process.pid })).toBeGreaterThanOrEqual(own);
+  // The tree includes this process. Its memory moves between the two readings (V8 frees pages on
+  // threads of its own), so not to the byte: it failed as `>= own` on a busy host.
+  expect(rssBytes({ tree: process.pid })).toBeGreaterThan(own * 0.9);
   expect(rssBytes(2 ** 22 + 1)).toBeNull();
   expect([megabytes(1572864), megabytes(null)]).toEqual([1.5, null]);
 });

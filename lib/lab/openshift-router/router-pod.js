@@ -13,13 +13,18 @@ const { workDir } = require('./work-dir');
 const { ROUTER_NAMESPACE: NAMESPACE, APPS_DOMAIN } = require('../common/routes');
 /** The container states that do not pass by themselves. */
 const CANNOT_START = ['ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError'];
+/** The IngressController the lab's router stands for: OpenShift's first, `default`. */
+const INGRESS_CONTROLLER = 'default';
 /** The pod's name: its IngressController's, as the profile's `router-<name>-.+` expects. */
-const POD_NAME = 'router-default-lab';
+const POD_NAME = `router-${INGRESS_CONTROLLER}-lab`;
 /**
- * The router's name and host in Route status: its IngressController's (`default`), as the ingress
- * operator sets ROUTER_SERVICE_NAME and ROUTER_CANONICAL_HOSTNAME.
+ * The router's name and host in Route status, as the ingress operator sets them
+ * (ROUTER_SERVICE_NAME, ROUTER_CANONICAL_HOSTNAME) from its IngressController's name.
  */
-const ROUTER_IDENTITY = { routerName: 'default', canonicalHostname: `router-default.${APPS_DOMAIN}` };
+const ROUTER_IDENTITY = {
+  routerName: INGRESS_CONTROLLER,
+  canonicalHostname: `router-${INGRESS_CONTROLLER}.${APPS_DOMAIN}`,
+};
 
 /**
  * The Pod: the router's binary and HAProxy from the machine, mounted where the image has them, its
