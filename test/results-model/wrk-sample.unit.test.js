@@ -4,6 +4,8 @@
 const { cellSummary } = require('../../lib/load/wrk');
 const { summarizeReadings } = require('../../lib/load/router-counters');
 const { reduceSummaries, sampleCounts } = require('../../lib/results-model/reduce');
+const { buildCellResult } = require('../../lib/results-model/cell');
+const { sessionVerdict } = require('../../lib/results-model/verdicts');
 const { QUANTILES } = require('../../k6/lib/distribution');
 
 const meta = {
@@ -18,6 +20,18 @@ const meta = {
   vus: 32,
   maxVus: 32,
 };
+
+/** The cell of meta. */
+const cell = {
+  name: meta.cell,
+  termination: 'edge',
+  pageSize: 1024,
+  connection: 'close',
+  tlsSession: 'resumed',
+};
+
+/** A sample of the cell: wrk's figures (measured()), and the router's `counters`. */
+const sample = (counters) => ({ summary: cellSummary(measured(), meta), counters });
 
 /** What wrk-cell.lua writes: 10 s, 9000 answers (10 of them 503), 5 read errors, 2 wrong sizes. */
 function measured() {
@@ -120,15 +134,6 @@ test('handshakes count from the baseline reading, whose rates (the second before
 });
 
 test('a resumed claim on the router is judged after each client’s first handshake, summed over the samples', () => {
-  const { buildCellResult } = require('../../lib/results-model/cell');
-  const { sessionVerdict } = require('../../lib/results-model/verdicts');
-  const cell = {
-    name: meta.cell,
-    termination: 'edge',
-    pageSize: 1024,
-    connection: 'close',
-    tlsSession: 'resumed',
-  };
   const counters = (full, resumed, reusePct) => ({
     readings: 4,
     failedReadings: 0,
@@ -141,7 +146,6 @@ test('a resumed claim on the router is judged after each client’s first handsh
     currentConnections: { median: 32, max: 32 },
     queued: { median: 0, max: 0 },
   });
-  const sample = (c) => ({ summary: cellSummary(measured(), meta), counters: c });
   // 32 clients × 2 samples: 64 firsts of 70 full handshakes; 6 of 406 after them were full.
   const built = buildCellResult(cell, [sample(counters(36, 200, 84.7)), sample(counters(34, 200, 85.5))]);
   expect(built.router.counters.handshakes).toEqual({ full: 70, resumed: 400, samples: 2 });
@@ -161,16 +165,6 @@ test('a resumed claim on the router is judged after each client’s first handsh
 });
 
 test('a cell whose samples read none of the router’s counters keeps why, and its session check says it', () => {
-  const { buildCellResult } = require('../../lib/results-model/cell');
-  const { sessionVerdict } = require('../../lib/results-model/verdicts');
-  const cell = {
-    name: meta.cell,
-    termination: 'edge',
-    pageSize: 1024,
-    connection: 'close',
-    tlsSession: 'resumed',
-  };
-  const sample = (counters) => ({ summary: cellSummary(measured(), meta), counters });
   const refused = { readings: 0, failedReadings: 4, error: 'connect ECONNREFUSED /run/haproxy.sock' };
   const failed = buildCellResult(cell, [
     sample({ readings: 0, failedReadings: 3, error: 'timeout' }),
