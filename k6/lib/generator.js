@@ -1,6 +1,13 @@
 'use strict';
-// The open model's VU budget, shared by the k6 scripts and the Node runner so both size it and
-// judge it the same way. CommonJS: k6 imports it, Node requires it.
+// What the k6 scripts and the Node runner agree on about k6 as a generator: the open model's VU
+// budget, sized and judged the same way, and the line that says its run began. CommonJS: k6
+// imports it, Node requires it.
+
+/**
+ * What router-matrix.js logs in setup(), which k6 runs once it traps SIGINT: an early end (SIGINT)
+ * sent before kills k6 with no summary, so lib/load/runner.js waits for this line.
+ */
+const READY_LINE = 'router-lab: the run begins';
 
 /** A VU that is waiting for a response cannot start the next request: at least this share busy. */
 const BUSY_SHARE = 0.9;
@@ -29,4 +36,4 @@ function vusExhausted(m) {
   return (allInUse && m.droppedIterations > 0) || (m.busyVus || 0) >= BUSY_SHARE * m.maxVus;
 }
 
-module.exports = { BUSY_SHARE, defaultMaxVus, busyVus, vusExhausted };
+module.exports = { BUSY_SHARE, READY_LINE, defaultMaxVus, busyVus, vusExhausted };

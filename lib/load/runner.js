@@ -17,7 +17,9 @@ const { startCpuMonitor, allowedCores } = require('./cpu-monitor');
  *     exitOk(code) → boolean,       // default: code 0
  *     failure?(output) → string,    // why it failed, from its output (default: the output's tail)
  *     parse(run, input) → result,   // run: { code, signal, output, cpu, counters, allowedCores, elapsedMs, endedEarly }
- *     endEarly?: { signal, exitCode }, // how to end it before its time and keep its figures
+ *     endEarly?: { signal, exitCode, ready? }, // how to end it before its time and keep its
+ *                                   // figures; ready: a line of its output that says it now takes
+ *                                   // the signal, which an end asked for before waits for
  *   }
  * `counters`: an optional start() → { stop(): Promise, result() } for figures read elsewhere while
  * the tool runs (the router's own counters, ./router-counters.js). `netns`: run the tool inside
@@ -49,11 +51,8 @@ async function runTool(
   const cores = cpus ? parseCpuList(cpus).length : allowedCores(child.pid);
   const onAbort = () => child.kill('SIGTERM');
   signal?.addEventListener('abort', onAbort, { once: true });
-  let endedEarly = false;
-  const onEnd = () => {
-    endedEarly = child.exitCode === null && child.signalCode === null;
-    if (endedEarly) child.kill(definition.endEarly.signal);
-  };
+  const ending = end ? endWhenReady(child, definition.endEarly, output) : null;
+  const onEnd = () => ending.request();
   if (end?.aborted) onEnd();
   else end?.addEventListener('abort', onEnd, { once: true });
   let code;
@@ -70,6 +69,7 @@ async function runTool(
   }
   signal?.throwIfAborted();
   const exitOk = definition.exitOk || ((c) => c === 0);
+  const endedEarly = ending?.sent() ?? false;
   if (!exitOk(code) && !(endedEarly && code === definition.endEarly.exitCode)) {
     const why = definition.failure?.(output()) || output().trim().slice(-2000);
     throw new Error(`${what} failed (exit ${code ?? exitSignal}):\n${why}`);
@@ -87,6 +87,41 @@ async function runTool(
     },
     input,
   );
+}
+
+/**
+ * Ends `child` early as `endEarly` says, once asked (request()) and once its output matches
+ * endEarly.ready: a tool that has not trapped the signal yet dies of it, its figures unwritten
+ * (k6 before its run begins: every start on a busy host). sent(): whether the signal went to a
+ * running child.
+ */
+function endWhenReady(child, { signal, ready }, output) {
+  let asked = false;
+  let sent = false;
+  let isReady = !ready;
+  const send = () => {
+    if (!asked || !isReady || sent) return;
+    sent = child.exitCode === null && child.signalCode === null;
+    if (sent) child.kill(signal);
+  };
+  if (!isReady) {
+    const watch = () => {
+      isReady = output().includes(ready);
+      if (!isReady) return;
+      child.stdout.off('data', watch);
+      child.stderr.off('data', watch);
+      send();
+    };
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
+  }
+  return {
+    request() {
+      asked = true;
+      send();
+    },
+    sent: () => sent,
+  };
 }
 
 /** A sampled process's cores over the run (`run.cpu.cores[name]`), to 2 decimals; null if unmeasured. */

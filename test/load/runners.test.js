@@ -109,6 +109,41 @@ const wrk = findTool('wrk');
   }
 });
 
+test('an end asked for before k6 traps SIGINT waits for its run to begin: the summary is kept, k6 not killed', async () => {
+  // SIGINT within k6's first ~20 ms killed it, with no summary: the early end of a load started
+  // on a busy host. Here the end is asked for before the spawn.
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k6-end-first-'));
+  try {
+    const end = new AbortController();
+    end.abort();
+    const result = await runK6Sample({
+      k6: requireTool('k6'),
+      cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
+      opts: { vus: 1, rate: 10, maxVus: 1 },
+      target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
+      durationSeconds: 60,
+      summaryPath: path.join(dir, 'summary.json'),
+      end: end.signal,
+    });
+    expect({ code: result.code, signal: result.signal, endedEarly: result.endedEarly }).toEqual({
+      code: 105,
+      signal: null,
+      endedEarly: true,
+    });
+    expect(result.summary.metrics).toHaveProperty('request_failed');
+    expect(result.output).toContain('router-lab: the run begins');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  // A tool that never says it is ready is never sent the signal: it runs its length, not ended.
+  const unready = { ...sleeper, endEarly: { signal: 'SIGINT', exitCode: 130, ready: 'never printed' } };
+  const end = new AbortController();
+  end.abort();
+  const run = await runTool(unready, { seconds: 0.3 }, { end: end.signal });
+  expect({ code: run.code, endedEarly: run.endedEarly }).toEqual({ code: 0, endedEarly: false });
+});
+
 test('ended early, k6 keeps its summary: what it answered counts, nothing it cut counts as failed', async () => {
   // Every answer (the 1 KiB page the cell expects) takes 200 ms: at 20 requests/s about four are
   // in flight when the run is ended.
