@@ -61,6 +61,7 @@ function resumptionWords(price, options) {
       `${price.termination} ${price.resumedCell.split(':')[1]} close: resuming saves the router ` +
       `${us(p.priceUs)} µs` +
       (p.floorMultiple !== null ? `, ${p.floorMultiple.toFixed(2)}× the floor` : '') +
+      (price.hostBusy ? ', noisy: other work kept the host busy' : '') +
       (source ? ` (${source}).` : '.'),
   ];
   if (p.plainUs === null) return words;

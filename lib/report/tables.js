@@ -196,7 +196,8 @@ function handshakePriceRows(results) {
     tools,
     num(figures.fullUs, 1),
     num(figures.resumedUs, 1),
-    num(figures.priceUs, 1),
+    // A busy host's noise can even turn the price negative: marked, as the cells are.
+    `${num(figures.priceUs, 1)}${p.hostBusy ? ' ⚠ host busy' : ''}`,
     p.floorUs === null ? '–' : num(p.floorUs, 1),
     times(figures.floorMultiple),
     num(figures.plainUs ?? null, 1),

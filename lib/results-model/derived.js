@@ -117,7 +117,8 @@ function oneGeneratorPrice(full, resumed, plain, role, floorUs) {
  * close (http, no TLS) was measured too, each beyond it: what a full handshake costs, and what a
  * resumed session costs of its own. Each cell's own generator made these; where haload drove all
  * three (--cross-check), oneGenerator holds the same figures from it alone. [{ termination,
- * pageSize, role, fullCell, resumedCell, generators: { full, resumed, plain }, floorUs, fullUs,
+ * pageSize, role, fullCell, resumedCell, generators: { full, resumed, plain }, floorUs, hostBusy
+ * (any of the cells on a host busy with other work), fullUs,
  * resumedUs, priceUs, floorMultiple, plainUs, fullBeyondPlainUs, fullBeyondPlainMultiple,
  * resumedBeyondPlainUs, oneGenerator }]; empty where no pair was measured.
  */
@@ -144,6 +145,8 @@ function handshakePrices(cells, floor) {
       resumedCell: resumed.name,
       generators: { full: toolOf(full), resumed: toolOf(resumed), plain: toolOf(plain) },
       floorUs,
+      // A busy host makes a difference of two medians noisy: the price says it came from one.
+      hostBusy: [full, resumed, plain].some((c) => c?.limitedBy?.hostBusy === true),
       ...priceFigures({ fullUs, resumedUs, plainUs }, floorUs),
       oneGenerator: oneGeneratorPrice(full, resumed, plain, role, floorUs),
     });

@@ -168,8 +168,15 @@ describe('report from a fixed results.json', () => {
     results.handshakePrices = handshakePrices(results.cells, results.handshakeFloor);
     const figures = routerFigures(results);
     expect(figures.lead.join(' ')).toMatch(
-      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: resuming saves the router 361 µs, 1\.43× the floor \(k6 drove them all\)\./,
+      /It spent 761 µs per full handshake in edge 1k close: .*Resuming the TLS session instead, it spent 400 µs per request in edge 1k close: resuming saves the router 361 µs, 1\.43× the floor, noisy: other work kept the host busy \(k6 drove them all\)\./,
     );
+    // The fixture's cells ran on a busy host; on a quiet one the price stands as it is.
+    const quiet = results.cells.map((c) => ({ ...c, limitedBy: { ...c.limitedBy, hostBusy: false } }));
+    const quietLead = routerFigures({
+      ...results,
+      handshakePrices: handshakePrices(quiet, results.handshakeFloor),
+    }).lead.join(' ');
+    expect(quietLead).toContain('resuming saves the router 361 µs, 1.43× the floor (k6 drove them all).');
     // Against the plain close (http 1k close, 100 µs): the full handshake's own cost, and the resumed session's.
     expect(figures.lead.join(' ')).toContain(
       'Beyond a plain close (http, 100 µs), a full handshake costs it 661 µs (2.62× the floor) and a resumed session 300 µs of its own.',
@@ -244,6 +251,9 @@ describe('report from a fixed results.json', () => {
       ['k6, wrk, k6', '1400.0'],
       ['haload alone', '900.0'],
     ]);
+    // A price from cells on a busy host is marked, as they are.
+    const busy = handshakePriceRows({ ...results, handshakePrices: [{ ...price, hostBusy: true }] });
+    expect(busy.rows.map((r) => r[6])).toEqual(['1400.0 ⚠ host busy', '900.0 ⚠ host busy']);
   });
 
   test('under the Gateway API the banner names Envoy as what spent the CPU, not the router, and what it leaves out', () => {

@@ -477,6 +477,7 @@ describe('TLS sessions of close cells, from the router’s own counters', () => 
         fullBeyondPlainMultiple: 2.43,
         resumedBeyondPlainUs: 300,
         generators: { full: 'k6', resumed: 'k6', plain: 'k6' },
+        hostBusy: false,
         oneGenerator: null,
       },
     ]);
