@@ -5,7 +5,8 @@
 
 /**
  * What router-matrix.js logs in setup(), which k6 runs once it traps SIGINT: an early end (SIGINT)
- * sent before kills k6 with no summary, so lib/load/runner.js waits for this line.
+ * sent before would be lost (k6 starts with it ignored: lib/load/k6.js), so lib/load/runner.js
+ * waits for this line.
  */
 const READY_LINE = 'router-lab: the run begins';
 

@@ -63,6 +63,18 @@ function protocolEnv(cell, env) {
   return { ...env, GODEBUG: [env.GODEBUG, HTTP1_ONLY].filter(Boolean).join(',') };
 }
 
+/**
+ * `file args` run with SIGINT ignored as it starts (a shell's trap '' INT, kept across its exec,
+ * so the pid stays k6's). k6 traps SIGINT only while its test runs, from loaded to finished, and
+ * Go puts an inherited SIG_IGN back around that; with SIG_DFL, an early end (SIGINT) that met k6
+ * still loading (20 ms after the spawn, measured) or already writing its summary killed it with
+ * no summary (CI, route-scale's churn ending its load as the load's bound came).
+ */
+const ignoringSigint = (file, args) => ({
+  file: 'sh',
+  args: ['-c', 'trap "" INT; exec "$0" "$@"', file, ...args],
+});
+
 /** k6 as the tool runner runs it: the router-matrix script with the cell's environment. */
 const k6Generator = {
   name: 'k6',
@@ -82,13 +94,13 @@ const k6Generator = {
       });
     }
     const args = k6Args(cell, opts, target, { durationSeconds, summaryPath });
-    return { file: k6, args, env: protocolEnv(cell, env) };
+    return { ...ignoringSigint(k6, args), env: protocolEnv(cell, env) };
   },
   exitOk: (code) => code === 0 || code === THRESHOLDS_CROSSED,
   // On SIGINT k6 writes its summary and exits 105; requests cut in flight are left out of it, not
   // counted as failed (measured with k6 v1.8.1: 53 answered and counted, 0 failed, ~6 cut).
-  // k6 traps SIGINT only once its test is loaded; before, the signal kills it, with no summary
-  // (measured: at 20 ms after the spawn). The script's setup() logs READY_LINE after it.
+  // k6 traps SIGINT only while its test runs (ignoringSigint); the script's setup() logs
+  // READY_LINE once it does, and the runner's early end waits for it.
   endEarly: { signal: 'SIGINT', exitCode: 105, ready: READY_LINE },
   parse(run, { cell, summaryPath }) {
     // A sample is the run (code, output, cpu, counters, allowedCores, …) and k6's summary.

@@ -91,9 +91,9 @@ async function runTool(
 
 /**
  * Ends `child` early as `endEarly` says, once asked (request()) and once its output holds
- * endEarly.ready: a tool that has not trapped the signal yet dies of it, its figures unwritten
- * (k6 until its test is loaded, which a busy host stretches). sent(): whether the signal went to
- * a running child.
+ * endEarly.ready: a tool that has not trapped the signal yet dies of it, its figures unwritten, or
+ * ignores it (k6 until its test is loaded, which a busy host stretches). sent(): whether the
+ * signal went to a running child.
  */
 function endWhenReady(child, { signal, ready }, output) {
   let asked = false;

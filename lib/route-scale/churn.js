@@ -40,7 +40,9 @@ async function churnCase(ctx, ratePerS) {
   const { state, opts } = ctx;
   const client = adminClient(state.labDir);
   const before = await reloadCounters(state.router);
-  const loadSeconds = opts.churnSeconds + Math.ceil((2 * LEAD_MS) / 1000);
+  // Ended LEAD_MS after the churn; bounded at twice that, so a churn a busy API server drags out
+  // is still under load (the bound was the estimate itself, met as the end came).
+  const loadSeconds = 2 * (opts.churnSeconds + Math.ceil((2 * LEAD_MS) / 1000));
   const { result: run, haproxy } = await watchHaproxyDuring(state.router.pid, () =>
     underSteadyLoad(ctx, { seconds: loadSeconds, prefix: `churn-${ctx.count}-${ratePerS}` }, (signal) =>
       ratePerS

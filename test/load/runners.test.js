@@ -6,7 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
+const { once } = require('node:events');
 const { requireTool, findTool } = require('../../lib/core/tools');
 const { freePort } = require('../../lib/core/ports');
 const { runK6Sample } = require('../../lib/load/k6');
@@ -142,6 +143,36 @@ test('an end asked for before k6 traps SIGINT waits for its run to begin: the su
   end.abort();
   const run = await runTool(unready, { seconds: 0.3 }, { end: end.signal });
   expect({ code: run.code, endedEarly: run.endedEarly }).toEqual({ code: 0, endedEarly: false });
+});
+
+test('SIGINT outside k6’s run is ignored: sent as it starts, k6 runs to its end and writes its summary', async () => {
+  const { k6Generator } = require('../../lib/load/k6');
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k6-sigint-'));
+  try {
+    const input = {
+      k6: requireTool('k6'),
+      cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
+      opts: { vus: 1 },
+      target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
+      durationSeconds: 1,
+      summaryPath: path.join(dir, 'summary.json'),
+    };
+    const { file, args, env } = k6Generator.command(input);
+    const child = spawn(file, args, { env, stdio: 'ignore' });
+    // Once the shell has become k6 (the trap set before its exec), and before k6 traps SIGINT
+    // itself some 20 ms later, where the signal killed it before.
+    const comm = () => fs.readFileSync(`/proc/${child.pid}/comm`, 'utf8').trim();
+    while (comm() !== 'k6') await new Promise((resolve) => setImmediate(resolve));
+    child.kill('SIGINT');
+    const [code, signal] = await once(child, 'exit');
+    // 99: ignored, every request refused and the thresholds crossed; 105: a busy host let k6 trap
+    // it first. Either way not killed, and the summary is there.
+    expect({ code: [99, 105].includes(code), signal }).toEqual({ code: true, signal: null });
+    expect(JSON.parse(fs.readFileSync(input.summaryPath, 'utf8')).metrics).toHaveProperty('http_reqs');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('ended early, k6 keeps its summary: what it answered counts, nothing it cut counts as failed', async () => {
