@@ -51,6 +51,16 @@ test('k6 under taskset: the cores it may use come from the list it was pinned to
   });
 });
 
+/** A 1 KiB http cell's k6 run against 127.0.0.1:`port`, its summary in `dir`. */
+const k6Input = (port, dir, opts, durationSeconds) => ({
+  k6: requireTool('k6'),
+  cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
+  opts,
+  target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
+  durationSeconds,
+  summaryPath: path.join(dir, 'summary.json'),
+});
+
 /** The smallest generator: `sleep SECONDS`, its exit code judged by the runner. */
 const sleeper = {
   name: 'sleeper',
@@ -111,22 +121,15 @@ const wrk = findTool('wrk');
 });
 
 test('an end asked for before k6 traps SIGINT waits for its run to begin: the summary is kept, k6 not killed', async () => {
-  // SIGINT within k6's first ~20 ms killed it, with no summary: the early end of a load started
-  // on a busy host. Here the end is asked for before the spawn.
+  // k6 starts with SIGINT ignored, so an end sent before it traps the signal would be lost (the
+  // load running its whole bound): the runner waits for READY_LINE. Here it is asked for first.
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k6-end-first-'));
   try {
     const end = new AbortController();
     end.abort();
-    const result = await runK6Sample({
-      k6: requireTool('k6'),
-      cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
-      opts: { vus: 1, rate: 10, maxVus: 1 },
-      target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
-      durationSeconds: 60,
-      summaryPath: path.join(dir, 'summary.json'),
-      end: end.signal,
-    });
+    const input = k6Input(port, dir, { vus: 1, rate: 10, maxVus: 1 }, 60);
+    const result = await runK6Sample({ ...input, end: end.signal });
     expect({ code: result.code, signal: result.signal, endedEarly: result.endedEarly }).toEqual({
       code: 105,
       signal: null,
@@ -150,14 +153,7 @@ test('SIGINT outside k6’s run is ignored: sent as it starts, k6 runs to its en
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'k6-sigint-'));
   try {
-    const input = {
-      k6: requireTool('k6'),
-      cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
-      opts: { vus: 1 },
-      target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
-      durationSeconds: 1,
-      summaryPath: path.join(dir, 'summary.json'),
-    };
+    const input = k6Input(port, dir, { vus: 1 }, 1);
     const { file, args, env } = k6Generator.command(input);
     const child = spawn(file, args, { env, stdio: 'ignore' });
     // Once the shell has become k6 (the trap set before its exec), and before k6 traps SIGINT
@@ -185,15 +181,7 @@ test('ended early, k6 keeps its summary: what it answered counts, nothing it cut
   try {
     const end = new AbortController();
     const started = Date.now();
-    const run = runK6Sample({
-      k6: requireTool('k6'),
-      cell: { name: 'http:1k:keepalive', termination: 'http', pageSize: 1024, connection: 'keepalive' },
-      opts: { vus: 4, rate: 20, maxVus: 16 },
-      target: { mode: 'cluster', namespace: 'router-lab', urls: { http: `http://127.0.0.1:${port}` } },
-      durationSeconds: 60,
-      summaryPath: path.join(dir, 'summary.json'),
-      end: end.signal,
-    });
+    const run = runK6Sample({ ...k6Input(port, dir, { vus: 4, rate: 20, maxVus: 16 }, 60), end: end.signal });
     setTimeout(() => end.abort(), 2000);
     const result = await run;
     expect(Date.now() - started).toBeLessThan(15000);
