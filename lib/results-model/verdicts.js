@@ -227,6 +227,22 @@ function afterFirsts(cell, counted) {
 }
 
 /**
+ * Whether a reuse share meets the cell's claim, the service's or the router's: { holds, later
+ * (afterFirsts, which a resumed claim is judged on where counted), expected: the bound in words }.
+ * counted: { full, resumed, samples } or null (results.json before the router's counts).
+ */
+function claimHolds(cell, reusePct, counted, t) {
+  const later = counted ? afterFirsts(cell, counted) : null;
+  return cell.tlsSession === 'resumed'
+    ? {
+        holds: (later?.pct ?? reusePct) >= t.resumedMinReusePct,
+        later,
+        expected: `at least ${t.resumedMinReusePct} %`,
+      }
+    : { holds: reusePct <= t.fullMaxReusePct, later, expected: `at most ${t.fullMaxReusePct} %` };
+}
+
+/**
  * A session claim where the service ends the TLS (passthrough): checked on the instances' own
  * count of new and resumed sessions (backend.tlsSessions), the router passing the TLS on unopened.
  */
@@ -239,19 +255,14 @@ function serviceSessionVerdict(cell, base, t) {
     return { ...base, holds: null, text: `not checked: ${where}, and ${why}` };
   }
   const { reusePct } = sessions;
-  const resumed = cell.tlsSession === 'resumed';
-  const later = afterFirsts(cell, {
-    full: sessions.new,
-    resumed: sessions.resumed,
-    samples: sessions.samples,
-  });
-  const holds = resumed ? (later?.pct ?? reusePct) >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
+  const counts = { full: sessions.new, resumed: sessions.resumed, samples: sessions.samples };
+  const { holds, later, expected } = claimHolds(cell, reusePct, counts, t);
   const counted =
     `the service resumed ${reusePct} % of TLS sessions (${sessions.new} new, ${sessions.resumed} resumed` +
     `${later ? `; ${later.text}` : ''}${sessions.error ? `; ${sessions.error}` : ''})`;
   const text = holds
     ? `${counted}: ${cell.tlsSession} as claimed`
-    : `NOT ${cell.tlsSession} as claimed: ${counted}, where ${resumed ? `at least ${t.resumedMinReusePct}` : `at most ${t.fullMaxReusePct}`} % was expected`;
+    : `NOT ${cell.tlsSession} as claimed: ${counted}, where ${expected} was expected`;
   return { ...base, reusePct, holds, text };
 }
 
@@ -285,15 +296,11 @@ function sessionVerdict(cell, floor = null, t = THRESHOLDS) {
     };
   }
   const { reusePct, fullHandshakesPerSec } = counters;
-  const resumed = cell.tlsSession === 'resumed';
-  // Counted handshakes (results.json before them has only the share) judge after the firsts.
-  const later = counters.handshakes ? afterFirsts(cell, counters.handshakes) : null;
-  const holds = resumed ? (later?.pct ?? reusePct) >= t.resumedMinReusePct : reusePct <= t.fullMaxReusePct;
-  const bound = resumed ? `at least ${t.resumedMinReusePct} %` : `at most ${t.fullMaxReusePct} %`;
+  const { holds, later, expected } = claimHolds(cell, reusePct, counters.handshakes, t);
   const share = `the router resumed ${reusePct} % of TLS sessions (${fullHandshakesPerSec} full handshakes/s${later ? `; ${later.text}` : ''})`;
   const text = holds
     ? `${share}: ${cell.tlsSession} as claimed`
-    : `NOT ${cell.tlsSession} as claimed: ${share}, where ${bound} was expected`;
+    : `NOT ${cell.tlsSession} as claimed: ${share}, where ${expected} was expected`;
   let handshakeCores = null;
   let handshakeShare = null;
   if (floor && floor.floorUs > 0 && typeof fullHandshakesPerSec === 'number') {
