@@ -43,7 +43,7 @@ function runnersCell(runners) {
 
 /**
  * The runners as the cell's samples, each with the cluster's figures over the whole TestRun
- * (`cluster`: { cores, instanceNames, router, errors }, or null: not read). Every runner carries
+ * (`cluster`: { cores, instanceNames, router, errors, window }, or null: not read). Every runner carries
  * the run's cores, and the CPU seconds of its share of the requests, so each runner's CPU per
  * request is the run's: the total CPU over the total requests.
  */
@@ -57,7 +57,7 @@ function runnerSamples(runners, cluster, seconds) {
   }
   const ok = samples.map((s) => sampleCounts(s.summary).ok);
   const total = ok.reduce((a, b) => a + b, 0) || 1;
-  const { cores, router, errors, instanceNames } = cluster;
+  const { cores, router, errors, instanceNames, window } = cluster;
   return samples.map((s, i) => ({
     ...s,
     cpu: {
@@ -68,7 +68,7 @@ function runnerSamples(runners, cluster, seconds) {
       hostBusyFraction: null,
       hostCores: null,
     },
-    cluster: { router, errors, instanceNames },
+    cluster: { router, errors, instanceNames, window },
   }));
 }
 

@@ -76,7 +76,8 @@ async function attempt(errors, what, read) {
 
 /**
  * Reads one sample's figures: { cores: { router, <pod>… } (CPU seconds per second), instanceNames,
- * router: { responsesPerSec, connectionsPerSec, currentSessions }, errors }. `target`: {
+ * router: { responsesPerSec, connectionsPerSec, currentSessions }, errors, window: the range asked
+ * about, { start, end } in ISO 8601 }. `target`: {
  * profile, ingressController, namespace, termination, routeName, testRun? }; `sample`: {
  * startMs, endMs }.
  */
@@ -113,6 +114,10 @@ async function readSample(client, target, sample) {
     instanceNames: Object.keys(service || {}).sort(),
     router: { responsesPerSec, connectionsPerSec, currentSessions },
     errors,
+    window: {
+      start: new Date(window.atMs - window.rangeMs).toISOString(),
+      end: new Date(window.atMs).toISOString(),
+    },
   };
 }
 

@@ -37,7 +37,7 @@ function describeMonitoring(monitoring) {
 /**
  * Adds each sample's cluster figures: `cpu.cores` of the router and of each data-service pod, and
  * `cpu.cpuSeconds` at that rate over the sample's `durationSeconds`, and `cluster`: { router, errors,
- * instanceNames }. Without monitoring, `cluster` says why nothing was read. Resolves the pods'
+ * instanceNames, window: the range Prometheus was asked about }. Without monitoring, `cluster` says why nothing was read. Resolves the pods'
  * names, sorted. `sample.window`: { startMs, endMs } of its load.
  */
 async function addClusterFigures(monitoring, cell, samples, { durationSeconds, signal }) {
@@ -57,7 +57,8 @@ async function addClusterFigures(monitoring, cell, samples, { durationSeconds, s
       cpu.cpuSeconds[name] = cores * durationSeconds;
     }
     sample.cpu = cpu;
-    sample.cluster = { router: read.router, errors: read.errors, instanceNames: read.instanceNames };
+    const { router, errors, instanceNames, window } = read;
+    sample.cluster = { router, errors, instanceNames, window };
     read.instanceNames.forEach((n) => names.add(n));
   }
   return [...names].sort();

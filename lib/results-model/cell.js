@@ -164,8 +164,9 @@ function routerCountersError(samples) {
  * responses and connections, the median and largest open sessions), or null where no sample read them.
  */
 function clusterRouterOf(samples) {
-  const read = samples.map((s) => s.cluster && s.cluster.router).filter(Boolean);
-  if (!read.length) return null;
+  const readSamples = samples.filter((s) => s.cluster && s.cluster.router);
+  if (!readSamples.length) return null;
+  const read = readSamples.map((s) => s.cluster.router);
   const median = (key) => {
     const s = spread(read.map((r) => r[key]));
     return s ? round(s.median, 0) : null;
@@ -173,6 +174,7 @@ function clusterRouterOf(samples) {
   const sessions = read.map((r) => r.currentSessions).filter(Boolean);
   return {
     samples: read.length,
+    windows: readSamples.map((s) => s.cluster.window),
     responsesPerSec: median('responsesPerSec'),
     connectionsPerSec: median('connectionsPerSec'),
     currentSessions: sessions.length

@@ -105,6 +105,7 @@ describe("the TestRun's cell with the cluster's figures from Prometheus", () => 
     instanceNames: ['data-service-a'],
     router: { responsesPerSec: 166, connectionsPerSec: 2, currentSessions: { median: 40, max: 41 } },
     errors: [],
+    window: { start: '2026-11-29T10:00:00.500Z', end: '2026-11-29T10:00:59.500Z' },
   };
 
   test("every runner's CPU per request is the run's, and the cell gets a verdict", () => {
@@ -121,7 +122,7 @@ describe("the TestRun's cell with the cluster's figures from Prometheus", () => 
     expect(cell.router).toMatchObject({
       cpuCores: 2,
       metricsError: null,
-      prometheus: { responsesPerSec: 166 },
+      prometheus: { responsesPerSec: 166, windows: [figures.window, figures.window] },
     });
     expect(cell.generator.cpuCores).toBe(1.5);
     expect(cell.backend.instances).toEqual([{ name: 'data-service-a', cpuCores: 0.5 }]);

@@ -130,6 +130,11 @@ test("the OpenShift profile reads the router's pods, the data service's and the 
     connectionsPerSec: 40,
     currentSessions: { median: 60, max: 60 },
   });
+  // The range asked about: the sample less its first and last half second.
+  expect(read.window).toEqual({
+    start: new Date(sample.startMs + 500).toISOString(),
+    end: new Date(sample.endMs - 500).toISOString(),
+  });
 });
 
 test('a token the querier refuses, and one without the role, are said as such', async () => {

@@ -8,7 +8,7 @@ const { sharedLab, useTempDir } = require('../lab/helpers');
 const { parseMatrixArgs } = require('../../lib/matrix/options');
 const { runMatrix } = require('../../lib/matrix/run');
 const { renderMarkdown } = require('../../lib/report/markdown');
-const { treeCpuSeconds } = require('../../lib/core/proc');
+const { withTreeCpu } = require('../support/tree-cpu');
 const { freePort } = require('../../lib/core/ports');
 
 jest.setTimeout(300000);
@@ -40,13 +40,11 @@ describeAsRoot('--target cluster against the real-router lab and its Prometheus'
 
   test('Routes from the API, the router from Prometheus: the same figures and verdicts, agreeing with /proc', async () => {
     const state = lab$.state;
-    const before = treeCpuSeconds(state.router.pid);
-    const { results } = await run(
-      'rehearsal',
-      ['--cells', 'http:1k:keepalive,edge:1k:close:full,passthrough:1k:keepalive'],
-      2,
-    );
-    const procSeconds = treeCpuSeconds(state.router.pid) - before;
+    const cells = ['--cells', 'http:1k:keepalive,edge:1k:close:full,passthrough:1k:keepalive'];
+    const {
+      result: { results },
+      over,
+    } = await withTreeCpu(state.router.pid, () => run('rehearsal', cells, 2));
     expect(results.environment.api.server).toBe(state.router.kube.server);
     expect(results.environment.clusterRouter).toMatchObject({
       ingressController: 'default',
@@ -70,8 +68,14 @@ describeAsRoot('--target cluster against the real-router lab and its Prometheus'
     // The router counted this Route's responses (its exporter refreshes them every second or so,
     // too coarse for a 4 s sample to match k6's rate closely).
     expect(http.router.prometheus.responsesPerSec).toBeGreaterThan(0);
-    // The same samples, read both ways: Prometheus's CPU against the process tree's in /proc.
-    const promSeconds = results.cells.reduce((sum, c) => sum + c.router.cpuCores * 4 * 2, 0);
+    // The same samples, read both ways: Prometheus's CPU against the process tree's in /proc, over
+    // the ranges Prometheus was asked about.
+    let [promSeconds, procSeconds] = [0, 0];
+    for (const { router } of results.cells) {
+      const proc = over(router.prometheus.windows);
+      promSeconds += router.cpuCores * proc.seconds;
+      procSeconds += proc.cpuSeconds;
+    }
     expect(promSeconds / procSeconds).toBeGreaterThan(0.85);
     expect(promSeconds / procSeconds).toBeLessThan(1.15);
     expect(renderMarkdown(results)).toContain('http:1k:keepalive');
