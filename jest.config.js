@@ -12,9 +12,9 @@ const shared = {
 
 module.exports = {
   // Integration tests start real processes on a small machine: generous timeouts. Three files at
-  // a time keep 2 cores 96 % busy: 664-713 s on fresh clones, against 773 s with two (87 %), as
-  // much of a file's time is waiting (labs starting, fixed-length samples). A shared lab is one
-  // file's at a time.
+  // a time keep 2 cores 96 % busy, faster than two (87 %; times in README's table), as much of a
+  // file's time is waiting (labs starting, fixed-length samples). A shared lab is one file's at a
+  // time.
   testTimeout: 60000,
   maxWorkers: 3,
   verbose: true,
