@@ -43,9 +43,9 @@ function runnersCell(runners) {
 
 /**
  * The runners as the cell's samples, each with the cluster's figures over the whole TestRun
- * (`cluster`: { cores, instanceNames, router, errors, window }, or null: not read). Every runner carries
- * the run's cores, and the CPU seconds of its share of the requests, so each runner's CPU per
- * request is the run's: the total CPU over the total requests.
+ * (`cluster`: { cores, instanceNames, router, errors, window }, or null: not read). Every runner
+ * carries the run's cores, and the CPU seconds of its share of the requests, so each runner's CPU
+ * per request is the run's: the total CPU over the total requests.
  */
 function runnerSamples(runners, cluster, seconds) {
   const samples = runners.map((r) => ({ summary: r.summary, rawFile: r.file }));

@@ -37,8 +37,9 @@ function describeMonitoring(monitoring) {
 /**
  * Adds each sample's cluster figures: `cpu.cores` of the router and of each data-service pod, and
  * `cpu.cpuSeconds` at that rate over the sample's `durationSeconds`, and `cluster`: { router, errors,
- * instanceNames, window: the range Prometheus was asked about }. Without monitoring, `cluster` says why nothing was read. Resolves the pods'
- * names, sorted. `sample.window`: { startMs, endMs } of its load.
+ * instanceNames, window: the range Prometheus was asked about }. Without monitoring, `cluster` says
+ * why nothing was read. Resolves the pods' names, sorted. `sample.window`: { startMs, endMs } of
+ * its load.
  */
 async function addClusterFigures(monitoring, cell, samples, { durationSeconds, signal }) {
   if (!monitoring) {
