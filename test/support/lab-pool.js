@@ -12,9 +12,9 @@ const lockfile = require('proper-lockfile');
 const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
 
 /**
- * The labs the guide's runner shares with test files, by knobs: the default lab
- * (test/bin/compare.test.js's), the lab with pods (test/node/pods-lab.test.js's) and release-4.22's
- * real router on its own HAProxy (test/lab/haproxy-releases.test.js's).
+ * The labs the guide's runner shares across its pages and with test files, by knobs: the default
+ * lab, the lab with pods (test/node/pods-lab.test.js's) and release-4.22's real router on its own
+ * HAProxy (test/lab/haproxy-releases.test.js's).
  */
 const SHARED_KNOBS = {
   default: {},
