@@ -2,6 +2,7 @@
 // lab:up's cluster steps for LAB_ROUTER=openshift: the control plane, what a cluster has before
 // `oc apply -k`, the overlay, the instances as the Service's endpoints; then waiting until the
 // router has admitted every Route and each answers 200 through it.
+const fs = require('node:fs');
 const { startControlPlane } = require('../kube/control-plane');
 const {
   createNamespacesAndRbac,
@@ -20,6 +21,7 @@ const { startNode } = require('../node');
 const { clusterK6Command } = require('../node/k6-operator');
 const { applyPods, waitPodsReady, podInstances } = require('../node/workloads');
 const { ROUTER_IDENTITY } = require('./router-pod');
+const { workDir, renderedConfig } = require('./work-dir');
 
 /**
  * LAB_PODS=yes: the node, then the overlay's pods on it; the real EndpointSlice controller
@@ -138,16 +140,24 @@ async function waitAdmittedAndServing(lab) {
   return times;
 }
 
+/** Whether the router's rendered configuration has a server for each instance in `count` backends. */
+function everyInstanceRendered(labDir, instances, count) {
+  const file = renderedConfig(workDir(labDir));
+  const config = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const servers = (name) => config.split('\n').filter((l) => l.trim().startsWith(`server pod:${name}:`));
+  return instances.every((i) => servers(i.name).length >= count);
+}
+
 /**
  * LAB_ROUTES's extra Routes: waits until every one is still admitted (they carry an earlier router
- * pod's admission, createScaleRoutes' admittedBy; a Route the router rejects loses it) and the
- * last of each termination answers 200 through it. Resolves { servingMs } from here: the time to
- * an admission the lab wrote would say nothing of the router.
+ * pod's admission, createScaleRoutes' admittedBy; a Route the router rejects loses it), the last of
+ * each termination answers 200 through it and every Route's backend has every instance. Resolves {
+ * servingMs } from here: the time to an admission the lab wrote would say nothing of the router.
  */
 async function waitScaleRoutesServing(lab) {
-  const { kube, scaleRoutes, labDir, signal, step, certs } = lab;
+  const { kube, scaleRoutes, routes, instances, labDir, signal, step, certs } = lab;
   step(
-    `Waiting until each termination's last of the ${scaleRoutes.length} more Routes (admitted by an earlier router pod) answers 200`,
+    `Waiting until each termination's last of the ${scaleRoutes.length} more Routes (admitted by an earlier router pod) answers 200, every instance in every Route's backend`,
   );
   const started = Date.now();
   let servingMs;
@@ -165,6 +175,8 @@ async function waitScaleRoutesServing(lab) {
         if (admitted < scaleRoutes.length) return false;
       }
       if (!(await lastOfEachServes(scaleRoutes, { labCA: certs.labCA }))) return false;
+      // A Route serves from its first endpoint: the others reach the router over more reloads.
+      if (!everyInstanceRendered(labDir, instances, scaleRoutes.length + routes.length)) return false;
       servingMs = Date.now() - started;
       return true;
     },
@@ -173,7 +185,7 @@ async function waitScaleRoutesServing(lab) {
       timeoutMs: 60000 + 100 * scaleRoutes.length,
       intervalMs: 250,
       signal,
-      what: `all ${scaleRoutes.length} more Routes admitted and serving`,
+      what: `all ${scaleRoutes.length} more Routes admitted and serving from every instance`,
       diagnose: () => `\nadmitted so far: ${admitted}${logTail(labDir, 'router')}`,
     },
   );
