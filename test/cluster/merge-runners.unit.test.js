@@ -125,6 +125,17 @@ describe('--rate: the rate the runners offered together, against the one asked',
     );
   });
 
+  test('offered is the requests over the scenario’s duration, not over the runners’ time with its drain', () => {
+    const run = at(100);
+    run.options.durationSeconds = 5;
+    run.cells[0] = { ...run.cells[0], requests: 500, rps: 92.7 };
+    expect(offeredRate(run)).toBe('offered 100 of the 100 req/s asked');
+    run.cells[0].requests = 460;
+    expect(offeredRate(run)).toBe(
+      'the generator could not offer 100 req/s: 92 req/s offered (more runners, --runner-cpu or --vus)',
+    );
+  });
+
   test('without --rate (a closed model) there is nothing to offer', () => {
     expect(offeredRate(at(null))).toBeNull();
     expect(describeMerged(results)).not.toMatch(/offer/);
