@@ -21,11 +21,10 @@ module.exports = {
   // The run's shared labs (test/lab/helpers.js sharedLab): a root made once, every lab down at the end.
   globalSetup: '<rootDir>/test/support/global-setup.js',
   globalTeardown: '<rootDir>/test/support/global-teardown.js',
-  // The longest first, then by path, and last a file that takes a shared lab down: it waits until
-  // Jest has reported the lab's users (test/support/sequencer.js, files-done.js).
+  // By path, a shared lab's users before the file that takes it down (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   // The slowest files and the total after every run: a file that grew slower shows the day it did.
-  reporters: ['default', '<rootDir>/test/support/slowest-files.js', '<rootDir>/test/support/files-done.js'],
+  reporters: ['default', '<rootDir>/test/support/slowest-files.js'],
   projects: [
     {
       ...shared,

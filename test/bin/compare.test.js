@@ -18,9 +18,8 @@ const node = (script, args, env) =>
   );
 
 describe('npm run compare on real runs', () => {
-  // The run's shared one-replica lab (the reliability files'): the matrix runs only read it. Not
-  // the default lab: the guide's pages take that one page after page, and this file waited 90-120 s.
-  const lab$ = sharedLab({ LAB_REPLICAS: '1' });
+  // The run's shared default lab (the guide's too): the matrix runs only read it.
+  const lab$ = sharedLab({});
   const dir = useTempDir('rlab-compare-');
   const runs = {};
 

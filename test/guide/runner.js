@@ -40,8 +40,8 @@ const cleanEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k
 const knobsOf = (env) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('LAB_')));
 
 /**
- * The run's shared lab for `knobs` (test/support/lab-pool.js), the same for every page and for a
- * test file with the same knobs (SHARED_KNOBS: the default lab; the lab with pods,
+ * The run's shared lab for `knobs` (test/support/lab-pool.js) where a test file uses the same
+ * (SHARED_KNOBS: the default lab, test/bin/compare.test.js's too; the lab with pods,
  * test/node/pods-lab.test.js's, which takes it down at its end). Other knobs: ownDir.
  */
 const sharedDir = (knobs) =>

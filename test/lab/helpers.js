@@ -9,8 +9,7 @@ const tls = require('node:tls');
 const { request, keepAliveAgent } = require('../../lib/lab/common/client');
 const { isAlive } = require('../../lib/core/processes');
 const { isListening } = require('../../lib/core/ports');
-const { pooledLabDir, rememberEnv, useExclusively, usersDone, WAIT_MS } = require('../support/lab-pool');
-const { ROOT } = require('../../lib/core/paths');
+const { pooledLabDir, rememberEnv, useExclusively, WAIT_MS } = require('../support/lab-pool');
 
 /** A fresh env for a test lab: temp LAB_DIR, every port 0 (free ports chosen at lab:up). */
 function labEnv(overrides = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-'))) {
@@ -85,20 +84,14 @@ function sharedLab(overrides = {}) {
   const dir = pooledLabDir(overrides);
   if (!dir) return useLab(overrides);
   const ctx = { env: labEnv(overrides, dir), state: null };
-  const file = path.relative(ROOT, expect.getState().testPath);
   let release = null;
-  beforeAll(
-    async () => {
-      // A file that takes the lab down waits for the files that use it too (lab-pool's usersDone);
-      // then, like any, for the one in another worker that has it now (useExclusively).
-      await usersDone(file);
-      release = await useExclusively(dir);
-      rememberEnv(ctx.env);
-      // The running lab when an earlier file started it; a new one when none runs (yet, or any more).
-      ctx.state = await quietUp(ctx.env);
-    },
-    2 * WAIT_MS + LAB_UP_MS,
-  );
+  beforeAll(async () => {
+    // Once a file in another worker is done with it (lab-pool's useExclusively).
+    release = await useExclusively(dir);
+    rememberEnv(ctx.env);
+    // The running lab when an earlier file started it; a new one when none runs (yet, or any more).
+    ctx.state = await quietUp(ctx.env);
+  }, WAIT_MS + LAB_UP_MS);
   afterAll(() => release?.());
   return ctx;
 }

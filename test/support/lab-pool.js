@@ -6,16 +6,15 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { setTimeout: sleep } = require('node:timers/promises');
 const lockfile = require('proper-lockfile');
 
 /** Where the run's shared labs live: set by globalSetup, read by the test files (workers inherit it). */
 const ROOT_ENV = 'ROUTER_LAB_SHARED_LABS';
 
 /**
- * The labs the guide's runner shares across its pages and with test files, by knobs: the default
- * lab, the lab with pods (test/node/pods-lab.test.js's) and release-4.22's real router on its own
- * HAProxy (test/lab/haproxy-releases.test.js's).
+ * The labs the guide's runner shares with test files, by knobs: the default lab
+ * (test/bin/compare.test.js's), the lab with pods (test/node/pods-lab.test.js's) and release-4.22's
+ * real router on its own HAProxy (test/lab/haproxy-releases.test.js's).
  */
 const SHARED_KNOBS = {
   default: {},
@@ -68,40 +67,6 @@ function useExclusively(dir, { waitMs = WAIT_MS } = {}) {
     stale: 30000,
     retries: { retries: seconds, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
   });
-}
-
-/** Set by the sequencer: { [finisher]: [its lab's users that run too] } as JSON. */
-const USERS_ENV = 'ROUTER_LAB_FINISHER_USERS';
-
-const doneMark = (root, file) => path.join(root, 'done', poolKey({ file }));
-
-/** Jest has reported `file` (relative to the root): a finisher need not wait for it any more. */
-function markDone(file, env = process.env) {
-  const root = poolRoot(env);
-  if (!root) return;
-  fs.mkdirSync(path.join(root, 'done'), { recursive: true });
-  fs.writeFileSync(doneMark(root, file), `${file}\n`);
-}
-
-/**
- * Resolves once Jest has reported every file that uses the lab `file` takes down at its end (the
- * sequencer's FINISHERS, those in the run); at once for any other file. Rejects after `waitMs`,
- * naming the files still running.
- */
-async function usersDone(file, { env = process.env, waitMs = WAIT_MS, everyMs = 1000 } = {}) {
-  const root = poolRoot(env);
-  const users = (root && JSON.parse(env[USERS_ENV] || '{}')[file]) || [];
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const pending = users.filter((u) => !fs.existsSync(doneMark(root, u)));
-    if (!pending.length) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `${file} takes a shared lab down, but after ${waitMs / 1000} s ${pending.join(', ')} still run`,
-      );
-    }
-    await sleep(everyMs);
-  }
 }
 
 /** Records the env of a lab a test starts, in the run's root: teardown (or Ctrl-C) takes it down. */
@@ -162,9 +127,6 @@ module.exports = {
   sharedRunDir,
   rememberEnv,
   useExclusively,
-  USERS_ENV,
-  markDone,
-  usersDone,
   WAIT_MS,
   globalSetup,
   globalTeardown,

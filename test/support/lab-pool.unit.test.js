@@ -53,26 +53,3 @@ test('every lab a test starts is recorded in the run’s root, once per LAB_DIR,
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
-
-test('a file that takes a shared lab down waits until Jest has reported its users; any other file does not', async () => {
-  const { markDone, usersDone, USERS_ENV } = require('./lab-pool');
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rlab-pool-'));
-  const env = {
-    [ROOT_ENV]: root,
-    [USERS_ENV]: JSON.stringify({ 'test/z.test.js': ['test/a.test.js', 'test/b.test.js'] }),
-  };
-  try {
-    await usersDone('test/a.test.js', { env, waitMs: 0 });
-    markDone('test/a.test.js', env);
-    await expect(usersDone('test/z.test.js', { env, waitMs: 100, everyMs: 20 })).rejects.toThrow(
-      'test/z.test.js takes a shared lab down, but after 0.1 s test/b.test.js still run',
-    );
-    const waiting = usersDone('test/z.test.js', { env, everyMs: 20 });
-    setTimeout(() => markDone('test/b.test.js', env), 100);
-    await waiting;
-    // Without the pool (Jest run without its globalSetup), nobody waits.
-    await usersDone('test/z.test.js', { env: { [USERS_ENV]: env[USERS_ENV] }, waitMs: 0 });
-  } finally {
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-});

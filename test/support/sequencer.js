@@ -1,10 +1,9 @@
 'use strict';
 // Jest's order of the test files: the longest first (FIRST), then by path, so that a run is
-// repeatable, and last the files that take a shared lab down at their end (FINISHERS), once that
-// lab's users are done with it (lab-pool's usersDone).
+// repeatable, except that the files sharing a lab that one of them takes down at its end run
+// together, that one last (FINISHERS).
 const path = require('node:path');
 const BaseSequencer = require('@jest/test-sequencer').default;
-const { USERS_ENV } = require('./lab-pool');
 
 /**
  * The longest files, started first (longest first), so that the run does not end on one of them
@@ -13,15 +12,10 @@ const { USERS_ENV } = require('./lab-pool');
  */
 const FIRST = ['test/guide/exercises.test.js', 'test/node/pods-lab.test.js'];
 
-/**
- * A file whose last test takes a shared lab down, and the files using that lab. The users keep
- * their places, apart, so that they do not wait for each other's use of the lab; the finisher runs
- * last and waits until they are done.
- */
+/** A file whose last test takes a shared lab down, and the files using that lab, to run before it. */
 const FINISHERS = {
   'test/lab/openshift-lab.test.js': [
     'test/cluster/default-router.test.js',
-    'test/lab/idle-close.test.js',
     'test/matrix/cluster-target.test.js',
   ],
 };
@@ -29,19 +23,18 @@ const FINISHERS = {
 /** `files` (paths relative to the root) in run order. */
 function runOrder(files, finishers = FINISHERS, first = FIRST) {
   const present = new Set(files);
-  const last = Object.keys(finishers).filter((f) => present.has(f) && !first.includes(f));
-  const rest = [...files].sort().filter((f) => !first.includes(f) && !last.includes(f));
-  return [...first.filter((f) => present.has(f)), ...rest, ...last];
-}
-
-/** For each finisher in the run, its lab's users that run too (lab-pool's USERS_ENV). */
-function usersInRun(files, finishers = FINISHERS) {
-  const present = new Set(files);
-  return Object.fromEntries(
-    Object.entries(finishers)
-      .filter(([finisher]) => present.has(finisher))
-      .map(([finisher, users]) => [finisher, users.filter((u) => present.has(u))]),
+  const finisherOf = new Map(
+    Object.entries(finishers).flatMap(([finisher, users]) => users.map((u) => [u, finisher])),
   );
+  // A user waits for its finisher only when the finisher runs too.
+  const waits = (file) => finisherOf.has(file) && present.has(finisherOf.get(file));
+  const order = [];
+  for (const file of [...files].sort()) {
+    if (waits(file)) continue;
+    order.push(...(finishers[file] || []).filter((f) => present.has(f)), file);
+  }
+  // In FIRST's order; the rest keep theirs.
+  return [...first.filter((f) => present.has(f)), ...order.filter((f) => !first.includes(f))];
 }
 
 // Jest's own sequencer (the documented base for a custom order) keeps its cache and --shard.
@@ -49,12 +42,9 @@ class Sequencer extends BaseSequencer {
   sort(tests) {
     const root = (t) => t.context.config.rootDir;
     const byFile = new Map(tests.map((t) => [path.relative(root(t), t.path), t]));
-    // Jest sorts before globalSetup and starts its workers after it: they inherit this.
-    process.env[USERS_ENV] = JSON.stringify(usersInRun([...byFile.keys()]));
     return runOrder([...byFile.keys()]).map((f) => byFile.get(f));
   }
 }
 
 module.exports = Sequencer;
 module.exports.runOrder = runOrder;
-module.exports.usersInRun = usersInRun;
