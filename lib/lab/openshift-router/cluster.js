@@ -142,10 +142,14 @@ async function waitAdmittedAndServing(lab) {
 
 /** Whether the router's rendered configuration has a server for each instance in `count` backends. */
 function everyInstanceRendered(labDir, instances, count) {
-  const file = renderedConfig(workDir(labDir));
-  const config = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const servers = (name) => config.split('\n').filter((l) => l.trim().startsWith(`server pod:${name}:`));
-  return instances.every((i) => servers(i.name).length >= count);
+  let lines;
+  try {
+    lines = fs.readFileSync(renderedConfig(workDir(labDir)), 'utf8').split('\n');
+  } catch {
+    return false; // not rendered yet
+  }
+  const servers = lines.map((l) => l.trim()).filter((l) => l.startsWith('server pod:'));
+  return instances.every((i) => servers.filter((l) => l.startsWith(`server pod:${i.name}:`)).length >= count);
 }
 
 /**
